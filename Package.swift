@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "healthport",
+  products: [
+    .library(name: "HealthPort", targets: ["HealthPort"]),
+    .executable(name: "healthport", targets: ["healthport"]),
+  ],
+  targets: [
+    // System libraries from Debian packages; each is imported by exactly one wrapper module.
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(
+      name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+
+    // Thin wrappers.
+    .target(name: "XMLStream", dependencies: ["CLibXML2"]),
+    .target(name: "ZipStream", dependencies: ["CArchive"]),
+
+    // The reusable core: model, reading, filtering, aggregation, writing.
+    .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"]),
+
+    // The command-line tool.
+    .executableTarget(name: "healthport", dependencies: ["HealthPort"]),
+
+    .testTarget(name: "HealthPortTests", dependencies: ["HealthPort"]),
+    .testTarget(name: "EndToEndTests", dependencies: []),
+  ],
+  swiftLanguageModes: [.v6]
+)

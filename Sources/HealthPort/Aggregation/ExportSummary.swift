@@ -1,0 +1,241 @@
+/// An overview of an export: what `healthport info` prints.
+///
+/// Counting rules (SPEC-NOTES): `recordCount`, `recordsByType` and `sources` count top-level
+/// Records only; the Records inside Correlations are copies and are counted apart in
+/// `correlationRecordCount`. `firstDate` is the earliest Record start, `lastDate` the latest
+/// Record end, both as written.
+public struct ExportSummary: Sendable {
+  public struct Source: Hashable, Sendable {
+    public var name: String
+    public var product: String?
+    public var records: Int
+  }
+
+  public var exportVersion: Int?
+  public var locale: String?
+  public var exportDate: String?
+  public var firstDate: HealthDate?
+  public var lastDate: HealthDate?
+  public var recordCount = 0
+  public var recordsByType: [String: Int] = [:]
+  public var unitsByType: [String: Set<String>] = [:]
+  public var workoutCount = 0
+  public var workoutsByActivity: [String: Int] = [:]
+  public var correlationCount = 0
+  public var correlationRecordCount = 0
+  public var activitySummaryCount = 0
+  public var clinicalRecordCount = 0
+  public var audiogramCount = 0
+  public var visionPrescriptionCount = 0
+  /// Every element in the document by name, nested ones and the root included.
+  public var elementCounts: [String: Int] = [:]
+  public var sources: [Source] = []
+  public var warnings: [String] = []
+  public var documentBytes: Int64 = 0
+
+  public init() {}
+}
+
+/// An ``ExportSink`` that builds an ``ExportSummary`` while the export streams past.
+public final class ExportSummaryCollector: ExportSink {
+  public private(set) var summary = ExportSummary()
+  private var sourceIndex: [SourceKey: Int] = [:]
+  private var sourceOrder: [SourceKey] = []
+  private var sourceCounts: [Int] = []
+  private var unitsSeen: [TypeUnit: Void] = [:]
+  // Element counts are gathered into fixed slots and named at the end (no hashing per element).
+  private var counts = ElementTally()
+
+  private struct SourceKey: Hashable {
+    let name: String
+    let product: String?
+  }
+  private struct TypeUnit: Hashable {
+    let type: String
+    let unit: String
+  }
+
+  public init() {}
+
+  public func begin(_ header: ExportHeader) throws {
+    summary.exportVersion = header.exportVersion
+    summary.locale = header.locale
+    counts.add(header.rootName)
+  }
+
+  public func consume(_ element: ExportElement) throws {
+    switch element {
+    case .record(let record):
+      summary.recordCount += 1
+      summary.recordsByType[record.type, default: 0] += 1
+      if let unit = record.unit, unitsSeen.updateValue((), forKey: TypeUnit(type: record.type, unit: unit)) == nil {
+        summary.unitsByType[record.type, default: []].insert(unit)
+      }
+      if summary.firstDate.map({ record.startDate.secondsSince1970 < $0.secondsSince1970 }) ?? true {
+        summary.firstDate = record.startDate
+      }
+      if summary.lastDate.map({ record.endDate.secondsSince1970 > $0.secondsSince1970 }) ?? true {
+        summary.lastDate = record.endDate
+      }
+      let key = SourceKey(name: record.sourceName, product: record.sourceProduct)
+      if let index = sourceIndex[key] {
+        sourceCounts[index] += 1
+      } else {
+        sourceIndex[key] = sourceOrder.count
+        sourceOrder.append(key)
+        sourceCounts.append(1)
+      }
+      counts.count(record)
+    case .correlation(let correlation):
+      summary.correlationCount += 1
+      summary.correlationRecordCount += correlation.records.count
+      counts.count(correlation)
+    case .workout(let workout):
+      summary.workoutCount += 1
+      summary.workoutsByActivity[workout.workoutActivityType, default: 0] += 1
+      counts.count(workout)
+    case .activitySummary(let value):
+      summary.activitySummaryCount += 1
+      counts.count(value.node)
+    case .clinicalRecord(let value):
+      summary.clinicalRecordCount += 1
+      counts.count(value.node)
+    case .audiogram(let value):
+      summary.audiogramCount += 1
+      counts.count(value.node)
+    case .visionPrescription(let value):
+      summary.visionPrescriptionCount += 1
+      counts.count(value.node)
+    case .exportDate(let value):
+      summary.exportDate = value.value
+      counts.count(value.node)
+    case .me(let value):
+      counts.count(value.node)
+    case .other(let node):
+      counts.count(node)
+    }
+  }
+
+  public func end(_ report: ReadReport) throws {
+    summary.warnings = report.warnings
+    summary.documentBytes = report.documentBytes
+    summary.elementCounts = counts.named()
+    summary.sources = zip(sourceOrder, sourceCounts)
+      .map { ExportSummary.Source(name: $0.name, product: $0.product, records: $1) }
+      .sorted { ($0.records, $1.name) > ($1.records, $0.name) }
+  }
+}
+
+/// Counts elements of every kind, nested ones included.
+struct ElementTally {
+  var record = 0, metadata = 0, hrvList = 0, beat = 0, correlation = 0, workout = 0, event = 0
+  var activity = 0, statistics = 0, route = 0, fileReference = 0
+  var others: [String: Int] = [:]
+
+  mutating func add(_ name: String, _ count: Int = 1) { others[name, default: 0] += count }
+
+  mutating func count(_ record: Record) {
+    self.record += 1
+    for child in record.children {
+      switch child {
+      case .metadata(let entry): count(entry)
+      case .heartRateVariability(let list):
+        hrvList += 1
+        add(list)
+      case .other(let node): count(node)
+      }
+    }
+  }
+
+  mutating func add(_ list: HeartRateVariabilityList) {
+    for child in list.children {
+      switch child {
+      case .beat(let beat):
+        self.beat += 1
+        for node in beat.extraChildren { count(node) }
+      case .other(let node): count(node)
+      }
+    }
+  }
+
+  mutating func count(_ entry: MetadataEntry) {
+    metadata += 1
+    for node in entry.extraChildren { count(node) }
+  }
+
+  mutating func count(_ correlation: Correlation) {
+    self.correlation += 1
+    for child in correlation.children {
+      switch child {
+      case .metadata(let entry): count(entry)
+      case .record(let record): count(record)
+      case .other(let node): count(node)
+      }
+    }
+  }
+
+  mutating func count(_ workout: Workout) {
+    self.workout += 1
+    for child in workout.children {
+      switch child {
+      case .metadata(let entry): count(entry)
+      case .event(let event): count(event)
+      case .activity(let activity):
+        self.activity += 1
+        for child in activity.children {
+          switch child {
+          case .metadata(let entry): count(entry)
+          case .event(let event): count(event)
+          case .statistics(let value): count(value)
+          case .other(let node): count(node)
+          }
+        }
+      case .statistics(let value): count(value)
+      case .route(let route):
+        self.route += 1
+        for child in route.children {
+          switch child {
+          case .metadata(let entry): count(entry)
+          case .fileReference(let reference):
+            fileReference += 1
+            for node in reference.extraChildren { count(node) }
+          case .location(let node), .other(let node): count(node)
+          }
+        }
+      case .other(let node): count(node)
+      }
+    }
+  }
+
+  mutating func count(_ event: WorkoutEvent) {
+    self.event += 1
+    for child in event.children {
+      switch child {
+      case .metadata(let entry): count(entry)
+      case .other(let node): count(node)
+      }
+    }
+  }
+
+  mutating func count(_ value: WorkoutStatistics) {
+    statistics += 1
+    for node in value.extraChildren { count(node) }
+  }
+
+  mutating func count(_ node: ElementNode) {
+    add(node.name)
+    for child in node.children { count(child) }
+  }
+
+  func named() -> [String: Int] {
+    var result = others
+    let fixed: [(String, Int)] = [
+      ("Record", record), ("MetadataEntry", metadata), ("HeartRateVariabilityMetadataList", hrvList),
+      ("InstantaneousBeatsPerMinute", beat), ("Correlation", correlation), ("Workout", workout),
+      ("WorkoutEvent", event), ("WorkoutActivity", activity), ("WorkoutStatistics", statistics),
+      ("WorkoutRoute", route), ("FileReference", fileReference),
+    ]
+    for (name, count) in fixed where count > 0 { result[name, default: 0] += count }
+    return result
+  }
+}

@@ -1,0 +1,469 @@
+/// `<MetadataEntry key="…" value="…"/>`: a key/value pair; values are always strings
+/// (numbers, `0`/`1`, quantities with units such as `"418 cm"`, dates, UUIDs).
+public struct MetadataEntry: Hashable, Sendable {
+  public var key: String
+  public var value: String
+  public var extraAttributes: [Attribute] = []
+  public var extraChildren: [ElementNode] = []
+
+  public init(key: String, value: String) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// `<InstantaneousBeatsPerMinute bpm="62" time="6:14:48.94 PM"/>` inside an HRV list. `time` is a
+/// locale-formatted time of day in the phone's real local zone, kept as written.
+public struct InstantaneousBeatsPerMinute: Hashable, Sendable {
+  public var bpm: String
+  public var time: String
+  public var extraAttributes: [Attribute] = []
+  public var extraChildren: [ElementNode] = []
+
+  public init(bpm: String, time: String) {
+    self.bpm = bpm
+    self.time = time
+  }
+}
+
+/// `<HeartRateVariabilityMetadataList>`: the beats behind an HRV SDNN record.
+public struct HeartRateVariabilityList: Hashable, Sendable {
+  public enum Child: Hashable, Sendable {
+    case beat(InstantaneousBeatsPerMinute)
+    case other(ElementNode)
+  }
+  public var children: [Child] = []
+  public var extraAttributes: [Attribute] = []
+
+  public init(children: [Child] = []) { self.children = children }
+
+  public var beats: [InstantaneousBeatsPerMinute] {
+    children.compactMap { if case .beat(let beat) = $0 { beat } else { nil } }
+  }
+}
+
+/// The attributes every sample-like element shares.
+public protocol SourcedSample {
+  var sourceName: String { get }
+  var sourceVersion: String? { get }
+  var device: String? { get }
+  var sourceProduct: String? { get }
+  var startDate: HealthDate { get }
+  var endDate: HealthDate { get }
+}
+
+extension SourcedSample {
+  /// The parsed `device` string, with the memory address dropped.
+  public var deviceInfo: DeviceInfo? { device.flatMap(DeviceInfo.init(parsing:)) }
+}
+
+/// `<Record>`: a quantity sample (with `unit` and a numeric `value`) or a category sample
+/// (`value` is an enum name such as `HKCategoryValueSleepAnalysisAsleepCore`, or absent).
+public struct Record: Hashable, Sendable, SourcedSample {
+  public enum Child: Hashable, Sendable {
+    case metadata(MetadataEntry)
+    case heartRateVariability(HeartRateVariabilityList)
+    case other(ElementNode)
+  }
+
+  public var type: String
+  public var sourceName: String
+  public var sourceVersion: String?
+  /// The device string exactly as written (memory address included); see ``deviceInfo``.
+  public var device: String?
+  public var unit: String?
+  public var creationDate: HealthDate?
+  public var startDate: HealthDate
+  public var endDate: HealthDate
+  /// The value exactly as written.
+  public var value: String?
+  public var extraAttributes: [Attribute] = []
+  /// Children in document order.
+  public var children: [Child] = []
+  /// "Watch", "iPhone", … derived from the device and source name (``SourceProduct``).
+  public var sourceProduct: String?
+
+  public init(
+    type: String, sourceName: String, sourceVersion: String? = nil, device: String? = nil,
+    unit: String? = nil, creationDate: HealthDate? = nil, startDate: HealthDate, endDate: HealthDate,
+    value: String? = nil
+  ) {
+    self.type = type
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.unit = unit
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+    self.value = value
+  }
+
+  /// The value as a number, when it is one (quantity samples, and category values of iOS 8 exports).
+  public var numericValue: Double? { value.flatMap { Double($0) } }
+
+  public var metadata: [MetadataEntry] {
+    children.compactMap { if case .metadata(let entry) = $0 { entry } else { nil } }
+  }
+
+  public var heartRateVariability: HeartRateVariabilityList? {
+    for child in children { if case .heartRateVariability(let list) = child { return list } }
+    return nil
+  }
+}
+
+/// `<Correlation>`: a blood-pressure or food correlation. Its child Records also appear as
+/// top-level Records in the export; they are kept here and never counted twice.
+public struct Correlation: Hashable, Sendable, SourcedSample {
+  public enum Child: Hashable, Sendable {
+    case metadata(MetadataEntry)
+    case record(Record)
+    case other(ElementNode)
+  }
+
+  public var type: String
+  public var sourceName: String
+  public var sourceVersion: String?
+  public var device: String?
+  public var creationDate: HealthDate?
+  public var startDate: HealthDate
+  public var endDate: HealthDate
+  public var extraAttributes: [Attribute] = []
+  public var children: [Child] = []
+  public var sourceProduct: String?
+
+  public init(
+    type: String, sourceName: String, sourceVersion: String? = nil, device: String? = nil,
+    creationDate: HealthDate? = nil, startDate: HealthDate, endDate: HealthDate
+  ) {
+    self.type = type
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+  }
+
+  public var records: [Record] { children.compactMap { if case .record(let r) = $0 { r } else { nil } } }
+  public var metadata: [MetadataEntry] {
+    children.compactMap { if case .metadata(let entry) = $0 { entry } else { nil } }
+  }
+}
+
+/// `<WorkoutEvent>`: pause, resume, lap, marker, segment… (`MetadataEntry` children since v13).
+public struct WorkoutEvent: Hashable, Sendable {
+  public var type: String
+  public var date: HealthDate
+  public var duration: String?
+  public var durationUnit: String?
+  public var extraAttributes: [Attribute] = []
+  /// `MetadataEntry` (and unknown) children in order.
+  public var children: [WorkoutChildNode] = []
+
+  public init(type: String, date: HealthDate, duration: String? = nil, durationUnit: String? = nil) {
+    self.type = type
+    self.date = date
+    self.duration = duration
+    self.durationUnit = durationUnit
+  }
+}
+
+/// A child that is either a metadata entry or an element healthport keeps generically.
+public enum WorkoutChildNode: Hashable, Sendable {
+  case metadata(MetadataEntry)
+  case other(ElementNode)
+}
+
+/// `<WorkoutStatistics>`: per-workout totals (iOS 16+): `sum` for cumulative types,
+/// `average`/`minimum`/`maximum` for discrete ones. Numbers are kept as written.
+public struct WorkoutStatistics: Hashable, Sendable {
+  public var type: String
+  public var startDate: HealthDate
+  public var endDate: HealthDate
+  public var average: String?
+  public var minimum: String?
+  public var maximum: String?
+  public var sum: String?
+  public var unit: String?
+  public var extraAttributes: [Attribute] = []
+  public var extraChildren: [ElementNode] = []
+
+  public init(
+    type: String, startDate: HealthDate, endDate: HealthDate, average: String? = nil,
+    minimum: String? = nil, maximum: String? = nil, sum: String? = nil, unit: String? = nil
+  ) {
+    self.type = type
+    self.startDate = startDate
+    self.endDate = endDate
+    self.average = average
+    self.minimum = minimum
+    self.maximum = maximum
+    self.sum = sum
+    self.unit = unit
+  }
+}
+
+/// `<WorkoutActivity>`: one part of a multisport or interval workout (iOS 16+).
+public struct WorkoutActivity: Hashable, Sendable {
+  public enum Child: Hashable, Sendable {
+    case metadata(MetadataEntry)
+    case event(WorkoutEvent)
+    case statistics(WorkoutStatistics)
+    case other(ElementNode)
+  }
+  public var uuid: String
+  public var startDate: HealthDate
+  public var endDate: HealthDate?
+  public var duration: String?
+  public var durationUnit: String?
+  public var extraAttributes: [Attribute] = []
+  public var children: [Child] = []
+
+  public init(
+    uuid: String, startDate: HealthDate, endDate: HealthDate? = nil, duration: String? = nil,
+    durationUnit: String? = nil
+  ) {
+    self.uuid = uuid
+    self.startDate = startDate
+    self.endDate = endDate
+    self.duration = duration
+    self.durationUnit = durationUnit
+  }
+}
+
+/// `<FileReference path="/workout-routes/route_….gpx"/>`: a GPX file beside export.xml.
+public struct FileReference: Hashable, Sendable {
+  public var path: String
+  public var extraAttributes: [Attribute] = []
+  public var extraChildren: [ElementNode] = []
+  public init(path: String) { self.path = path }
+}
+
+/// `<WorkoutRoute>`: a route, as a GPX file reference (iOS 13+) or inline legacy `Location` points.
+public struct WorkoutRoute: Hashable, Sendable, SourcedSample {
+  public enum Child: Hashable, Sendable {
+    case metadata(MetadataEntry)
+    case fileReference(FileReference)
+    /// A legacy `<Location>` point (iOS 12 and older), kept with its attributes in order.
+    case location(ElementNode)
+    case other(ElementNode)
+  }
+  public var sourceName: String
+  public var sourceVersion: String?
+  public var device: String?
+  public var creationDate: HealthDate?
+  public var startDate: HealthDate
+  public var endDate: HealthDate
+  public var extraAttributes: [Attribute] = []
+  public var children: [Child] = []
+  public var sourceProduct: String?
+
+  public init(
+    sourceName: String, sourceVersion: String? = nil, device: String? = nil,
+    creationDate: HealthDate? = nil, startDate: HealthDate, endDate: HealthDate
+  ) {
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+  }
+}
+
+/// `<Workout>`. Children keep their document order, including the metadata block that v13/v14
+/// exports write twice (first and again after the routes).
+public struct Workout: Hashable, Sendable, SourcedSample {
+  public enum Child: Hashable, Sendable {
+    case metadata(MetadataEntry)
+    case event(WorkoutEvent)
+    case activity(WorkoutActivity)
+    case statistics(WorkoutStatistics)
+    case route(WorkoutRoute)
+    case other(ElementNode)
+  }
+
+  public var workoutActivityType: String
+  public var duration: String?
+  public var durationUnit: String?
+  public var totalDistance: String?
+  public var totalDistanceUnit: String?
+  public var totalEnergyBurned: String?
+  public var totalEnergyBurnedUnit: String?
+  public var sourceName: String
+  public var sourceVersion: String?
+  public var device: String?
+  public var creationDate: HealthDate?
+  public var startDate: HealthDate
+  public var endDate: HealthDate
+  public var extraAttributes: [Attribute] = []
+  public var children: [Child] = []
+  public var sourceProduct: String?
+
+  public init(
+    workoutActivityType: String, duration: String? = nil, durationUnit: String? = nil,
+    totalDistance: String? = nil, totalDistanceUnit: String? = nil, totalEnergyBurned: String? = nil,
+    totalEnergyBurnedUnit: String? = nil, sourceName: String, sourceVersion: String? = nil,
+    device: String? = nil, creationDate: HealthDate? = nil, startDate: HealthDate, endDate: HealthDate
+  ) {
+    self.workoutActivityType = workoutActivityType
+    self.duration = duration
+    self.durationUnit = durationUnit
+    self.totalDistance = totalDistance
+    self.totalDistanceUnit = totalDistanceUnit
+    self.totalEnergyBurned = totalEnergyBurned
+    self.totalEnergyBurnedUnit = totalEnergyBurnedUnit
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+  }
+
+  public var metadata: [MetadataEntry] {
+    children.compactMap { if case .metadata(let entry) = $0 { entry } else { nil } }
+  }
+  public var events: [WorkoutEvent] { children.compactMap { if case .event(let e) = $0 { e } else { nil } } }
+  public var activities: [WorkoutActivity] {
+    children.compactMap { if case .activity(let a) = $0 { a } else { nil } }
+  }
+  /// The workout's own statistics (not those inside its activities).
+  public var statistics: [WorkoutStatistics] {
+    children.compactMap { if case .statistics(let s) = $0 { s } else { nil } }
+  }
+  public var routes: [WorkoutRoute] { children.compactMap { if case .route(let r) = $0 { r } else { nil } } }
+}
+
+/// Elements whose attributes vary across export versions are kept as ordered attribute lists,
+/// with typed accessors for what healthport uses.
+public protocol GenericBackedElement {
+  var node: ElementNode { get set }
+}
+
+extension GenericBackedElement {
+  public subscript(attribute name: String) -> String? { node[attribute: name] }
+}
+
+/// `<Me>`: the user's characteristics (date of birth, biological sex, blood type, …).
+public struct Me: Hashable, Sendable, GenericBackedElement {
+  public var node: ElementNode
+  public init(node: ElementNode) { self.node = node }
+  public var dateOfBirth: String? { self[attribute: "HKCharacteristicTypeIdentifierDateOfBirth"] }
+  public var biologicalSex: String? { self[attribute: "HKCharacteristicTypeIdentifierBiologicalSex"] }
+  public var bloodType: String? { self[attribute: "HKCharacteristicTypeIdentifierBloodType"] }
+  public var fitzpatrickSkinType: String? { self[attribute: "HKCharacteristicTypeIdentifierFitzpatrickSkinType"] }
+  public var cardioFitnessMedicationsUse: String? {
+    self[attribute: "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"]
+  }
+}
+
+/// `<ExportDate value="…"/>`: when the export was made; its offset is the one every date uses.
+public struct ExportDate: Hashable, Sendable, GenericBackedElement {
+  public var node: ElementNode
+  public init(node: ElementNode) { self.node = node }
+  public var value: String? { self[attribute: "value"] }
+  public var date: HealthDate? { value.flatMap(HealthDate.init) }
+}
+
+/// `<ActivitySummary>`: one day of activity rings. `dateComponents` is a calendar day.
+public struct ActivitySummary: Hashable, Sendable, GenericBackedElement {
+  public var node: ElementNode
+  public init(node: ElementNode) { self.node = node }
+  public var dateComponents: String? { self[attribute: "dateComponents"] }
+}
+
+/// `<ClinicalRecord>`: a Health Records (FHIR) entry; the resource is a JSON file beside export.xml.
+public struct ClinicalRecord: Hashable, Sendable, GenericBackedElement {
+  public var node: ElementNode
+  public init(node: ElementNode) { self.node = node }
+  public var type: String? { self[attribute: "type"] }
+  public var sourceName: String? { self[attribute: "sourceName"] }
+}
+
+/// `<Audiogram>` with its `SensitivityPoint` and `MetadataEntry` children.
+public struct Audiogram: Hashable, Sendable, GenericBackedElement {
+  public var node: ElementNode
+  public init(node: ElementNode) { self.node = node }
+  public var type: String? { self[attribute: "type"] }
+  public var sourceName: String? { self[attribute: "sourceName"] }
+  public var sensitivityPoints: [ElementNode] { node.children.filter { $0.name == "SensitivityPoint" } }
+}
+
+/// `<VisionPrescription>` with `RightEye`, `LeftEye`, `Attachment` and `MetadataEntry` children.
+public struct VisionPrescription: Hashable, Sendable, GenericBackedElement {
+  public var node: ElementNode
+  public init(node: ElementNode) { self.node = node }
+  public var type: String? { self[attribute: "type"] }
+  public var dateIssued: String? { self[attribute: "dateIssued"] }
+}
+
+/// One child of `<HealthData>`, handed on as soon as its end tag is read.
+public enum ExportElement: Hashable, Sendable {
+  case exportDate(ExportDate)
+  case me(Me)
+  case record(Record)
+  case correlation(Correlation)
+  case workout(Workout)
+  case activitySummary(ActivitySummary)
+  case clinicalRecord(ClinicalRecord)
+  case audiogram(Audiogram)
+  case visionPrescription(VisionPrescription)
+  /// An element healthport does not know, kept whole.
+  case other(ElementNode)
+
+  /// The element name as in the export.
+  public var elementName: String {
+    switch self {
+    case .exportDate: "ExportDate"
+    case .me: "Me"
+    case .record: "Record"
+    case .correlation: "Correlation"
+    case .workout: "Workout"
+    case .activitySummary: "ActivitySummary"
+    case .clinicalRecord: "ClinicalRecord"
+    case .audiogram: "Audiogram"
+    case .visionPrescription: "VisionPrescription"
+    case .other(let node): node.name
+    }
+  }
+}
+
+/// What precedes the elements: the prolog and the root's attributes.
+public struct ExportHeader: Hashable, Sendable {
+  /// Bytes before `<HealthData`, verbatim (XML declaration, DOCTYPE and internal subset).
+  public var prolog: [UInt8]
+  /// Attributes of `<HealthData>` in order (`locale`).
+  public var rootAttributes: [Attribute]
+  /// The root element's name (always `HealthData` in real exports).
+  public var rootName: String
+
+  public init(prolog: [UInt8], rootAttributes: [Attribute], rootName: String = "HealthData") {
+    self.prolog = prolog
+    self.rootAttributes = rootAttributes
+    self.rootName = rootName
+  }
+
+  public var locale: String? { rootAttributes.first { $0.name == "locale" }?.value }
+
+  /// N from `<!-- HealthKit Export Version: N -->`, nil without one.
+  public var exportVersion: Int? {
+    let marker = Array("HealthKit Export Version:".utf8)
+    guard prolog.count >= marker.count else { return nil }
+    for start in 0...(prolog.count - marker.count)
+    where prolog[start] == marker[0] && prolog[start..<(start + marker.count)].elementsEqual(marker) {
+      var index = start + marker.count
+      while index < prolog.count, prolog[index] == 0x20 { index += 1 }
+      var value = 0
+      var digits = 0
+      while index < prolog.count, (48...57).contains(prolog[index]), digits < 9 {
+        value = value * 10 + Int(prolog[index] - 48)
+        digits += 1
+        index += 1
+      }
+      return digits > 0 ? value : nil
+    }
+    return nil
+  }
+}

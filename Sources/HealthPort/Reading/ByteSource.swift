@@ -1,0 +1,90 @@
+import XMLStream
+import ZipStream
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Bytes of one export document, from a file, stdin or a zip member.
+protocol ByteSource: AnyObject {
+  /// The name used in messages: a path, `<stdin>`, or `archive.zip:member.xml`.
+  var displayName: String { get }
+  /// Size of the underlying input in bytes, when known (for progress).
+  var totalBytes: Int64? { get }
+  /// Bytes of the underlying input consumed so far (compressed bytes for a zip).
+  var bytesConsumed: Int64 { get }
+  /// Reads the next bytes; 0 at the end.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Reads a file descriptor, after serving bytes that were already read to detect the format.
+final class FileByteSource: ByteSource {
+  let displayName: String
+  let totalBytes: Int64?
+  private(set) var bytesConsumed: Int64 = 0
+  private let fileDescriptor: Int32
+  private let ownsDescriptor: Bool
+  private var prefix: [UInt8]
+
+  init(fileDescriptor: Int32, ownsDescriptor: Bool, prefix: [UInt8], displayName: String, totalBytes: Int64?) {
+    self.fileDescriptor = fileDescriptor
+    self.ownsDescriptor = ownsDescriptor
+    self.prefix = prefix
+    self.displayName = displayName
+    self.totalBytes = totalBytes
+    bytesConsumed = Int64(prefix.count)
+  }
+
+  deinit { if ownsDescriptor { close(fileDescriptor) } }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    if !prefix.isEmpty {
+      let count = min(prefix.count, buffer.count)
+      prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
+      prefix.removeFirst(count)
+      return count
+    }
+    while true {
+      let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
+      if count >= 0 {
+        bytesConsumed += Int64(count)
+        return count
+      }
+      if errno == EINTR { continue }
+      throw HealthPortError(.failure, "\(displayName): error: cannot read: \(String(cString: strerror(errno)))")
+    }
+  }
+}
+
+/// Reads one member of a zip archive, after serving the bytes read while sniffing it.
+final class ZipMemberByteSource: ByteSource {
+  let displayName: String
+  let totalBytes: Int64?
+  private let archive: ZipArchiveReader
+  private var prefix: [UInt8]
+  private let consumed: () -> Int64
+
+  init(archive: ZipArchiveReader, prefix: [UInt8], displayName: String, totalBytes: Int64?, consumed: @escaping () -> Int64) {
+    self.archive = archive
+    self.prefix = prefix
+    self.displayName = displayName
+    self.totalBytes = totalBytes
+    self.consumed = consumed
+  }
+
+  var bytesConsumed: Int64 { consumed() }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    if !prefix.isEmpty {
+      let count = min(prefix.count, buffer.count)
+      prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
+      prefix.removeFirst(count)
+      return count
+    }
+    do {
+      return try archive.read(into: buffer)
+    } catch let error as ZipStreamError {
+      throw HealthPortError(.malformed, error.message)
+    }
+  }
+}

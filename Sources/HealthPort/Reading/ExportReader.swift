@@ -1,0 +1,117 @@
+import XMLStream
+
+/// Receives an export as it streams: the header, then each top-level element in document order.
+public protocol ExportSink: AnyObject {
+  func begin(_ header: ExportHeader) throws
+  func consume(_ element: ExportElement) throws
+  func end(_ report: ReadReport) throws
+}
+
+/// What a read saw besides the elements: sizes and the warnings for known quirks.
+public struct ReadReport: Sendable {
+  public var documentName: String
+  public var format: InputFormat
+  /// Bytes of the export document (uncompressed).
+  public var documentBytes: Int64 = 0
+  /// Control characters that XML forbids, removed before parsing (FORMAT.md §9 item 2).
+  public var removedControlCharacters = 0
+  public var firstControlCharacterOffset: Int?
+  /// Elements in places healthport does not know (kept generically).
+  public var unknownElements = 0
+  /// Elements holding character data (kept, but Apple writes none).
+  public var textNodes = 0
+  /// True when the prolog's DTD was one that strict parsers reject (iOS 16.0).
+  public var hasBrokenDTD = false
+
+  /// Human-readable warnings, one per kind, with counts.
+  public var warnings: [String] {
+    var result: [String] = []
+    if removedControlCharacters > 0 {
+      let at = firstControlCharacterOffset.map { " (first at byte \($0))" } ?? ""
+      result.append("removed \(removedControlCharacters) control character(s) that XML does not allow\(at)")
+    }
+    if hasBrokenDTD { result.append("the DTD is the malformed one of iOS 16.0 exports; it was skipped as always") }
+    if unknownElements > 0 { result.append("\(unknownElements) unknown element(s) kept as they are") }
+    if textNodes > 0 { result.append("\(textNodes) text node(s) in elements (not written by the Health app)") }
+    return result
+  }
+}
+
+/// Options for ``ExportReader``.
+public struct ReadOptions: Sendable {
+  /// Bytes read and parsed at a time.
+  public var chunkSize = 1 << 20
+  /// Called after each chunk with the input bytes consumed and the input's size when known.
+  public var progress: (@Sendable (Int64, Int64?) -> Void)?
+
+  public init() {}
+}
+
+/// Reads an Apple Health export as a stream through libxml2's SAX2 push parser, handing each
+/// top-level element to a sink as soon as its end tag is read. Memory stays flat whatever the
+/// input size.
+public final class ExportReader {
+  public let path: String?
+  public var options: ReadOptions
+
+  /// `path` may name an `export.xml`, an `export.zip`, an unzipped export folder, or be nil or
+  /// `-` for stdin (zip or XML told apart by their first bytes).
+  public init(path: String?, options: ReadOptions = ReadOptions()) {
+    self.path = path
+    self.options = options
+  }
+
+  /// Reads the whole export into `sink`; returns what was seen. Throws ``HealthPortError``.
+  @discardableResult
+  public func read(into sink: ExportSink) throws -> ReadReport {
+    let (source, format) = try InputOpener.open(path)
+    let builder = ExportTreeBuilder()
+    let parser = XMLPushParser(documentName: source.displayName, handler: builder)
+    var report = ReadReport(documentName: source.displayName, format: format)
+    builder.onRoot = { name, attributes in
+      guard name == "HealthData" else {
+        throw ExportDataError(message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
+      }
+      let prolog = parser.prologBytes
+      report.hasBrokenDTD = ExportReader.isBrokenDTD(prolog)
+      try sink.begin(ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: name))
+    }
+    builder.onElement = { try sink.consume($0) }
+
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 64)
+    defer { buffer.deallocate() }
+    do {
+      while true {
+        let count = try source.read(into: buffer)
+        if count == 0 { break }
+        report.documentBytes += Int64(count)
+        try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        options.progress?(source.bytesConsumed, source.totalBytes)
+      }
+      try parser.finish()
+    } catch let error as XMLStreamError {
+      if let underlying = error.underlying, !(underlying is ExportDataError) { throw underlying }
+      throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
+    }
+    report.removedControlCharacters = parser.removedControlCharacters
+    report.firstControlCharacterOffset = parser.firstControlCharacterOffset
+    report.unknownElements = builder.unknownElementCount
+    report.textNodes = builder.ignoredTextCount
+    try sink.end(report)
+    return report
+  }
+
+  /// The iOS 16.0 DTD leaves `VisionPrescription`'s ATTLIST unclosed, so `<!ELEMENT RightEye`
+  /// follows an attribute line instead of a `>` (FORMAT.md §3.3).
+  static func isBrokenDTD(_ prolog: [UInt8]) -> Bool {
+    let needle = Array("<!ELEMENT RightEye".utf8)
+    guard prolog.count >= needle.count else { return false }
+    for start in 0...(prolog.count - needle.count)
+    where prolog[start] == needle[0] && prolog[start..<(start + needle.count)].elementsEqual(needle) {
+      var before = start - 1
+      while before >= 0, [0x20, 0x0A, 0x0D, 0x09].contains(prolog[before]) { before -= 1 }
+      return before >= 0 && prolog[before] != UInt8(ascii: ">")
+    }
+    return false
+  }
+}

@@ -1,0 +1,354 @@
+import XMLStream
+
+/// Turns SAX events into model elements, handing each child of `<HealthData>` on as soon as
+/// its end tag is read. Only the element being built is in memory.
+final class ExportTreeBuilder: XMLEventHandler {
+  /// Called once, at `<HealthData>`, with the root's name and attributes.
+  var onRoot: (String, [Attribute]) throws -> Void = { _, _ in }
+  /// Called for each complete top-level element.
+  var onElement: (ExportElement) throws -> Void = { _ in }
+
+  private(set) var unknownElementCount = 0
+  private(set) var ignoredTextCount = 0
+  private var attributes = AttributeParser()
+  private var products = ByteKeyedTable<String?>()
+  private var stack: [Frame] = []
+  private var depth = 0
+
+  init() { stack.reserveCapacity(8) }
+
+  // MARK: XMLEventHandler
+
+  func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
+    depth += 1
+    if depth == 1 {
+      try onRoot(name.string, attributes.parseGeneric(xml))
+      return
+    }
+    let kind = ElementName(name)
+    let frame: Frame
+    switch (stack.last?.context ?? .root, kind) {
+    case (.root, .record), (.correlation, .record): frame = .record(try record(xml))
+    case (.root, .correlation): frame = .correlation(try correlation(xml))
+    case (.root, .workout): frame = .workout(try workout(xml))
+    case (.record, .metadataEntry), (.correlation, .metadataEntry), (.workout, .metadataEntry),
+      (.workoutActivity, .metadataEntry), (.workoutEvent, .metadataEntry), (.workoutRoute, .metadataEntry):
+      frame = .metadata(try metadataEntry(xml))
+    case (.record, .hrvList):
+      var list = HeartRateVariabilityList()
+      list.extraAttributes = attributes.parseGeneric(xml)
+      frame = .hrvList(list)
+    case (.hrvList, .beat): frame = .beat(try beat(xml))
+    case (.workout, .workoutEvent), (.workoutActivity, .workoutEvent): frame = .event(try event(xml))
+    case (.workout, .workoutActivity): frame = .activity(try activity(xml))
+    case (.workout, .workoutStatistics), (.workoutActivity, .workoutStatistics):
+      frame = .statistics(try statistics(xml))
+    case (.workout, .workoutRoute): frame = .route(try route(xml))
+    case (.workoutRoute, .fileReference):
+      let parsed = try attributes.parse(xml, allowed: AttributeParser.fileReference, element: "FileReference")
+      var reference = FileReference(path: try parsed.require(parsed.path, "path", of: "FileReference"))
+      reference.extraAttributes = parsed.extras
+      frame = .fileReference(reference)
+    default:
+      let role: NodeRole
+      switch (stack.last?.context ?? .root, kind) {
+      case (.root, .exportDate): role = .exportDate
+      case (.root, .me): role = .me
+      case (.root, .activitySummary): role = .activitySummary
+      case (.root, .clinicalRecord): role = .clinicalRecord
+      case (.root, .audiogram): role = .audiogram
+      case (.root, .visionPrescription): role = .visionPrescription
+      case (.workoutRoute, .location): role = .location
+      case (.node, _): role = .child
+      default:
+        role = .unknown
+        unknownElementCount += 1
+      }
+      frame = .node(ElementNode(name: name.string, attributes: attributes.parseGeneric(xml)), role)
+    }
+    stack.append(frame)
+  }
+
+  func endElement(_ name: XMLBytes) throws {
+    depth -= 1
+    guard depth > 0 else { return }
+    let frame = stack.removeLast()
+    if stack.isEmpty {
+      try onElement(frame.topLevelElement())
+    } else {
+      stack[stack.count - 1].attach(frame)
+    }
+  }
+
+  func text(_ bytes: XMLBytes) throws {
+    ignoredTextCount += 1
+    if case .node(var node, let role) = stack.last {
+      stack[stack.count - 1] = .placeholder
+      node.text = (node.text ?? "") + bytes.string
+      stack[stack.count - 1] = .node(node, role)
+    }
+  }
+
+  // MARK: Typed elements
+
+  private func record(_ xml: XMLAttributes) throws -> Record {
+    var p = try attributes.parse(xml, allowed: AttributeParser.record, element: "Record")
+    let sourceName = try p.require(p.sourceName, "sourceName", of: "Record")
+    var record = Record(
+      type: try p.require(p.type, "type", of: "Record"), sourceName: sourceName,
+      sourceVersion: p.sourceVersion, device: p.device, unit: p.unit, creationDate: p.creationDate,
+      startDate: try p.require(p.startDate, "startDate", of: "Record"),
+      endDate: try p.require(p.endDate, "endDate", of: "Record"), value: p.value)
+    record.extraAttributes = p.extras
+    record.sourceProduct = product(&p, sourceName: sourceName)
+    return record
+  }
+
+  private func correlation(_ xml: XMLAttributes) throws -> Correlation {
+    var p = try attributes.parse(xml, allowed: AttributeParser.correlation, element: "Correlation")
+    let sourceName = try p.require(p.sourceName, "sourceName", of: "Correlation")
+    var correlation = Correlation(
+      type: try p.require(p.type, "type", of: "Correlation"), sourceName: sourceName,
+      sourceVersion: p.sourceVersion, device: p.device, creationDate: p.creationDate,
+      startDate: try p.require(p.startDate, "startDate", of: "Correlation"),
+      endDate: try p.require(p.endDate, "endDate", of: "Correlation"))
+    correlation.extraAttributes = p.extras
+    correlation.sourceProduct = product(&p, sourceName: sourceName)
+    return correlation
+  }
+
+  private func workout(_ xml: XMLAttributes) throws -> Workout {
+    var p = try attributes.parse(xml, allowed: AttributeParser.workout, element: "Workout")
+    let sourceName = try p.require(p.sourceName, "sourceName", of: "Workout")
+    var workout = Workout(
+      workoutActivityType: try p.require(p.workoutActivityType, "workoutActivityType", of: "Workout"),
+      duration: p.duration, durationUnit: p.durationUnit, totalDistance: p.totalDistance,
+      totalDistanceUnit: p.totalDistanceUnit, totalEnergyBurned: p.totalEnergyBurned,
+      totalEnergyBurnedUnit: p.totalEnergyBurnedUnit, sourceName: sourceName,
+      sourceVersion: p.sourceVersion, device: p.device, creationDate: p.creationDate,
+      startDate: try p.require(p.startDate, "startDate", of: "Workout"),
+      endDate: try p.require(p.endDate, "endDate", of: "Workout"))
+    workout.extraAttributes = p.extras
+    workout.sourceProduct = product(&p, sourceName: sourceName)
+    return workout
+  }
+
+  private func event(_ xml: XMLAttributes) throws -> WorkoutEvent {
+    let p = try attributes.parse(xml, allowed: AttributeParser.workoutEvent, element: "WorkoutEvent")
+    var event = WorkoutEvent(
+      type: try p.require(p.type, "type", of: "WorkoutEvent"), date: try p.require(p.date, "date", of: "WorkoutEvent"),
+      duration: p.duration, durationUnit: p.durationUnit)
+    event.extraAttributes = p.extras
+    return event
+  }
+
+  private func activity(_ xml: XMLAttributes) throws -> WorkoutActivity {
+    let p = try attributes.parse(xml, allowed: AttributeParser.workoutActivity, element: "WorkoutActivity")
+    var activity = WorkoutActivity(
+      uuid: try p.require(p.uuid, "uuid", of: "WorkoutActivity"),
+      startDate: try p.require(p.startDate, "startDate", of: "WorkoutActivity"), endDate: p.endDate,
+      duration: p.duration, durationUnit: p.durationUnit)
+    activity.extraAttributes = p.extras
+    return activity
+  }
+
+  private func statistics(_ xml: XMLAttributes) throws -> WorkoutStatistics {
+    let p = try attributes.parse(xml, allowed: AttributeParser.workoutStatistics, element: "WorkoutStatistics")
+    var statistics = WorkoutStatistics(
+      type: try p.require(p.type, "type", of: "WorkoutStatistics"),
+      startDate: try p.require(p.startDate, "startDate", of: "WorkoutStatistics"),
+      endDate: try p.require(p.endDate, "endDate", of: "WorkoutStatistics"), average: p.average,
+      minimum: p.minimum, maximum: p.maximum, sum: p.sum, unit: p.unit)
+    statistics.extraAttributes = p.extras
+    return statistics
+  }
+
+  private func route(_ xml: XMLAttributes) throws -> WorkoutRoute {
+    var p = try attributes.parse(xml, allowed: AttributeParser.workoutRoute, element: "WorkoutRoute")
+    let sourceName = try p.require(p.sourceName, "sourceName", of: "WorkoutRoute")
+    var route = WorkoutRoute(
+      sourceName: sourceName, sourceVersion: p.sourceVersion, device: p.device, creationDate: p.creationDate,
+      startDate: try p.require(p.startDate, "startDate", of: "WorkoutRoute"),
+      endDate: try p.require(p.endDate, "endDate", of: "WorkoutRoute"))
+    route.extraAttributes = p.extras
+    route.sourceProduct = product(&p, sourceName: sourceName)
+    return route
+  }
+
+  private func metadataEntry(_ xml: XMLAttributes) throws -> MetadataEntry {
+    let p = try attributes.parse(xml, allowed: AttributeParser.metadataEntry, element: "MetadataEntry")
+    var entry = MetadataEntry(
+      key: try p.require(p.key, "key", of: "MetadataEntry"), value: try p.require(p.value, "value", of: "MetadataEntry"))
+    entry.extraAttributes = p.extras
+    return entry
+  }
+
+  private func beat(_ xml: XMLAttributes) throws -> InstantaneousBeatsPerMinute {
+    let p = try attributes.parse(xml, allowed: AttributeParser.beat, element: "InstantaneousBeatsPerMinute")
+    var beat = InstantaneousBeatsPerMinute(
+      bpm: try p.require(p.bpm, "bpm", of: "InstantaneousBeatsPerMinute"),
+      time: try p.require(p.time, "time", of: "InstantaneousBeatsPerMinute"))
+    beat.extraAttributes = p.extras
+    return beat
+  }
+
+  /// The source product, cached by device (without its address) and source name.
+  private func product(_ parsed: inout ParsedAttributes, sourceName: String) -> String? {
+    parsed.productKey.append(0)
+    parsed.productKey.append(contentsOf: sourceName.utf8)
+    return parsed.productKey.withUnsafeBytes { key in
+      let hash = ByteKeyedTable<String?>.hash(key)
+      if let cached = products.lookup(key, hash: hash) { return cached }
+      let product = SourceProduct.derive(device: parsed.device.flatMap(DeviceInfo.init(parsing:)), sourceName: sourceName)
+      products.insert(key, hash: hash, value: product)
+      return product
+    }
+  }
+}
+
+/// What a generic node becomes.
+enum NodeRole {
+  case exportDate, me, activitySummary, clinicalRecord, audiogram, visionPrescription, location, child, unknown
+}
+
+/// The parent context that decides how a child element is read.
+enum Context { case root, record, correlation, workout, workoutEvent, workoutActivity, workoutRoute, hrvList, leaf, node }
+
+/// An element under construction.
+enum Frame {
+  case record(Record)
+  case correlation(Correlation)
+  case workout(Workout)
+  case event(WorkoutEvent)
+  case activity(WorkoutActivity)
+  case statistics(WorkoutStatistics)
+  case route(WorkoutRoute)
+  case fileReference(FileReference)
+  case metadata(MetadataEntry)
+  case hrvList(HeartRateVariabilityList)
+  case beat(InstantaneousBeatsPerMinute)
+  case node(ElementNode, NodeRole)
+  case placeholder
+
+  var context: Context {
+    switch self {
+    case .record: .record
+    case .correlation: .correlation
+    case .workout: .workout
+    case .event: .workoutEvent
+    case .activity: .workoutActivity
+    case .route: .workoutRoute
+    case .hrvList: .hrvList
+    case .statistics, .fileReference, .metadata, .beat: .leaf
+    case .node, .placeholder: .node
+    }
+  }
+
+  /// This frame as a generic node, for a child in a place healthport does not expect it.
+  var asNode: ElementNode {
+    switch self {
+    case .node(let node, _): return node
+    default:
+      // Typed frames only arise where their parent expects them; see ExportTreeBuilder.
+      return ElementNode(name: "?")
+    }
+  }
+
+  /// Adds a finished child. The payload is moved out of `self` first (`self = .placeholder`)
+  /// so that its child array is uniquely referenced and grows in place.
+  mutating func attach(_ child: Frame) {
+    switch self {
+    case .record(var r):
+      self = .placeholder
+      switch child {
+      case .metadata(let m): r.children.append(.metadata(m))
+      case .hrvList(let l): r.children.append(.heartRateVariability(l))
+      default: r.children.append(.other(child.asNode))
+      }
+      self = .record(r)
+    case .correlation(var c):
+      self = .placeholder
+      switch child {
+      case .metadata(let m): c.children.append(.metadata(m))
+      case .record(let r): c.children.append(.record(r))
+      default: c.children.append(.other(child.asNode))
+      }
+      self = .correlation(c)
+    case .workout(var w):
+      self = .placeholder
+      switch child {
+      case .metadata(let m): w.children.append(.metadata(m))
+      case .event(let e): w.children.append(.event(e))
+      case .activity(let a): w.children.append(.activity(a))
+      case .statistics(let s): w.children.append(.statistics(s))
+      case .route(let r): w.children.append(.route(r))
+      default: w.children.append(.other(child.asNode))
+      }
+      self = .workout(w)
+    case .event(var e):
+      self = .placeholder
+      if case .metadata(let m) = child { e.children.append(.metadata(m)) } else { e.children.append(.other(child.asNode)) }
+      self = .event(e)
+    case .activity(var a):
+      self = .placeholder
+      switch child {
+      case .metadata(let m): a.children.append(.metadata(m))
+      case .event(let e): a.children.append(.event(e))
+      case .statistics(let s): a.children.append(.statistics(s))
+      default: a.children.append(.other(child.asNode))
+      }
+      self = .activity(a)
+    case .route(var r):
+      self = .placeholder
+      switch child {
+      case .metadata(let m): r.children.append(.metadata(m))
+      case .fileReference(let f): r.children.append(.fileReference(f))
+      case .node(let n, .location): r.children.append(.location(n))
+      default: r.children.append(.other(child.asNode))
+      }
+      self = .route(r)
+    case .hrvList(var l):
+      self = .placeholder
+      if case .beat(let b) = child { l.children.append(.beat(b)) } else { l.children.append(.other(child.asNode)) }
+      self = .hrvList(l)
+    case .statistics(var s):
+      self = .placeholder
+      s.extraChildren.append(child.asNode)
+      self = .statistics(s)
+    case .fileReference(var f):
+      self = .placeholder
+      f.extraChildren.append(child.asNode)
+      self = .fileReference(f)
+    case .metadata(var m):
+      self = .placeholder
+      m.extraChildren.append(child.asNode)
+      self = .metadata(m)
+    case .beat(var b):
+      self = .placeholder
+      b.extraChildren.append(child.asNode)
+      self = .beat(b)
+    case .node(var n, let role):
+      self = .placeholder
+      n.children.append(child.asNode)
+      self = .node(n, role)
+    case .placeholder:
+      break
+    }
+  }
+
+  /// The finished top-level element.
+  func topLevelElement() -> ExportElement {
+    switch self {
+    case .record(let r): .record(r)
+    case .correlation(let c): .correlation(c)
+    case .workout(let w): .workout(w)
+    case .node(let node, .exportDate): .exportDate(ExportDate(node: node))
+    case .node(let node, .me): .me(Me(node: node))
+    case .node(let node, .activitySummary): .activitySummary(ActivitySummary(node: node))
+    case .node(let node, .clinicalRecord): .clinicalRecord(ClinicalRecord(node: node))
+    case .node(let node, .audiogram): .audiogram(Audiogram(node: node))
+    case .node(let node, .visionPrescription): .visionPrescription(VisionPrescription(node: node))
+    default: .other(asNode)
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/// Appends JSON text to byte buffers: the shared primitive of every JSON output.
+public enum JSONEscaping {
+  /// Appends `text` as a JSON string literal, copying runs that need no escape in one go.
+  public static func appendString(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { bytes in
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        runStart = index + 1
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        default:
+          let hex = Array("0123456789abcdef".utf8)
+          out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+        }
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends a string literal, or `null`.
+  public static func appendOptional(_ text: String?, to out: inout [UInt8]) {
+    if let text { appendString(text, to: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+  }
+
+  /// Appends a number: integers without a fraction, others in the shortest form that reads back.
+  public static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+    guard value.isFinite else {
+      out.append(contentsOf: Array("null".utf8))
+      return
+    }
+    if value == value.rounded(), abs(value) < 1e15 {
+      out.append(contentsOf: Array(String(Int64(value)).utf8))
+    } else {
+      out.append(contentsOf: Array(value.description.utf8))
+    }
+  }
+
+  public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: Array(String(value).utf8))
+  }
+}

@@ -1,0 +1,240 @@
+import CLibXML2
+
+/// Receives the events of an ``XMLPushParser``.
+///
+/// Names and values are byte views into libxml2's buffers: they are valid only during the
+/// call. Copy what you keep. A handler that throws stops the parse; the error is rethrown
+/// from ``XMLPushParser/feed(_:)`` or ``XMLPushParser/finish()``.
+public protocol XMLEventHandler: AnyObject {
+  func startElement(_ name: XMLBytes, attributes: XMLAttributes) throws
+  func endElement(_ name: XMLBytes) throws
+  /// Character data that is not only white space (Apple exports have none).
+  func text(_ bytes: XMLBytes) throws
+}
+
+/// A streaming XML parser over libxml2's SAX2 push interface (`xmlCreatePushParserCtxt`,
+/// `xmlParseChunk`).
+///
+/// Safety and fidelity rules applied to every input:
+/// - The prolog (XML declaration, comments, DOCTYPE with its internal subset) is captured
+///   verbatim and the DOCTYPE is never shown to libxml2: it is replaced by blanks that keep
+///   line and column numbers. iOS 16.0 exports carry a DTD that no strict parser accepts, and
+///   without a DTD no entity other than the five predefined ones can ever be expanded.
+/// - Control characters that XML 1.0 forbids (`\x00`–`\x08`, `\x0B`, `\x0C`, `\x0E`–`\x1F`)
+///   are removed before libxml2 sees them and counted in ``removedControlCharacters``.
+/// - Options: `XML_PARSE_NONET`; never `NOENT`, `DTDLOAD` or `RECOVER`. libxml2's default
+///   limits on names and values (10 MB) and nesting depth stay on.
+public final class XMLPushParser {
+  private let box: ParserBox
+  private var prolog = PrologScanner()
+  private var scratch: [UInt8] = []
+  private var finished = false
+
+  /// The name used in error messages (a path, or `<stdin>`).
+  public let documentName: String
+
+  /// The bytes before the root element, exactly as read (empty until the root is reached).
+  public var prologBytes: [UInt8] { prolog.captured }
+
+  /// Number of forbidden control characters removed so far.
+  public private(set) var removedControlCharacters = 0
+  /// Byte offset (0-based, in the input) of the first removed control character.
+  public private(set) var firstControlCharacterOffset: Int?
+  private var bytesSeen = 0
+
+  public init(documentName: String, handler: XMLEventHandler) {
+    self.documentName = documentName
+    self.box = ParserBox(handler: handler)
+  }
+
+  deinit {
+    if let ctxt = box.ctxt { xmlFreeParserCtxt(ctxt) }
+  }
+
+  /// Current 1-based line of the parser, for locating problems found by the handler.
+  public var line: Int { Int(cx_xml_line(box.ctxt)) }
+  /// Current 1-based column of the parser.
+  public var column: Int { Int(cx_xml_column(box.ctxt)) }
+
+  /// Feeds the next bytes of the document.
+  public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+    precondition(!finished, "feed after finish")
+    guard bytes.count > 0 else { return }
+    if !prolog.isComplete {
+      let result = prolog.consume(bytes)
+      if case .tooLarge = result {
+        throw XMLStreamError(
+          documentName: documentName, line: prolog.lineCount, column: 1,
+          message: "the prolog (XML declaration and DOCTYPE) is larger than \(PrologScanner.limit / 1_048_576) MiB"
+        )
+      }
+      guard prolog.isComplete else { return }
+      // Hand libxml2 the prolog with the DOCTYPE blanked out, then what followed it.
+      let masked = prolog.maskedForParser()
+      try masked.withUnsafeBytes { try feedFiltered($0) }
+      let rest = prolog.takeRemainder()
+      try rest.withUnsafeBytes { try feedFiltered($0) }
+      return
+    }
+    try feedFiltered(bytes)
+  }
+
+  /// Ends the document: reports truncation and any error still pending.
+  public func finish() throws {
+    guard !finished else { return }
+    finished = true
+    if !prolog.isComplete {
+      // Never reached the root element: feed what there is so libxml2 names the problem.
+      let captured = prolog.captured + prolog.takeRemainder()
+      if captured.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        throw XMLStreamError(
+          documentName: documentName, line: 1, column: 1, message: "the input is empty")
+      }
+      try captured.withUnsafeBytes { try parse($0, terminate: false) }
+    }
+    try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    if box.depth != 0 || !box.sawRoot {
+      throw XMLStreamError(
+        documentName: documentName, line: line, column: column,
+        message: "the document ends before its root element is closed (truncated file?)")
+    }
+  }
+
+  /// Removes forbidden control characters, then parses.
+  private func feedFiltered(_ bytes: UnsafeRawBufferPointer) throws {
+    let start = bytesSeen
+    bytesSeen += bytes.count
+    guard let firstBad = ControlCharacters.firstForbidden(in: bytes) else {
+      try parse(bytes, terminate: false)
+      return
+    }
+    scratch.removeAll(keepingCapacity: true)
+    scratch.reserveCapacity(bytes.count)
+    scratch.append(contentsOf: bytes[0..<firstBad])
+    for index in firstBad..<bytes.count {
+      let byte = bytes[index]
+      if ControlCharacters.isForbidden(byte) {
+        if firstControlCharacterOffset == nil { firstControlCharacterOffset = start + index }
+        removedControlCharacters += 1
+      } else {
+        scratch.append(byte)
+      }
+    }
+    try scratch.withUnsafeBytes { try parse($0, terminate: false) }
+  }
+
+  private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {
+    let ctxt = try context()
+    var offset = 0
+    // xmlParseChunk takes an Int32 size: feed very large buffers in slices.
+    repeat {
+      let length = min(bytes.count - offset, 1 << 30)
+      let pointer = bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) }
+      let isLast = terminate && offset + length == bytes.count
+      let rc = xmlParseChunk(ctxt, pointer, Int32(length), isLast ? 1 : 0)
+      offset += length
+      if let error = box.firstError { throw error }
+      if rc != 0 {
+        throw XMLStreamError(
+          documentName: documentName, line: line, column: column,
+          message: "malformed XML (libxml2 error \(rc))")
+      }
+    } while offset < bytes.count
+  }
+
+  private func context() throws -> xmlParserCtxtPtr {
+    if let ctxt = box.ctxt { return ctxt }
+    var sax = xmlSAXHandler()
+    sax.initialized = UInt32(XML_SAX2_MAGIC)
+    sax.startElementNs = { userData, localname, _, _, _, _, attributeCount, _, attributes in
+      let box = ParserBox.from(userData)
+      box.start(localname, attributeCount, attributes)
+    }
+    sax.endElementNs = { userData, localname, _, _ in
+      ParserBox.from(userData).end(localname)
+    }
+    sax.characters = { userData, bytes, length in
+      ParserBox.from(userData).characters(bytes, length)
+    }
+    sax.serror = { userData, error in
+      ParserBox.from(userData).report(error)
+    }
+    let userData = Unmanaged.passUnretained(box).toOpaque()
+    guard let ctxt = xmlCreatePushParserCtxt(&sax, userData, nil, 0, documentName) else {
+      throw XMLStreamError(
+        documentName: documentName, line: 0, column: 0, message: "cannot create the XML parser")
+    }
+    xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
+    box.ctxt = ctxt
+    box.documentName = documentName
+    return ctxt
+  }
+}
+
+/// The object libxml2's callbacks reach through their `userData` pointer.
+private final class ParserBox {
+  let handler: XMLEventHandler
+  var ctxt: xmlParserCtxtPtr?
+  var documentName = ""
+  var firstError: XMLStreamError?
+  var depth = 0
+  var sawRoot = false
+
+  init(handler: XMLEventHandler) { self.handler = handler }
+
+  static func from(_ pointer: UnsafeMutableRawPointer?) -> ParserBox {
+    Unmanaged<ParserBox>.fromOpaque(pointer!).takeUnretainedValue()
+  }
+
+  func start(
+    _ name: UnsafePointer<xmlChar>?, _ count: Int32,
+    _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+  ) {
+    guard firstError == nil, let name else { return }
+    depth += 1
+    sawRoot = true
+    do {
+      try handler.startElement(
+        XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: Int(count)))
+    } catch {
+      fail(error)
+    }
+  }
+
+  func end(_ name: UnsafePointer<xmlChar>?) {
+    guard firstError == nil, let name else { return }
+    depth -= 1
+    do { try handler.endElement(XMLBytes(cString: name)) } catch { fail(error) }
+  }
+
+  func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int32) {
+    guard firstError == nil, let bytes, length > 0 else { return }
+    let view = XMLBytes(start: bytes, count: Int(length))
+    for byte in view.buffer where !(byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D) {
+      do { try handler.text(view) } catch { fail(error) }
+      return
+    }
+  }
+
+  func report(_ error: UnsafeMutablePointer<xmlError>?) {
+    guard firstError == nil, let error else { return }
+    let level = error.pointee.level
+    guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
+    var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+    while message.last == "\n" || message.last == " " { message.removeLast() }
+    firstError = XMLStreamError(
+      documentName: documentName, line: Int(error.pointee.line), column: Int(error.pointee.int2),
+      message: message)
+    if let ctxt { xmlStopParser(ctxt) }
+  }
+
+  private func fail(_ error: any Error) {
+    let line = Int(cx_xml_line(ctxt))
+    let column = Int(cx_xml_column(ctxt))
+    firstError =
+      (error as? XMLStreamError)
+      ?? XMLStreamError(
+        documentName: documentName, line: line, column: column, message: "\(error)", underlying: error)
+    if let ctxt { xmlStopParser(ctxt) }
+  }
+}

@@ -1,0 +1,149 @@
+import CArchive
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A problem reading a zip archive.
+public struct ZipStreamError: Error, CustomStringConvertible {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Reads the members of a zip archive one after the other, as streams, through libarchive
+/// (`archive_read_next_header`, `archive_read_data`). Nothing is extracted to disk.
+///
+/// Each member is guarded against decompression bombs: past ``bombThreshold`` bytes of output,
+/// a member may not inflate to more than ``maximumRatio`` times the compressed bytes read.
+public final class ZipArchiveReader {
+  private let archive: OpaquePointer
+  private let feed: StreamFeed?
+  public let archiveName: String
+
+  /// Bytes of output after which the ratio check applies.
+  public var bombThreshold = 64 << 20
+  /// Largest allowed ratio of inflated to compressed bytes for one member.
+  public var maximumRatio = 100
+
+  private var memberOutput = 0
+  private var memberInputStart: Int64 = 0
+
+  /// Opens a zip file by path (seekable: the central directory is used when present).
+  public init(path: String) throws {
+    archiveName = path
+    archive = archive_read_new()
+    feed = nil
+    archive_read_support_format_zip(archive)
+    let rc = archive_read_open_filename(archive, path, 1 << 20)
+    if rc != ARCHIVE_OK {
+      let message = Self.errorString(archive)
+      archive_read_free(archive)
+      throw ZipStreamError("\(path): error: cannot open the zip archive: \(message)")
+    }
+  }
+
+  /// Opens a zip streamed from a file descriptor (stdin), with `prefix` bytes already read from it.
+  public init(fileDescriptor: Int32, prefix: [UInt8], name: String) throws {
+    archiveName = name
+    archive = archive_read_new()
+    let feed = StreamFeed(fileDescriptor: fileDescriptor, prefix: prefix)
+    self.feed = feed
+    archive_read_support_format_zip(archive)
+    let rc = archive_read_open(
+      archive, Unmanaged.passUnretained(feed).toOpaque(), nil,
+      { _, clientData, buffer in
+        let feed = Unmanaged<StreamFeed>.fromOpaque(clientData!).takeUnretainedValue()
+        return feed.next(buffer)
+      }, nil)
+    if rc != ARCHIVE_OK {
+      let message = Self.errorString(archive)
+      archive_read_free(archive)
+      throw ZipStreamError("\(name): error: cannot open the zip archive: \(message)")
+    }
+  }
+
+  deinit {
+    archive_read_free(archive)
+  }
+
+  /// Bytes of the archive itself read so far.
+  public var compressedBytesRead: Int64 { archive_filter_bytes(archive, -1) }
+
+  /// Moves to the next member and returns its path, or nil at the end of the archive.
+  public func nextEntry() throws -> ZipEntry? {
+    var entry: OpaquePointer?
+    let rc = archive_read_next_header(archive, &entry)
+    if rc == ARCHIVE_EOF { return nil }
+    guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
+      throw ZipStreamError("\(archiveName): error: damaged zip archive: \(Self.errorString(archive))")
+    }
+    memberOutput = 0
+    memberInputStart = archive_filter_bytes(archive, -1)
+    let path = archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+      ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    let isFile = archive_entry_filetype(entry) == 0o100000
+    let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+    return ZipEntry(path: path, isRegularFile: isFile, declaredSize: size)
+  }
+
+  /// Reads the current member's next bytes; returns 0 at its end.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
+    if count < 0 {
+      throw ZipStreamError("\(archiveName): error: damaged zip member: \(Self.errorString(archive))")
+    }
+    memberOutput += count
+    if memberOutput > bombThreshold {
+      let consumed = max(1, archive_filter_bytes(archive, -1) - memberInputStart)
+      if Int64(memberOutput) / consumed > Int64(maximumRatio) {
+        throw ZipStreamError(
+          "\(archiveName): error: a zip member inflates more than \(maximumRatio):1 (zip bomb?); stopped")
+      }
+    }
+    return count
+  }
+
+  private static func errorString(_ archive: OpaquePointer) -> String {
+    archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+  }
+}
+
+/// One member of a zip archive.
+public struct ZipEntry: Sendable {
+  public let path: String
+  public let isRegularFile: Bool
+  public let declaredSize: Int64?
+}
+
+/// Serves libarchive's read callback from a prefix, then from a file descriptor.
+private final class StreamFeed {
+  let fileDescriptor: Int32
+  var prefix: [UInt8]
+  var buffer: UnsafeMutableRawPointer
+  let capacity = 1 << 20
+
+  init(fileDescriptor: Int32, prefix: [UInt8]) {
+    self.fileDescriptor = fileDescriptor
+    self.prefix = prefix
+    buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+  }
+
+  deinit { buffer.deallocate() }
+
+  func next(_ out: UnsafeMutablePointer<UnsafeRawPointer?>?) -> Int {
+    if !prefix.isEmpty {
+      let count = prefix.count
+      prefix.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: count) }
+      prefix = []
+      out?.pointee = UnsafeRawPointer(buffer)
+      return count
+    }
+    while true {
+      let count = Glibc.read(fileDescriptor, buffer, capacity)
+      if count < 0 && errno == EINTR { continue }
+      out?.pointee = UnsafeRawPointer(buffer)
+      return count
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import HealthPort
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A subcommand: its help text and what it does.
+protocol Command {
+  static var name: String { get }
+  static var summary: String { get }
+  static var options: [OptionSpec] { get }
+  /// Help after OVERVIEW: the USAGE, ARGUMENTS and EXAMPLES parts.
+  static var usage: String { get }
+  static func run(_ arguments: ParsedArguments) throws
+}
+
+extension Command {
+  static var descriptor: CommandDescriptor {
+    CommandDescriptor(name: name, summary: summary, options: options, usage: usage, run: run)
+  }
+}
+
+/// A subcommand as the dispatcher sees it.
+struct CommandDescriptor {
+  let name: String
+  let summary: String
+  let options: [OptionSpec]
+  let usage: String
+  let run: (ParsedArguments) throws -> Void
+
+  var help: String {
+    var text = "OVERVIEW: \(summary)\n\n\(usage)\n\nOPTIONS:\n"
+    let all = options + [OptionSpec(name: "--help", short: "-h", valueName: nil, help: "Show help information.")]
+    for option in all {
+      var left = (option.short.map { "\($0), " } ?? "") + option.name
+      if let value = option.valueName { left += " <\(value)>" }
+      text += "  " + left.padding(to: 28) + option.help + "\n"
+    }
+    return text
+  }
+}
+
+/// Entry point: dispatches to subcommands, prints errors, maps them to exit codes.
+enum CommandLineTool {
+  static let version = "0.1.0"
+
+  static var commands: [CommandDescriptor] { [InfoCommand.descriptor] }
+
+  static var help: String {
+    var text = """
+      OVERVIEW: healthport — read an Apple Health export (export.zip, export.xml) and turn it into data you can use.
+      All processing is local: health data never leaves this machine.
+
+      USAGE: healthport <subcommand> [options] [INPUT]
+
+      INPUT is an export.xml, an export.zip, an unzipped apple_health_export/ folder, or - (stdin,
+      also when omitted).
+
+      OPTIONS:
+        --version                   Show the version.
+        -h, --help                  Show help information.
+
+      SUBCOMMANDS:
+
+      """
+    for command in commands { text += "  " + command.name.padding(to: 12) + command.summary + "\n" }
+    text += "\n  See 'healthport <subcommand> --help' for detailed help.\n"
+    return text
+  }
+
+  static func run(_ arguments: [String]) -> Int32 {
+    do {
+      guard let first = arguments.first else {
+        writeError(help)
+        return 64
+      }
+      switch first {
+      case "-h", "--help", "help":
+        if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+          print(command.help, terminator: "")
+        } else {
+          print(help, terminator: "")
+        }
+        return 0
+      case "--version":
+        print("healthport \(version)")
+        return 0
+      default: break
+      }
+      guard let command = commands.first(where: { $0.name == first }) else {
+        let hint = NameSuggestion.closest(to: first, in: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        throw HealthPortError(.usage, "healthport: error: unknown subcommand '\(first)'\(hint)\nSee 'healthport --help'.")
+      }
+      let rest = Array(arguments.dropFirst())
+      if rest.contains("-h") || rest.contains("--help") {
+        let end = rest.firstIndex(of: "--") ?? rest.count
+        if rest[..<end].contains("-h") || rest[..<end].contains("--help") {
+          print(command.help, terminator: "")
+          return 0
+        }
+      }
+      try command.run(ParsedArguments(rest, options: command.options, command: command.name))
+      return 0
+    } catch let error as HealthPortError {
+      writeError(error.message + "\n")
+      return error.exitCode
+    } catch is BrokenPipeError {
+      return 0
+    } catch {
+      writeError("healthport: error: \(error)\n")
+      return 1
+    }
+  }
+
+  static func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+  }
+}
+
+extension String {
+  func padding(to width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+}

@@ -1,0 +1,202 @@
+import HealthPort
+
+/// `healthport info`: an overview of an export.
+enum InfoCommand: Command {
+  static let name = "info"
+  static let summary = "Show an overview of an export: version, dates, counts per type, sources, warnings."
+  static let options = [
+    OptionSpec(name: "--format", short: nil, valueName: "table|json", help: "Output format (default: table)."),
+    OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar."),
+  ]
+  static let usage = """
+    USAGE: healthport info [INPUT] [--format table|json] [--quiet]
+
+    ARGUMENTS:
+      INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
+
+    EXAMPLES:
+      healthport info export.zip
+      healthport info export.xml --format json | jq .recordsByType
+    """
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let format = try arguments.choice("--format", ["table", "json"], default: "table", command: name)
+    guard arguments.positionals.count <= 1 else {
+      throw HealthPortError(.usage, "healthport info: error: expected one INPUT, got \(arguments.positionals.count)")
+    }
+    let input = arguments.positionals.first
+    let bar = ProgressBar.make(inputPath: input, quiet: arguments.flag("--quiet"))
+    let collector = ExportSummaryCollector()
+    let report = try ExportReader(path: input, options: .with(bar)).read(into: collector)
+    bar?.finish()
+    let out = OutputStream()
+    var bytes: [UInt8] = []
+    if format == "json" {
+      InfoRendering.appendJSON(collector.summary, report: report, to: &bytes)
+    } else {
+      bytes.append(contentsOf: InfoRendering.table(collector.summary, report: report).utf8)
+    }
+    try out.write(bytes)
+    try out.commit()
+  }
+}
+
+/// Renders an ``ExportSummary`` for people (table) or programs (JSON).
+enum InfoRendering {
+  static func appendJSON(_ s: ExportSummary, report: ReadReport, to out: inout [UInt8]) {
+    func key(_ name: String, first: Bool = false) {
+      out.append(contentsOf: Array((first ? "{\n  " : ",\n  ").utf8))
+      JSONEscaping.appendString(name, to: &out)
+      out.append(contentsOf: Array(": ".utf8))
+    }
+    func counts(_ map: [String: Int]) {
+      out.append(UInt8(ascii: "{"))
+      for (index, (name, count)) in map.sorted(by: { $0.key < $1.key }).enumerated() {
+        if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
+        JSONEscaping.appendString(name, to: &out)
+        out.append(contentsOf: Array(": ".utf8))
+        JSONEscaping.appendInteger(count, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+    key("exportVersion", first: true)
+    if let version = s.exportVersion { JSONEscaping.appendInteger(version, to: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+    key("locale")
+    JSONEscaping.appendOptional(s.locale, to: &out)
+    key("exportDate")
+    JSONEscaping.appendOptional(s.exportDate, to: &out)
+    key("firstDate")
+    JSONEscaping.appendOptional(s.firstDate?.description, to: &out)
+    key("lastDate")
+    JSONEscaping.appendOptional(s.lastDate?.description, to: &out)
+    key("recordCount")
+    JSONEscaping.appendInteger(s.recordCount, to: &out)
+    key("recordsByType")
+    counts(s.recordsByType)
+    key("unitsByType")
+    out.append(UInt8(ascii: "{"))
+    for (index, (type, units)) in s.unitsByType.sorted(by: { $0.key < $1.key }).enumerated() {
+      if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
+      JSONEscaping.appendString(type, to: &out)
+      out.append(contentsOf: Array(": [".utf8))
+      for (n, unit) in units.sorted().enumerated() {
+        if n > 0 { out.append(contentsOf: Array(", ".utf8)) }
+        JSONEscaping.appendString(unit, to: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    }
+    out.append(UInt8(ascii: "}"))
+    key("workoutCount")
+    JSONEscaping.appendInteger(s.workoutCount, to: &out)
+    key("workoutsByActivity")
+    counts(s.workoutsByActivity)
+    for (name, value) in [
+      ("correlationCount", s.correlationCount), ("correlationRecordCount", s.correlationRecordCount),
+      ("activitySummaryCount", s.activitySummaryCount), ("clinicalRecordCount", s.clinicalRecordCount),
+      ("audiogramCount", s.audiogramCount), ("visionPrescriptionCount", s.visionPrescriptionCount),
+    ] {
+      key(name)
+      JSONEscaping.appendInteger(value, to: &out)
+    }
+    key("elementCounts")
+    counts(s.elementCounts)
+    key("sources")
+    out.append(UInt8(ascii: "["))
+    for (index, source) in s.sources.enumerated() {
+      out.append(contentsOf: Array((index > 0 ? ",\n    " : "\n    ").utf8))
+      out.append(contentsOf: Array("{\"name\": ".utf8))
+      JSONEscaping.appendString(source.name, to: &out)
+      out.append(contentsOf: Array(", \"product\": ".utf8))
+      JSONEscaping.appendOptional(source.product, to: &out)
+      out.append(contentsOf: Array(", \"records\": ".utf8))
+      JSONEscaping.appendInteger(source.records, to: &out)
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append(contentsOf: Array((s.sources.isEmpty ? "]" : "\n  ]").utf8))
+    key("warnings")
+    out.append(UInt8(ascii: "["))
+    for (index, warning) in s.warnings.enumerated() {
+      if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
+      JSONEscaping.appendString(warning, to: &out)
+    }
+    out.append(UInt8(ascii: "]"))
+    key("input")
+    out.append(contentsOf: Array("{\"path\": ".utf8))
+    JSONEscaping.appendString(report.documentName, to: &out)
+    out.append(contentsOf: Array(", \"format\": ".utf8))
+    JSONEscaping.appendString(report.format.rawValue, to: &out)
+    out.append(contentsOf: Array(", \"bytes\": \(report.documentBytes)}".utf8))
+    out.append(contentsOf: Array("\n}\n".utf8))
+  }
+
+  static func table(_ s: ExportSummary, report: ReadReport) -> String {
+    var lines: [String] = []
+    func row(_ label: String, _ value: String) { lines.append(label.padding(to: 20) + value) }
+    row("Export", "\(report.documentName) (\(report.format.rawValue), \(formatBytes(report.documentBytes)))")
+    row("Export version", s.exportVersion.map(String.init) ?? "none (no version comment)")
+    row("Locale", s.locale ?? "-")
+    row("Exported", s.exportDate ?? "-")
+    row("Records", grouped(s.recordCount))
+    if let first = s.firstDate, let last = s.lastDate { row("Dates", "\(first) … \(last)") }
+    row("Workouts", grouped(s.workoutCount))
+    row("Correlations", "\(grouped(s.correlationCount)) (holding \(grouped(s.correlationRecordCount)) copies of records, not counted above)")
+    row("Activity summaries", grouped(s.activitySummaryCount))
+    if s.clinicalRecordCount > 0 { row("Clinical records", grouped(s.clinicalRecordCount)) }
+    if s.audiogramCount > 0 { row("Audiograms", grouped(s.audiogramCount)) }
+    if s.visionPrescriptionCount > 0 { row("Vision prescriptions", grouped(s.visionPrescriptionCount)) }
+    if !s.recordsByType.isEmpty {
+      lines.append("")
+      lines.append("Records by type")
+      let width = min(60, s.recordsByType.keys.map(\.count).max() ?? 0)
+      for (type, count) in s.recordsByType.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+        let units = (s.unitsByType[type] ?? []).sorted().joined(separator: ", ")
+        lines.append("  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12) + (units.isEmpty ? "" : "  " + units))
+      }
+    }
+    if !s.workoutsByActivity.isEmpty {
+      lines.append("")
+      lines.append("Workouts by activity")
+      let width = s.workoutsByActivity.keys.map(\.count).max() ?? 0
+      for (type, count) in s.workoutsByActivity.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+        lines.append("  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12))
+      }
+    }
+    if !s.sources.isEmpty {
+      lines.append("")
+      lines.append("Sources (records)")
+      let labels = s.sources.map { "\($0.name) [\($0.product ?? "unknown product")]" }
+      let width = labels.map(\.count).max() ?? 0
+      for (label, source) in zip(labels, s.sources) {
+        lines.append("  " + label.padding(to: width + 2) + grouped(source.records).leftPadded(to: 12))
+      }
+    }
+    lines.append("")
+    if s.warnings.isEmpty {
+      lines.append("Warnings: none")
+    } else {
+      lines.append("Warnings")
+      for warning in s.warnings { lines.append("  - " + warning) }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func grouped(_ value: Int) -> String {
+    let digits = Array(String(value))
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+      result.append(digit)
+    }
+    return result
+  }
+
+  static func formatBytes(_ bytes: Int64) -> String {
+    bytes >= 1_000_000 ? "\(bytes / 100_000 / 10).\(bytes / 100_000 % 10) MB" : "\(bytes) bytes"
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}
