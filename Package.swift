@@ -25,7 +25,7 @@ let package = Package(
     .executableTarget(name: "healthport", dependencies: ["HealthPort"]),
 
     .testTarget(name: "HealthPortTests", dependencies: ["HealthPort"]),
-    .testTarget(name: "EndToEndTests", dependencies: []),
+    .testTarget(name: "EndToEndTests", dependencies: ["healthport"]),
   ],
   swiftLanguageModes: [.v6]
 )

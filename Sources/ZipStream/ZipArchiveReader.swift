@@ -80,7 +80,8 @@ public final class ZipArchiveReader {
     }
     memberOutput = 0
     memberInputStart = archive_filter_bytes(archive, -1)
-    let path = archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+    let path =
+      archive_entry_pathname_utf8(entry).map { String(cString: $0) }
       ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
     let isFile = archive_entry_filetype(entry) == 0o100000
     let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil

@@ -52,7 +52,8 @@ struct ParsedArguments {
           value = arguments[index]
           index += 1
         } else {
-          throw HealthPortError(.usage, "healthport \(command): error: option '\(spec.name)' needs a value \(spec.valueName!)")
+          throw HealthPortError(
+            .usage, "healthport \(command): error: option '\(spec.name)' needs a value \(spec.valueName!)")
         }
         if !spec.repeatable, values[spec.name] != nil {
           throw HealthPortError(.usage, "healthport \(command): error: option '\(spec.name)' given more than once")
@@ -71,7 +72,9 @@ struct ParsedArguments {
 
   /// All values of a repeatable option, with comma-separated lists split.
   func list(_ name: String) -> [String] {
-    (values[name] ?? []).flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: " ") } }.filter { !$0.isEmpty }
+    (values[name] ?? []).flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: " ") } }.filter {
+      !$0.isEmpty
+    }
   }
 
   func flag(_ name: String) -> Bool { flags.contains(name) }
@@ -82,7 +85,9 @@ struct ParsedArguments {
     guard choices.contains(value) else {
       let hint = NameSuggestion.closest(to: value, in: choices).map { " (did you mean '\($0)'?)" } ?? ""
       throw HealthPortError(
-        .usage, "healthport \(command): error: '\(value)' is not a valid value for \(name); choose one of \(choices.joined(separator: ", "))\(hint)")
+        .usage,
+        "healthport \(command): error: '\(value)' is not a valid value for \(name); choose one of \(choices.joined(separator: ", "))\(hint)"
+      )
     }
     return value
   }

@@ -89,7 +89,8 @@ enum CommandLineTool {
       }
       guard let command = commands.first(where: { $0.name == first }) else {
         let hint = NameSuggestion.closest(to: first, in: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-        throw HealthPortError(.usage, "healthport: error: unknown subcommand '\(first)'\(hint)\nSee 'healthport --help'.")
+        throw HealthPortError(
+          .usage, "healthport: error: unknown subcommand '\(first)'\(hint)\nSee 'healthport --help'.")
       }
       let rest = Array(arguments.dropFirst())
       if rest.contains("-h") || rest.contains("--help") {

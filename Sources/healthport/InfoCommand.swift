@@ -60,7 +60,11 @@ enum InfoRendering {
       out.append(UInt8(ascii: "}"))
     }
     key("exportVersion", first: true)
-    if let version = s.exportVersion { JSONEscaping.appendInteger(version, to: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+    if let version = s.exportVersion {
+      JSONEscaping.appendInteger(version, to: &out)
+    } else {
+      out.append(contentsOf: Array("null".utf8))
+    }
     key("locale")
     JSONEscaping.appendOptional(s.locale, to: &out)
     key("exportDate")
@@ -139,7 +143,10 @@ enum InfoRendering {
     row("Records", grouped(s.recordCount))
     if let first = s.firstDate, let last = s.lastDate { row("Dates", "\(first) … \(last)") }
     row("Workouts", grouped(s.workoutCount))
-    row("Correlations", "\(grouped(s.correlationCount)) (holding \(grouped(s.correlationRecordCount)) copies of records, not counted above)")
+    row(
+      "Correlations",
+      "\(grouped(s.correlationCount)) (holding \(grouped(s.correlationRecordCount)) copies of records, not counted above)"
+    )
     row("Activity summaries", grouped(s.activitySummaryCount))
     if s.clinicalRecordCount > 0 { row("Clinical records", grouped(s.clinicalRecordCount)) }
     if s.audiogramCount > 0 { row("Audiograms", grouped(s.audiogramCount)) }
@@ -150,7 +157,8 @@ enum InfoRendering {
       let width = min(60, s.recordsByType.keys.map(\.count).max() ?? 0)
       for (type, count) in s.recordsByType.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
         let units = (s.unitsByType[type] ?? []).sorted().joined(separator: ", ")
-        lines.append("  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12) + (units.isEmpty ? "" : "  " + units))
+        lines.append(
+          "  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12) + (units.isEmpty ? "" : "  " + units))
       }
     }
     if !s.workoutsByActivity.isEmpty {

@@ -17,7 +17,9 @@ final class ProgressBar: @unchecked Sendable {
     guard !quiet, isatty(2) == 1 else { return nil }
     if let inputPath, inputPath != "-" {
       var info = stat()
-      guard stat(inputPath, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR, Int64(info.st_size) > minimumInput else { return nil }
+      guard stat(inputPath, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR, Int64(info.st_size) > minimumInput else {
+        return nil
+      }
     } else {
       return nil
     }
@@ -35,7 +37,8 @@ final class ProgressBar: @unchecked Sendable {
     let width = 30
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    let line = "\r[\(bar)] \(Int(fraction * 100))% \(done / 1_000_000)/\(total / 1_000_000) MB \(Int(rate)) MB/s \(Int(left))s left "
+    let line =
+      "\r[\(bar)] \(Int(fraction * 100))% \(done / 1_000_000)/\(total / 1_000_000) MB \(Int(rate)) MB/s \(Int(left))s left "
     CommandLineTool.writeError(line)
     drawn = true
   }

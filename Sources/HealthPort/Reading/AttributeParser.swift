@@ -123,7 +123,9 @@ struct AttributeParser {
     var result: [Attribute] = []
     result.reserveCapacity(attributes.count)
     for index in 0..<attributes.count {
-      result.append(Attribute(interner.intern(attributes.name(at: index).buffer), interner.intern(attributes.value(at: index).buffer)))
+      result.append(
+        Attribute(
+          interner.intern(attributes.name(at: index).buffer), interner.intern(attributes.value(at: index).buffer)))
     }
     return result
   }

@@ -64,7 +64,9 @@ final class ZipMemberByteSource: ByteSource {
   private var prefix: [UInt8]
   private let consumed: () -> Int64
 
-  init(archive: ZipArchiveReader, prefix: [UInt8], displayName: String, totalBytes: Int64?, consumed: @escaping () -> Int64) {
+  init(
+    archive: ZipArchiveReader, prefix: [UInt8], displayName: String, totalBytes: Int64?, consumed: @escaping () -> Int64
+  ) {
     self.archive = archive
     self.prefix = prefix
     self.displayName = displayName

@@ -70,7 +70,8 @@ public final class ExportReader {
     var report = ReadReport(documentName: source.displayName, format: format)
     builder.onRoot = { name, attributes in
       guard name == "HealthData" else {
-        throw ExportDataError(message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
+        throw ExportDataError(
+          message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
       }
       let prolog = parser.prologBytes
       report.hasBrokenDTD = ExportReader.isBrokenDTD(prolog)

@@ -178,7 +178,8 @@ final class ExportTreeBuilder: XMLEventHandler {
   private func metadataEntry(_ xml: XMLAttributes) throws -> MetadataEntry {
     let p = try attributes.parse(xml, allowed: AttributeParser.metadataEntry, element: "MetadataEntry")
     var entry = MetadataEntry(
-      key: try p.require(p.key, "key", of: "MetadataEntry"), value: try p.require(p.value, "value", of: "MetadataEntry"))
+      key: try p.require(p.key, "key", of: "MetadataEntry"), value: try p.require(p.value, "value", of: "MetadataEntry")
+    )
     entry.extraAttributes = p.extras
     return entry
   }
@@ -199,7 +200,8 @@ final class ExportTreeBuilder: XMLEventHandler {
     return parsed.productKey.withUnsafeBytes { key in
       let hash = ByteKeyedTable<String?>.hash(key)
       if let cached = products.lookup(key, hash: hash) { return cached }
-      let product = SourceProduct.derive(device: parsed.device.flatMap(DeviceInfo.init(parsing:)), sourceName: sourceName)
+      let product = SourceProduct.derive(
+        device: parsed.device.flatMap(DeviceInfo.init(parsing:)), sourceName: sourceName)
       products.insert(key, hash: hash, value: product)
       return product
     }
@@ -212,7 +214,9 @@ enum NodeRole {
 }
 
 /// The parent context that decides how a child element is read.
-enum Context { case root, record, correlation, workout, workoutEvent, workoutActivity, workoutRoute, hrvList, leaf, node }
+enum Context {
+  case root, record, correlation, workout, workoutEvent, workoutActivity, workoutRoute, hrvList, leaf, node
+}
 
 /// An element under construction.
 enum Frame {
@@ -287,7 +291,11 @@ enum Frame {
       self = .workout(w)
     case .event(var e):
       self = .placeholder
-      if case .metadata(let m) = child { e.children.append(.metadata(m)) } else { e.children.append(.other(child.asNode)) }
+      if case .metadata(let m) = child {
+        e.children.append(.metadata(m))
+      } else {
+        e.children.append(.other(child.asNode))
+      }
       self = .event(e)
     case .activity(var a):
       self = .placeholder

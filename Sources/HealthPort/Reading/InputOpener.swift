@@ -18,7 +18,9 @@ enum InputOpener {
   static let sniffLimit = 4 << 20
 
   static func open(_ path: String?) throws -> (ByteSource, InputFormat) {
-    guard let path, path != "-" else { return try openStream(fileDescriptor: 0, owns: false, name: "<stdin>", size: nil) }
+    guard let path, path != "-" else {
+      return try openStream(fileDescriptor: 0, owns: false, name: "<stdin>", size: nil)
+    }
     var info = stat()
     guard stat(path, &info) == 0 else {
       throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
@@ -32,11 +34,18 @@ enum InputOpener {
   }
 
   /// A file or stdin: a zip when it starts with a zip signature, else XML.
-  private static func openStream(fileDescriptor: Int32, owns: Bool, name: String, size: Int64?) throws -> (ByteSource, InputFormat) {
+  private static func openStream(fileDescriptor: Int32, owns: Bool, name: String, size: Int64?) throws -> (
+    ByteSource, InputFormat
+  ) {
     let head = try readPrefix(fileDescriptor, count: 4, name: name)
-    let isZip = head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && (head[2] == 3 || head[2] == 5) && (head[3] == 4 || head[3] == 6)
+    let isZip =
+      head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && (head[2] == 3 || head[2] == 5)
+      && (head[3] == 4 || head[3] == 6)
     guard isZip else {
-      return (FileByteSource(fileDescriptor: fileDescriptor, ownsDescriptor: owns, prefix: head, displayName: name, totalBytes: size), .xml)
+      return (
+        FileByteSource(
+          fileDescriptor: fileDescriptor, ownsDescriptor: owns, prefix: head, displayName: name, totalBytes: size), .xml
+      )
     }
     let archive: ZipArchiveReader
     do {
@@ -94,9 +103,13 @@ enum InputOpener {
       throw HealthPortError(.malformed, error.message)
     }
     if members == 0 {
-      throw HealthPortError(.malformed, "\(name): error: the zip archive is empty (the Health app sometimes writes an empty export; export again)")
+      throw HealthPortError(
+        .malformed,
+        "\(name): error: the zip archive is empty (the Health app sometimes writes an empty export; export again)")
     }
-    throw HealthPortError(.malformed, "\(name): error: the zip archive holds no Apple Health export (no XML file whose root element is HealthData)")
+    throw HealthPortError(
+      .malformed,
+      "\(name): error: the zip archive holds no Apple Health export (no XML file whose root element is HealthData)")
   }
 
   /// An unzipped export folder: `apple_health_export/` itself or a folder containing it.
@@ -126,10 +139,14 @@ enum InputOpener {
         result = XMLRootSniffer.sniff(prefix)
       }
       if result == .root("HealthData") {
-        return FileByteSource(fileDescriptor: fd, ownsDescriptor: true, prefix: prefix, displayName: candidate, totalBytes: Int64(info.st_size))
+        return FileByteSource(
+          fileDescriptor: fd, ownsDescriptor: true, prefix: prefix, displayName: candidate,
+          totalBytes: Int64(info.st_size))
       }
       close(fd)
     }
-    throw HealthPortError(.malformed, "\(path): error: the folder holds no Apple Health export (no XML file whose root element is HealthData)")
+    throw HealthPortError(
+      .malformed,
+      "\(path): error: the folder holds no Apple Health export (no XML file whose root element is HealthData)")
   }
 }

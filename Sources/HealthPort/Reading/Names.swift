@@ -15,13 +15,22 @@ enum ElementName {
     case 8: self = name.equals(Self.locationBytes) ? .location : .unknown
     case 9: self = name.equals(Self.audiogramBytes) ? .audiogram : .unknown
     case 10:
-      self = name.equals(Self.healthDataBytes) ? .healthData : name.equals(Self.exportDateBytes) ? .exportDate : .unknown
+      self =
+        name.equals(Self.healthDataBytes) ? .healthData : name.equals(Self.exportDateBytes) ? .exportDate : .unknown
     case 11: self = name.equals(Self.correlationBytes) ? .correlation : .unknown
-    case 12: self = name.equals(Self.workoutEventBytes) ? .workoutEvent : name.equals(Self.workoutRouteBytes) ? .workoutRoute : .unknown
+    case 12:
+      self =
+        name.equals(Self.workoutEventBytes)
+        ? .workoutEvent : name.equals(Self.workoutRouteBytes) ? .workoutRoute : .unknown
     case 13:
-      self = name.equals(Self.metadataEntryBytes) ? .metadataEntry : name.equals(Self.fileReferenceBytes) ? .fileReference : .unknown
+      self =
+        name.equals(Self.metadataEntryBytes)
+        ? .metadataEntry : name.equals(Self.fileReferenceBytes) ? .fileReference : .unknown
     case 14: self = name.equals(Self.clinicalRecordBytes) ? .clinicalRecord : .unknown
-    case 15: self = name.equals(Self.activitySummaryBytes) ? .activitySummary : name.equals(Self.workoutActivityBytes) ? .workoutActivity : .unknown
+    case 15:
+      self =
+        name.equals(Self.activitySummaryBytes)
+        ? .activitySummary : name.equals(Self.workoutActivityBytes) ? .workoutActivity : .unknown
     case 17: self = name.equals(Self.workoutStatisticsBytes) ? .workoutStatistics : .unknown
     case 18: self = name.equals(Self.visionPrescriptionBytes) ? .visionPrescription : .unknown
     case 27: self = name.equals(Self.beatBytes) ? .beat : .unknown
@@ -91,7 +100,9 @@ enum AttributeName: Int {
     case 13:
       self = name.equals(B.sourceVersion) ? .sourceVersion : name.equals(B.totalDistance) ? .totalDistance : .unknown
     case 17:
-      self = name.equals(B.totalDistanceUnit) ? .totalDistanceUnit : name.equals(B.totalEnergyBurned) ? .totalEnergyBurned : .unknown
+      self =
+        name.equals(B.totalDistanceUnit)
+        ? .totalDistanceUnit : name.equals(B.totalEnergyBurned) ? .totalEnergyBurned : .unknown
     case 19: self = name.equals(B.workoutActivityType) ? .workoutActivityType : .unknown
     case 21: self = name.equals(B.totalEnergyBurnedUnit) ? .totalEnergyBurnedUnit : .unknown
     default: self = .unknown

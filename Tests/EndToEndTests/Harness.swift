@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Paths and a runner for end-to-end tests of the built `healthport` binary.
+enum Harness {
+  /// The repository root, found from this file's path.
+  static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `../shared/fixtures/real/` beside the project (absent on some machines: tests skip).
+  static let realFixtures: URL = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+
+  static var hasRealFixtures: Bool { FileManager.default.fileExists(atPath: realFixtures.path) }
+
+  static let samples: URL = repoRoot.appendingPathComponent("Samples")
+
+  /// The built binary: `HEALTHPORT_BIN`, else the debug build beside the test bundle.
+  static let binary: URL = {
+    if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BIN"] { return URL(fileURLWithPath: path) }
+    let bundle = Bundle.main.bundleURL
+    for candidate in [
+      bundle.appendingPathComponent("healthport"),
+      bundle.deletingLastPathComponent().appendingPathComponent("healthport"),
+    ]
+    where FileManager.default.isExecutableFile(atPath: candidate.path) {
+      return candidate
+    }
+    return repoRoot.appendingPathComponent(".build/debug/healthport")
+  }()
+
+  struct Result {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+  }
+
+  /// Runs healthport with `arguments`; stdin from `stdin` (a file) or empty. Output goes through
+  /// temporary files so that a full pipe can never block the child.
+  static func run(_ arguments: [String], stdin: URL? = nil, in directory: URL? = nil) throws -> Result {
+    let scratch = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let status =
+      process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    return Result(
+      status: status, stdout: try Data(contentsOf: outURL),
+      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+  }
+
+  /// A fresh temporary directory for one test.
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("healthport-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Parses JSON output into Foundation objects.
+  static func json(_ data: Data) throws -> Any { try JSONSerialization.jsonObject(with: data) }
+
+  /// Every real fixture that is a whole export (not the Reyrolle fragments), by path.
+  static func realExports() -> [URL] {
+    guard hasRealFixtures,
+      let files = FileManager.default.enumerator(at: realFixtures, includingPropertiesForKeys: nil)
+    else { return [] }
+    return files.compactMap { $0 as? URL }
+      .filter { ["xml", "zip"].contains($0.pathExtension) && !$0.path.contains("NicolasReyrolle") }
+      .sorted { $0.path < $1.path }
+  }
+}

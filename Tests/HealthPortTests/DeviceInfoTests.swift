@@ -1,0 +1,58 @@
+import Testing
+
+@testable import HealthPort
+
+@Suite("Device strings and source products")
+struct DeviceInfoTests {
+  @Test("parses the fields and drops the memory address")
+  func parsesFields() throws {
+    let text =
+      "<<HKDevice: 0x8c5183a80>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,2, software:11.6.1, creation date:2025-08-14 23:49:07 +0000>"
+    let device = try #require(DeviceInfo(parsing: text))
+    #expect(device.name == "Apple Watch")
+    #expect(device.manufacturer == "Apple Inc.")
+    #expect(device.model == "Watch")
+    #expect(device.hardware == "Watch7,2")
+    #expect(device.software == "11.6.1")
+    #expect(device.creationDate == "2025-08-14 23:49:07 +0000")
+    let other = try #require(DeviceInfo(parsing: text.replacingOccurrences(of: "0x8c5183a80", with: "0x1")))
+    #expect(device == other)
+  }
+
+  @Test("a name containing ', ' stays whole")
+  func commaInName() throws {
+    let device = try #require(
+      DeviceInfo(
+        parsing: "<<HKDevice: 0x1>, name:Bob, the scale, manufacturer:Withings, model:WBS06, localIdentifier:ABC>"))
+    #expect(device.name == "Bob, the scale")
+    #expect(device.manufacturer == "Withings")
+    #expect(device.model == "WBS06")
+    #expect(device.localIdentifier == "ABC")
+  }
+
+  @Test(
+    "derives the source product",
+    arguments: [
+      (
+        "<<HKDevice: 0x1>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone10,4, software:12.3>",
+        "Ryan Phone", "iPhone"
+      ),
+      (
+        "<<HKDevice: 0x1>, name:Apple Watch, manufacturer:Apple, model:Watch, hardware:Watch4,2, software:5.1.2>",
+        "Phone", "Watch"
+      ),
+      ("<<HKDevice: 0x1>, name:X, manufacturer:Y, hardware:iPad8,1>", "Tablet", "iPad"),
+      ("<<HKDevice: 0x1>, name:Scale, manufacturer:Withings, model:WBS06>", "Health Mate", "WBS06"),
+      (nil, "slobo's watch", "Watch"),
+      (nil, "Pedometer++", nil),
+    ] as [(String?, String, String?)])
+  func product(device: String?, source: String, expected: String?) {
+    #expect(SourceProduct.derive(device: device.flatMap(DeviceInfo.init(parsing:)), sourceName: source) == expected)
+  }
+}
+
+extension String {
+  func replacingOccurrences(of target: String, with replacement: String) -> String {
+    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}
