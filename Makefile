@@ -23,7 +23,7 @@ test: deps lint
 	$(SWIFT) test
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive Sources Tests
 
 bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench.sh
