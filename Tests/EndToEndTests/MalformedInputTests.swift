@@ -20,6 +20,7 @@ struct MalformedInputTests {
     Case(file: "empty.zip", status: 65, message: "the zip archive is empty"),
     Case(file: "no-export.zip", status: 65, message: "holds no Apple Health export"),
     Case(file: "bad-date.xml", status: 65, message: "startDate \"yesterday\" is not a date"),
+    Case(file: "non-numeric-value.xml", status: 65, message: "value \"twelve\" is not a number"),
     Case(file: "missing-attribute.xml", status: 65, message: "missing its required attribute 'endDate'"),
     Case(file: "wrong-root.xml", status: 65, message: "the root element is <gpx>"),
     Case(file: "mismatched-tags.xml", status: 65, message: "mismatch"),

@@ -214,6 +214,9 @@ struct AttributeParser {
       sourceVersion: sourceVersion, unit: unit, creationDate: creationDate,
       startDate: try require(startDate, "startDate", of: "Record"),
       endDate: try require(endDate, "endDate", of: "Record"), value: value)
+    if unit != nil, let value, !Self.isNumber(value) {
+      throw ExportDataError(message: "Record value \"\(value)\" is not a number (a quantity with unit \(unit!))")
+    }
     record.deviceString = device
     if !extras.isEmpty { record.extraAttributes = extras }
     switch deviceProduct {
@@ -222,6 +225,24 @@ struct AttributeParser {
     case nil: record.sourceProduct = nameProduct
     }
     return record
+  }
+
+  /// True for a decimal number as Health writes them (`67`, `-0.5`, `0.00377794`, `1.23457e+06`).
+  static func isNumber(_ text: String) -> Bool {
+    var digits = 0
+    var dots = 0
+    var simple = true
+    for (index, byte) in text.utf8.enumerated() {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+      case UInt8(ascii: "."): dots += 1
+      case UInt8(ascii: "-") where index == 0: break
+      case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"): simple = false
+      default: return false
+      }
+    }
+    // Plain decimals (nearly all values) need no further check; exponents go through Double.
+    return digits > 0 && (simple ? dots <= 1 : Double(text) != nil)
   }
 
   /// The field's previous String if the bytes repeat, else the interned one (remembered).

@@ -19,10 +19,36 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   init() { stack.reserveCapacity(8) }
 
+  /// With `--skip-invalid`: a top-level element whose values do not fit their meaning (a date
+  /// that does not parse, a missing required attribute, a non-numeric quantity) is dropped
+  /// whole and reported through `onSkip` instead of stopping the read.
+  var skipInvalid = false
+  /// Called with the message of each skipped element; the reader adds the location.
+  var onSkip: (String) -> Void = { _ in }
+  /// True while the rest of a damaged top-level element is being passed over.
+  private var skipping = false
+
   // MARK: XMLEventHandler
 
   func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
     depth += 1
+    if skipping { return }
+    guard skipInvalid, depth > 1 else { return try start(name, xml) }
+    do {
+      try start(name, xml)
+    } catch let error as ExportDataError {
+      onSkip(error.message)
+      skipping = true
+      stack.removeAll(keepingCapacity: true)
+      pendingRecord = nil
+      if depth == 2 {
+        // The damaged element is the top-level one: its own end tag ends the skip.
+        return
+      }
+    }
+  }
+
+  private func start(_ name: XMLBytes, _ xml: XMLAttributes) throws {
     if depth == 1 {
       try onRoot(name.string, attributes.parseGeneric(xml))
       return
@@ -82,6 +108,10 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   func endElement(_ name: XMLBytes) throws {
     depth -= 1
+    if skipping {
+      if depth == 1 { skipping = false }
+      return
+    }
     guard depth > 0 else { return }
     let frame = stack.removeLast()
     if case .pendingRecord = frame {
@@ -101,6 +131,7 @@ final class ExportTreeBuilder: XMLEventHandler {
   }
 
   func text(_ bytes: XMLBytes) throws {
+    if skipping { return }
     ignoredTextCount += 1
     if case .node(var node, let role) = stack.last {
       stack[stack.count - 1] = .placeholder
