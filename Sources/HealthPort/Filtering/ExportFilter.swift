@@ -75,6 +75,8 @@ public struct ExportFilter {
   public var to: DateBound?
   /// How instants become local days and wall-clock times.
   public var zone: ZoneRule = .written
+  /// The last source checked and its result: samples of one source come in long runs.
+  private let sourceCache = SourceMatchCache()
 
   public init() {}
 
@@ -147,6 +149,16 @@ public struct ExportFilter {
   /// `sourceProducts`, and the source name contains `sourceText`, ignoring case.
   @inline(__always)
   public func matchesSource(name: String, product: String?) -> Bool {
+    if sourceProducts.isEmpty && sourceText == nil { return true }
+    if let last = sourceCache.name, last == name, sourceCache.product == product { return sourceCache.result }
+    let result = computeMatchesSource(name: name, product: product)
+    sourceCache.name = name
+    sourceCache.product = product
+    sourceCache.result = result
+    return result
+  }
+
+  private func computeMatchesSource(name: String, product: String?) -> Bool {
     if !sourceProducts.isEmpty {
       let key = (product ?? name).lowercased()
       if !sourceProducts.contains(key) { return false }
@@ -203,6 +215,12 @@ public struct ExportFilter {
     }
     return true
   }
+}
+
+final class SourceMatchCache {
+  var name: String?
+  var product: String?
+  var result = false
 }
 
 /// An ``ExportSink`` that hands on only what an ``ExportFilter`` keeps, while streaming.
