@@ -40,6 +40,12 @@ enum StatsCommand: Command {
       let text = try arguments.choice("--agg", Aggregate.allCases.map(\.rawValue), default: "sum", command: name)
       aggregate = Aggregate(rawValue: text)
     }
+    if type.hasPrefix("HKCategoryTypeIdentifier"), let aggregate, aggregate != .count {
+      throw HealthPortError(
+        .usage,
+        "healthport stats: error: \(KnownNames.shortTypeName(type)) is a category type (its values are names); only --agg count works for it"
+      )
+    }
     var configuration = Stats.Configuration(type: type, aggregate: aggregate)
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone

@@ -80,6 +80,7 @@ struct TabularOutput {
   }
 
   func table() -> String {
+    if rows.isEmpty { return columns.joined(separator: "  ") + "\n(no data)\n" }
     let all = [columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])
     var widths = [Int](repeating: 0, count: columns.count)
     for row in all { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.text.count) } }
@@ -105,7 +106,6 @@ struct TabularOutput {
       lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
       lines.append(line(totalRow))
     }
-    if rows.isEmpty { lines.append("(no data)") }
     return lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n"
   }
 }
