@@ -66,6 +66,8 @@ public final class Stats: ExportSink {
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
   }
 
+  public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
+
   public func begin(_ header: ExportHeader) throws {}
 
   public func consume(_ element: ExportElement) throws {

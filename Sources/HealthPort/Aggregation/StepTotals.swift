@@ -72,6 +72,8 @@ public final class StepTotals: ExportSink {
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
   }
 
+  public var interest: ElementInterest { .records(ofTypes: [Self.stepType]) }
+
   public func begin(_ header: ExportHeader) throws {}
 
   public func consume(_ element: ExportElement) throws {

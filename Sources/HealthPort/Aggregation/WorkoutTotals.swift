@@ -53,6 +53,8 @@ public final class WorkoutTotals: ExportSink {
 
   public init(_ configuration: Configuration) { self.configuration = configuration }
 
+  public var interest: ElementInterest { .workoutsOnly }
+
   public func begin(_ header: ExportHeader) throws {}
 
   public func consume(_ element: ExportElement) throws {

@@ -10,6 +10,22 @@ public final class FilteringSink: ExportSink {
     self.next = next
   }
 
+  /// What the next sink wants, narrowed by the filter's kinds and types (SPEC-NOTES "Filters":
+  /// with `--type` or `--activity`, the kinds that neither selects are left out).
+  public var interest: ElementInterest {
+    var own = ElementInterest.everything
+    if filter.types != nil || filter.activities != nil {
+      own = .nothing
+      if let types = filter.types {
+        own.records = true
+        own.correlations = true
+        own.recordTypes = types
+      }
+      if filter.activities != nil { own.workouts = true }
+    }
+    return next.interest.intersection(own)
+  }
+
   public func begin(_ header: ExportHeader) throws { try next.begin(header) }
 
   public func consume(_ element: ExportElement) throws {

@@ -53,6 +53,30 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     self.init(secondsSince1970: local - Int64(offset), offsetSeconds: Int32(offset))
   }
 
+  /// Parses the time and offset of a date whose `YYYY-MM-DD` is known to be valid and to fall
+  /// on `days` (days since 1970-01-01); nil when the rest is malformed.
+  @inlinable
+  public init?(utf8 bytes: UnsafeRawBufferPointer, daysSince1970 days: Int) {
+    guard bytes.count == 25 else { return nil }
+    @inline(__always) func two(_ index: Int) -> Int {
+      let high = bytes[index] &- 48
+      let low = bytes[index + 1] &- 48
+      return high < 10 && low < 10 ? Int(high) * 10 + Int(low) : 100
+    }
+    let hour = two(11)
+    let minute = two(14)
+    let second = two(17)
+    let offsetHours = two(21)
+    let offsetMinutes = two(23)
+    let sign = bytes[20]
+    guard bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x20, sign == 0x2B || sign == 0x2D,
+      hour < 24, minute < 60, second < 60, offsetHours < 24, offsetMinutes < 60
+    else { return nil }
+    let offset = (sign == 0x2D ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
+    let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    self.init(secondsSince1970: local - Int64(offset), offsetSeconds: Int32(offset))
+  }
+
   /// The local calendar day in the written offset, as days since 1970-01-01.
   public var localDayNumber: Int { Self.floorDiv(secondsSince1970 + Int64(offsetSeconds), 86_400) }
 
@@ -133,6 +157,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
   }
 
+  @inlinable
   static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int {
     Int(value >= 0 ? value / divisor : (value - divisor + 1) / divisor)
   }

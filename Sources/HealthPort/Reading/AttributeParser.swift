@@ -74,6 +74,7 @@ struct AttributeParser {
   private var deviceProducts = ByteKeyedTable<DeviceProduct>()
   private var nameProducts = ByteKeyedTable<String?>()
   private var names = AttributeNameCache()
+  private var dates = DateParser()
   // The previous values of the Record fields that repeat from record to record.
   private var recentType = RecentString()
   private var recentSource = RecentString()
@@ -166,6 +167,7 @@ struct AttributeParser {
     var extras: [Attribute] = []
     var deviceProduct: DeviceProduct?
     var nameProduct: String?
+    var valueIsNumber = true
     for index in 0..<attributes.count {
       let bytes = attributes.value(at: index)
       let id = names.name(attributes, index)
@@ -202,10 +204,12 @@ struct AttributeParser {
           recentDeviceProduct = product
         }
       case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
-      case .creationDate: creationDate = try Self.date(bytes, "creationDate", "Record")
-      case .startDate: startDate = try Self.date(bytes, "startDate", "Record")
-      case .endDate: endDate = try Self.date(bytes, "endDate", "Record")
-      case .value: value = String(decoding: bytes.buffer, as: UTF8.self)
+      case .creationDate: creationDate = try dates.parse(bytes, "creationDate", "Record")
+      case .startDate: startDate = try dates.parse(bytes, "startDate", "Record")
+      case .endDate: endDate = try dates.parse(bytes, "endDate", "Record")
+      case .value:
+        value = String(decoding: bytes.buffer, as: UTF8.self)
+        valueIsNumber = Self.isNumber(bytes.buffer)
       default: break
       }
     }
@@ -214,7 +218,7 @@ struct AttributeParser {
       sourceVersion: sourceVersion, unit: unit, creationDate: creationDate,
       startDate: try require(startDate, "startDate", of: "Record"),
       endDate: try require(endDate, "endDate", of: "Record"), value: value)
-    if unit != nil, let value, !Self.isNumber(value) {
+    if unit != nil, let value, !valueIsNumber {
       throw ExportDataError(message: "Record value \"\(value)\" is not a number (a quantity with unit \(unit!))")
     }
     record.deviceString = device
@@ -228,21 +232,28 @@ struct AttributeParser {
   }
 
   /// True for a decimal number as Health writes them (`67`, `-0.5`, `0.00377794`, `1.23457e+06`).
-  static func isNumber(_ text: String) -> Bool {
+  static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var digits = 0
     var dots = 0
     var simple = true
-    for (index, byte) in text.utf8.enumerated() {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-      case UInt8(ascii: "."): dots += 1
-      case UInt8(ascii: "-") where index == 0: break
-      case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"): simple = false
-      default: return false
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      if byte &- 48 < 10 {
+        digits += 1
+      } else if byte == UInt8(ascii: ".") {
+        dots += 1
+      } else if byte == UInt8(ascii: "-") && index == 0 {
+        continue
+      } else if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
+        || byte == UInt8(ascii: "E")
+      {
+        simple = false
+      } else {
+        return false
       }
     }
     // Plain decimals (nearly all values) need no further check; exponents go through Double.
-    return digits > 0 && (simple ? dots <= 1 : Double(text) != nil)
+    return digits > 0 && (simple ? dots <= 1 : Double(String(decoding: bytes, as: UTF8.self)) != nil)
   }
 
   /// The field's previous String if the bytes repeat, else the interned one (remembered).
@@ -287,7 +298,7 @@ struct AttributeParser {
     return result
   }
 
-  static func date(_ value: XMLBytes, _ name: String, _ element: String) throws -> HealthDate {
+  static func date(_ value: XMLBytes, _ name: StaticString, _ element: String) throws -> HealthDate {
     if let date = HealthDate(utf8: UnsafeRawBufferPointer(value.buffer)) { return date }
     throw ExportDataError(
       message: "\(element) \(name) \"\(value.string)\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
@@ -315,5 +326,27 @@ struct AttributeParser {
     let product = SourceProduct.appleProduct(inName: name)
     nameProducts.insert(key, hash: hash, value: product)
     return product
+  }
+}
+
+/// Parses export dates, reusing the calendar day of the previous one: a Record's three dates
+/// and consecutive Records mostly share their `YYYY-MM-DD`.
+struct DateParser {
+  private var lastDay: (UInt64, UInt16) = (0, 0)
+  private var lastDays = 0
+
+  mutating func parse(_ value: XMLBytes, _ name: StaticString, _ element: StaticString) throws -> HealthDate {
+    let bytes = UnsafeRawBufferPointer(value.buffer)
+    if bytes.count == 25 {
+      let day = (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+      if day == lastDay, let date = HealthDate(utf8: bytes, daysSince1970: lastDays) { return date }
+      if let date = HealthDate(utf8: bytes) {
+        lastDay = day
+        lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
+        return date
+      }
+    }
+    throw ExportDataError(
+      message: "\(element) \(name) \"\(value.string)\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
   }
 }

@@ -2,6 +2,8 @@ import XMLStream
 
 /// Receives an export as it streams: the header, then each top-level element in document order.
 public protocol ExportSink: AnyObject {
+  /// The top-level elements this sink needs built (see ``ElementInterest``).
+  var interest: ElementInterest { get }
   func begin(_ header: ExportHeader) throws
   func consume(_ element: ExportElement) throws
   func end(_ report: ReadReport) throws
@@ -66,6 +68,7 @@ public final class ExportReader {
   public func read(into sink: ExportSink) throws -> ReadReport {
     let (source, format) = try InputOpener.open(path)
     let builder = ExportTreeBuilder()
+    builder.interest = sink.interest
     let parser = XMLPushParser(documentName: source.displayName, handler: builder)
     var report = ReadReport(documentName: source.displayName, format: format)
     builder.onRoot = { name, attributes in

@@ -25,8 +25,13 @@ final class ExportTreeBuilder: XMLEventHandler {
   var skipInvalid = false
   /// Called with the message of each skipped element; the reader adds the location.
   var onSkip: (String) -> Void = { _ in }
-  /// True while the rest of a damaged top-level element is being passed over.
+  /// True while the rest of a damaged or unwanted top-level element is being passed over.
   private var skipping = false
+  /// The top-level elements to build; the others are passed over.
+  var interest = ElementInterest.everything {
+    didSet { recordTypes = RecordTypeMatcher(interest.recordTypes) }
+  }
+  private var recordTypes = RecordTypeMatcher(nil)
 
   // MARK: XMLEventHandler
 
@@ -54,6 +59,10 @@ final class ExportTreeBuilder: XMLEventHandler {
       return
     }
     let kind = ElementName(name)
+    if depth == 2, !wants(kind, xml) {
+      skipping = true
+      return
+    }
     if depth == 2, kind == .record {
       pendingRecord = try attributes.record(xml)
       stack.append(.pendingRecord)
@@ -137,6 +146,23 @@ final class ExportTreeBuilder: XMLEventHandler {
       stack[stack.count - 1] = .placeholder
       node.text = (node.text ?? "") + bytes.string
       stack[stack.count - 1] = .node(node, role)
+    }
+  }
+
+  /// Whether the sink wants this top-level element built.
+  private func wants(_ kind: ElementName, _ xml: XMLAttributes) -> Bool {
+    switch kind {
+    case .record:
+      guard interest.records else { return false }
+      if recordTypes.wantsAll { return true }
+      for index in 0..<xml.count where xml.name(at: index).equals(AttributeName.B.type) {
+        return recordTypes.wants(xml.value(at: index).buffer)
+      }
+      return false
+    case .correlation: return interest.correlations
+    case .workout: return interest.workouts
+    case .exportDate, .me: return true
+    default: return interest.others
     }
   }
 
