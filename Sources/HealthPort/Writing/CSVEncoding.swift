@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Appends RFC 4180 fields to byte buffers: the shared primitive of every CSV output.
+///
+/// A field is quoted only when it must be: when it holds the delimiter, a quote, CR or LF, or
+/// when it is a present but empty string. An absent value (`nil`) is an empty unquoted field, so
+/// `,,` reads back as "absent" and `,"",` as "present and empty" (the convention of PostgreSQL's
+/// `COPY … CSV`), which keeps `unit=""` apart from no `unit` at all.
+public enum CSVEncoding {
+  static let comma = UInt8(ascii: ",")
+  static let quote = UInt8(ascii: "\"")
+  static let newline = UInt8(ascii: "\n")
+  static let carriageReturn = UInt8(ascii: "\r")
+
+  /// Appends one field's bytes, quoted if needed.
+  @inline(__always)
+  public static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    if bytes.isEmpty {
+      out.append(quote)
+      out.append(quote)
+      return
+    }
+    var needsQuotes = false
+    for byte in bytes where byte == comma || byte == quote || byte == newline || byte == carriageReturn {
+      needsQuotes = true
+      break
+    }
+    guard needsQuotes else {
+      out.append(contentsOf: bytes)
+      return
+    }
+    out.append(quote)
+    var runStart = 0
+    for index in 0..<bytes.count where bytes[index] == quote {
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+      out.append(quote)
+      runStart = index + 1
+    }
+    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    out.append(quote)
+  }
+
+  /// Appends a string field, quoted if needed; nothing for nil.
+  @inline(__always)
+  public static func appendField(_ text: String?, to out: inout [UInt8]) {
+    guard var text else { return }
+    text.withUTF8 { appendField($0, to: &out) }
+  }
+
+  /// Appends a byte-array field (the prolog), quoted if needed.
+  public static func appendField(bytes: [UInt8], to out: inout [UInt8]) {
+    bytes.withUnsafeBufferPointer { appendField($0, to: &out) }
+  }
+
+  /// Appends a date as the export writes it; nothing for nil. Dates never need quotes.
+  @inline(__always)
+  public static func appendField(_ date: HealthDate?, to out: inout [UInt8]) {
+    date?.append(to: &out)
+  }
+
+  /// Appends a decimal integer.
+  @inline(__always)
+  public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 {
+      out.append(UInt8(ascii: "-"))
+      appendInteger(-value, to: &out)
+      return
+    }
+    if value < 10 {
+      out.append(UInt8(48 + value))
+      return
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var count = 0
+    var rest = value
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      while rest > 0 {
+        buffer[count] = UInt8(48 + rest % 10)
+        rest /= 10
+        count += 1
+      }
+      for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+    }
+  }
+
+  /// Appends a header row (names never need quotes) and a newline.
+  public static func appendHeader(_ columns: [String], to out: inout [UInt8]) {
+    for (index, column) in columns.enumerated() {
+      if index > 0 { out.append(comma) }
+      out.append(contentsOf: column.utf8)
+    }
+    out.append(newline)
+  }
+}
+
+/// One CSV file of a `--split` folder: a byte buffer flushed in blocks.
+///
+/// Many record types mean many tables, so a table keeps its file descriptor open only while the
+/// writer's open-file budget allows; past it, each flush opens the file for appending, writes
+/// and closes it again. Flushes happen every ``blockSize`` bytes, so that costs a few system
+/// calls per 64 KiB.
+final class CSVTableFile {
+  static let blockSize = 64 << 10
+
+  let path: String
+  var buffer: [UInt8] = []
+  private(set) var rows = 0
+  private var fileDescriptor: Int32 = -1
+  private var created = false
+
+  init(path: String, header: [String]) {
+    self.path = path
+    buffer.reserveCapacity(Self.blockSize + 4096)
+    CSVEncoding.appendHeader(header, to: &buffer)
+  }
+
+  deinit { if fileDescriptor >= 0 { close(fileDescriptor) } }
+
+  /// Ends a row; flushes when the block is full.
+  @inline(__always)
+  func endRow(budget: inout Int) throws {
+    buffer.append(CSVEncoding.newline)
+    rows += 1
+    if buffer.count >= Self.blockSize { try flush(budget: &budget) }
+  }
+
+  /// Writes out the buffer. `budget` is the number of descriptors the writer may still keep open.
+  func flush(budget: inout Int) throws {
+    guard !buffer.isEmpty else { return }
+    var fd = fileDescriptor
+    if fd < 0 {
+      let flags = O_WRONLY | O_CLOEXEC | (created ? O_APPEND : (O_CREAT | O_TRUNC))
+      fd = open(path, flags, 0o644)
+      guard fd >= 0 else { throw Self.error(path, "cannot create") }
+      created = true
+      if budget > 0 {
+        budget -= 1
+        fileDescriptor = fd
+      }
+    }
+    defer { if fileDescriptor < 0 { close(fd) } }
+    try buffer.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw Self.error(path, "cannot write")
+        }
+        offset += n
+      }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Flushes and closes.
+  func finish(budget: inout Int) throws {
+    try flush(budget: &budget)
+    if fileDescriptor >= 0 {
+      let status = close(fileDescriptor)
+      fileDescriptor = -1
+      budget += 1
+      guard status == 0 else { throw Self.error(path, "cannot write") }
+    }
+  }
+
+  static func error(_ path: String, _ what: String) -> HealthPortError {
+    HealthPortError(.failure, "\(path): error: \(what): \(String(cString: strerror(errno)))")
+  }
+}
