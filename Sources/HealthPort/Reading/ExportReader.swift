@@ -89,6 +89,12 @@ public final class ExportReader {
       try sink.begin(ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: name))
     }
     builder.onElement = { try sink.consume($0) }
+    // The closures capture the parser, which holds the builder: break the cycle so that the
+    // parser and the sink are released, also when the read fails.
+    defer {
+      builder.onRoot = { _, _ in }
+      builder.onElement = { _ in }
+    }
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 64)
     defer { buffer.deallocate() }
