@@ -158,7 +158,10 @@ final class CSVRecordsReader {
       let value = text(.value)
       if !isOwn, type.hasPrefix("HKQuantityTypeIdentifier") {
         let column = (columns[.value] ?? 0) + 1
-        guard let value else { throw reader.error(column: column, "\(type) needs a value") }
+        guard let value else {
+          let why = columns[.value] == nil ? " (the header has no value column)" : ""
+          throw reader.error(column: column, "\(type) needs a value\(why)")
+        }
         guard let number = Double(value.trimmingSpaces), number.isFinite else {
           throw reader.error(column: column, "the value \"\(value)\" of \(type) is not a number")
         }
