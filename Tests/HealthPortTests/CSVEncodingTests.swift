@@ -159,4 +159,26 @@ struct CSVEncodingTests {
   func badDates(input: String) {
     #expect(HealthDate.flexible(input) == nil)
   }
+
+  @Test("the fast date formatter writes what HealthDate.description writes")
+  func dateFormatter() {
+    var formatter = CSVDateFormatter()
+    var generator = SystemRandomNumberGenerator()
+    var dates = [
+      HealthDate("2019-03-02 08:15:30 -0800")!, HealthDate("1970-01-01 00:00:00 +0000")!,
+      HealthDate("2024-02-29 23:59:59 +1400")!, HealthDate("0001-01-01 00:00:00 -1200")!,
+    ]
+    for _ in 0..<2000 {
+      let seconds = Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator)
+      let offset = Int32.random(in: -50...56, using: &generator) * 900
+      dates.append(HealthDate(secondsSince1970: seconds, offsetSeconds: offset))
+      // Runs of nearby dates exercise the cached day.
+      dates.append(HealthDate(secondsSince1970: seconds + 3600, offsetSeconds: offset))
+    }
+    for date in dates {
+      var out: [UInt8] = []
+      formatter.append(date, to: &out)
+      #expect(String(decoding: out, as: UTF8.self) == date.description)
+    }
+  }
 }

@@ -18,6 +18,7 @@ public final class CSVRecordsWriter: ExportSink {
   public let output: OutputStream
   public private(set) var rowCount = 0
   private var json: [UInt8] = []
+  private var dates = CSVDateFormatter()
   private var wroteHeader = false
 
   public init(output: OutputStream) {
@@ -37,7 +38,7 @@ public final class CSVRecordsWriter: ExportSink {
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element else { return }
     writeHeaderIfNeeded()
-    CSVSplitWriter.appendRecordFields(record, to: &output.buffer)
+    CSVSplitWriter.appendRecordFields(record, dates: &dates, to: &output.buffer)
     output.buffer.append(CSVEncoding.comma)
     if !record.children.isEmpty {
       var entries: [MetadataEntry] = []

@@ -25,6 +25,7 @@ public final class CSVSplitWriter: ExportSink {
   private var budget = CSVSplitWriter.openFileBudget
   private var finished = false
   private var scratch: [UInt8] = []
+  private var dates = CSVDateFormatter()
   private var header: ExportHeader?
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
@@ -181,7 +182,7 @@ public final class CSVSplitWriter: ExportSink {
   private func write(_ record: Record, parent: Int?) throws {
     let table = parent == nil ? recordTable(for: record.type) : self.table(.correlationRecords)
     let id = startRow(table, parent: parent, hasParent: parent != nil)
-    Self.appendRecordFields(record, to: &table.buffer)
+    Self.appendRecordFields(record, dates: &dates, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(record.extraAttributes, of: id)
     for child in record.children {
@@ -195,7 +196,7 @@ public final class CSVSplitWriter: ExportSink {
 
   /// `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,startDate,endDate`.
   @inline(__always)
-  static func appendRecordFields(_ record: Record, to out: inout [UInt8]) {
+  static func appendRecordFields(_ record: Record, dates: inout CSVDateFormatter, to out: inout [UInt8]) {
     CSVEncoding.appendField(record.type, to: &out)
     out.append(CSVEncoding.comma)
     CSVEncoding.appendField(record.sourceName, to: &out)
@@ -210,11 +211,11 @@ public final class CSVSplitWriter: ExportSink {
     out.append(CSVEncoding.comma)
     CSVEncoding.appendField(record.value, to: &out)
     out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.creationDate, to: &out)
+    dates.append(record.creationDate, to: &out)
     out.append(CSVEncoding.comma)
-    record.startDate.append(to: &out)
+    dates.append(record.startDate, to: &out)
     out.append(CSVEncoding.comma)
-    record.endDate.append(to: &out)
+    dates.append(record.endDate, to: &out)
   }
 
   private func write(_ correlation: Correlation) throws {
@@ -225,7 +226,7 @@ public final class CSVSplitWriter: ExportSink {
         correlation.type, correlation.sourceName, correlation.sourceVersion, correlation.sourceProduct,
         correlation.device,
       ], to: &table.buffer)
-    Self.appendDates(correlation.creationDate, correlation.startDate, correlation.endDate, to: &table.buffer)
+    appendDates(correlation.creationDate, correlation.startDate, correlation.endDate, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(correlation.extraAttributes, of: id)
     for child in correlation.children {
@@ -246,7 +247,7 @@ public final class CSVSplitWriter: ExportSink {
         workout.totalDistanceUnit, workout.totalEnergyBurned, workout.totalEnergyBurnedUnit, workout.sourceName,
         workout.sourceVersion, workout.sourceProduct, workout.device,
       ], to: &table.buffer)
-    Self.appendDates(workout.creationDate, workout.startDate, workout.endDate, to: &table.buffer)
+    appendDates(workout.creationDate, workout.startDate, workout.endDate, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(workout.extraAttributes, of: id)
     for child in workout.children {
@@ -266,7 +267,7 @@ public final class CSVSplitWriter: ExportSink {
     let id = startRow(table, parent: parent, hasParent: true)
     CSVEncoding.appendField(event.type, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    event.date.append(to: &table.buffer)
+    dates.append(event.date, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     Self.appendFields([event.duration, event.durationUnit], to: &table.buffer, trailingComma: false)
     try table.endRow(budget: &budget)
@@ -284,9 +285,9 @@ public final class CSVSplitWriter: ExportSink {
     let id = startRow(table, parent: parent, hasParent: true)
     CSVEncoding.appendField(activity.uuid, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    activity.startDate.append(to: &table.buffer)
+    dates.append(activity.startDate, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(activity.endDate, to: &table.buffer)
+    dates.append(activity.endDate, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     Self.appendFields([activity.duration, activity.durationUnit], to: &table.buffer, trailingComma: false)
     try table.endRow(budget: &budget)
@@ -306,9 +307,9 @@ public final class CSVSplitWriter: ExportSink {
     let id = startRow(table, parent: parent, hasParent: true)
     CSVEncoding.appendField(statistics.type, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    statistics.startDate.append(to: &table.buffer)
+    dates.append(statistics.startDate, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    statistics.endDate.append(to: &table.buffer)
+    dates.append(statistics.endDate, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     Self.appendFields(
       [statistics.average, statistics.minimum, statistics.maximum, statistics.sum, statistics.unit],
@@ -322,7 +323,7 @@ public final class CSVSplitWriter: ExportSink {
     let table = self.table(.workoutRoutes)
     let id = startRow(table, parent: parent, hasParent: true)
     Self.appendFields([route.sourceName, route.sourceVersion, route.sourceProduct, route.device], to: &table.buffer)
-    Self.appendDates(route.creationDate, route.startDate, route.endDate, to: &table.buffer)
+    appendDates(route.creationDate, route.startDate, route.endDate, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(route.extraAttributes, of: id)
     for child in route.children {
@@ -470,14 +471,14 @@ public final class CSVSplitWriter: ExportSink {
   }
 
   @inline(__always)
-  private static func appendDates(
+  private func appendDates(
     _ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, to out: inout [UInt8]
   ) {
-    CSVEncoding.appendField(creation, to: &out)
+    dates.append(creation, to: &out)
     out.append(CSVEncoding.comma)
-    start.append(to: &out)
+    dates.append(start, to: &out)
     out.append(CSVEncoding.comma)
-    end.append(to: &out)
+    dates.append(end, to: &out)
   }
 
   /// True for an empty folder or a previous split folder.
