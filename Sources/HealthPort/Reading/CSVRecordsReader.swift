@@ -119,7 +119,8 @@ final class CSVRecordsReader {
     let width = header.count
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
 
-    var products: [String: String?] = [:]
+    var products: [[UInt8]: String?] = [:]
+    var productKey: [UInt8] = []
     var rows = 0
     while try reader.next() {
       guard reader.fieldCount == width else {
@@ -178,13 +179,24 @@ final class CSVRecordsReader {
           throw reader.error(column: column + 1, "metadata: \(error.message)")
         }
       }
-      let productKey = (record.device ?? "") + "\u{0}" + sourceName
-      if let cached = products[productKey] {
-        record.sourceProduct = cached
+      if isOwn {
+        // healthport wrote the derived product beside the device.
+        record.sourceProduct = reader.optional(3)
       } else {
-        let product = SourceProduct.derive(device: record.deviceInfo, sourceName: sourceName)
-        if products.count < 4096 { products[productKey] = product }
-        record.sourceProduct = product
+        // Cached by the device without its per-sample address, and the source name.
+        productKey.removeAll(keepingCapacity: true)
+        if var device = record.device {
+          device.withUTF8 { AttributeParser.appendMaskedDevice($0, to: &productKey) }
+        }
+        productKey.append(0)
+        productKey.append(contentsOf: sourceName.utf8)
+        if let cached = products[productKey] {
+          record.sourceProduct = cached
+        } else {
+          let product = SourceProduct.derive(device: record.deviceInfo, sourceName: sourceName)
+          if products.count < 4096 { products[productKey] = product }
+          record.sourceProduct = product
+        }
       }
       try sink.consume(.record(record))
       rows += 1

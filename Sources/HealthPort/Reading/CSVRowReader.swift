@@ -93,7 +93,32 @@ final class CSVRowReader {
   private enum State { case fieldStart, unquoted, quoted, quoteSeen }
 
   /// Reads the next row; false at the end of the file.
+  ///
+  /// The state lives in locals while bytes are scanned (class properties would pay for an
+  /// exclusivity check on every byte) and is stored back before refills and on return.
   func next() throws -> Bool {
+    var bytes = self.bytes
+    var ends = self.ends
+    var quoted = self.quoted
+    self.bytes = []
+    self.ends = []
+    self.quoted = []
+    defer {
+      self.bytes = bytes
+      self.ends = ends
+      self.quoted = quoted
+    }
+    let delimiter = self.delimiter
+    let quote = CSVEncoding.quote
+    var position = self.position
+    var limit = self.limit
+    var nextLine = self.nextLine
+    var skipLineFeed = self.skipLineFeed
+    defer {
+      self.position = position
+      self.nextLine = nextLine
+      self.skipLineFeed = skipLineFeed
+    }
     while true {
       bytes.removeAll(keepingCapacity: true)
       ends.removeAll(keepingCapacity: true)
@@ -105,64 +130,91 @@ final class CSVRowReader {
       while !done {
         if position == limit {
           if atEnd { break }
+          self.position = position
           try fill()
+          position = self.position
+          limit = self.limit
           continue
         }
-        let byte = chunk[position]
-        position += 1
+        let base = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if skipLineFeed {
           skipLineFeed = false
-          if byte == 0x0A {
+          if base[position] == 0x0A {
+            position += 1
             nextLine += 1
             line = nextLine
             continue
           }
         }
-        switch state {
-        case .fieldStart, .unquoted:
-          if byte == delimiter {
-            ends.append(bytes.count)
-            quoted.append(fieldQuoted)
-            fieldQuoted = false
-            state = .fieldStart
-          } else if byte == 0x0A || byte == 0x0D {
-            if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
-            ends.append(bytes.count)
-            quoted.append(fieldQuoted)
-            done = true
-          } else if byte == CSVEncoding.quote, state == .fieldStart {
-            fieldQuoted = true
-            state = .quoted
-          } else {
-            bytes.append(byte)
-            state = .unquoted
+        // Scan the rest of the chunk without leaving the loop.
+        while position < limit {
+          let byte = base[position]
+          position += 1
+          switch state {
+          case .fieldStart, .unquoted:
+            if byte == delimiter {
+              ends.append(bytes.count)
+              quoted.append(fieldQuoted)
+              fieldQuoted = false
+              state = .fieldStart
+            } else if byte == 0x0A || byte == 0x0D {
+              if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
+              ends.append(bytes.count)
+              quoted.append(fieldQuoted)
+              done = true
+            } else if byte == quote, state == .fieldStart {
+              fieldQuoted = true
+              state = .quoted
+            } else {
+              // Copy the run up to the next special byte at once.
+              var end = position
+              while end < limit {
+                let next = base[end]
+                if next == delimiter || next == 0x0A || next == 0x0D { break }
+                end += 1
+              }
+              bytes.append(byte)
+              if end > position {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
+              }
+              position = end
+              state = .unquoted
+            }
+          case .quoted:
+            if byte == quote {
+              state = .quoteSeen
+            } else {
+              var end = position
+              while end < limit, base[end] != quote, base[end] != 0x0A { end += 1 }
+              if byte == 0x0A { nextLine += 1 }
+              bytes.append(byte)
+              if end > position {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
+              }
+              position = end
+            }
+          case .quoteSeen:
+            if byte == quote {
+              bytes.append(byte)
+              state = .quoted
+            } else if byte == delimiter {
+              ends.append(bytes.count)
+              quoted.append(true)
+              fieldQuoted = false
+              state = .fieldStart
+            } else if byte == 0x0A || byte == 0x0D {
+              if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
+              ends.append(bytes.count)
+              quoted.append(true)
+              done = true
+            } else {
+              self.nextLine = nextLine
+              throw error(
+                column: ends.count + 1,
+                "unexpected character after a closing quote (a quote inside a quoted field must be doubled)")
+            }
           }
-        case .quoted:
-          if byte == CSVEncoding.quote {
-            state = .quoteSeen
-          } else {
-            if byte == 0x0A { nextLine += 1 }
-            bytes.append(byte)
-          }
-        case .quoteSeen:
-          if byte == CSVEncoding.quote {
-            bytes.append(byte)
-            state = .quoted
-          } else if byte == delimiter {
-            ends.append(bytes.count)
-            quoted.append(true)
-            fieldQuoted = false
-            state = .fieldStart
-          } else if byte == 0x0A || byte == 0x0D {
-            if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
-            ends.append(bytes.count)
-            quoted.append(true)
-            done = true
-          } else {
-            throw error(
-              column: ends.count + 1,
-              "unexpected character after a closing quote (a quote inside a quoted field must be doubled)")
-          }
+          if done { break }
         }
       }
       if !done {
