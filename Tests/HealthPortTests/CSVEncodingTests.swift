@@ -181,4 +181,20 @@ struct CSVEncodingTests {
       #expect(String(decoding: out, as: UTF8.self) == date.description)
     }
   }
+
+  @Test("the word-at-a-time scan finds a special byte at any position", arguments: [",", "\"", "\n", "\r", "x"])
+  func scanPositions(special: String) {
+    for length in 1..<40 {
+      for position in 0..<length {
+        var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+        bytes[position] = special.utf8.first!
+        // Bytes near the special ones must not be mistaken for them.
+        if position > 0 { bytes[position - 1] = 0x2D }
+        let found = bytes.withUnsafeBufferPointer { CSVEncoding.needsQuotes($0) }
+        #expect(found == (special != "x"), "length \(length) position \(position)")
+      }
+    }
+    let near = Array("+-./!#\u{0B}\u{0C}\u{0E}\u{AC}\u{A2}".utf8)
+    #expect(!near.withUnsafeBufferPointer { CSVEncoding.needsQuotes($0) })
+  }
 }
