@@ -27,8 +27,12 @@ public enum CSVEncoding {
       return
     }
     out.append(quote)
+    let base = bytes.baseAddress!
     var runStart = 0
-    for index in 0..<bytes.count where bytes[index] == quote {
+    while runStart < bytes.count,
+      let found = memchr(base + runStart, Int32(quote), bytes.count - runStart)
+    {
+      let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
       out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
       out.append(quote)
       runStart = index + 1
