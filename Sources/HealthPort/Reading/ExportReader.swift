@@ -24,6 +24,8 @@ public struct ReadReport: Sendable {
   public var textNodes = 0
   /// True when the prolog's DTD was one that strict parsers reject (iOS 16.0).
   public var hasBrokenDTD = false
+  /// Other notes for stderr (e.g. a CSV input with a header but no rows).
+  public var notes: [String] = []
 
   /// Human-readable warnings, one per kind, with counts.
   public var warnings: [String] {
@@ -35,6 +37,7 @@ public struct ReadReport: Sendable {
     if hasBrokenDTD { result.append("the DTD is the malformed one of iOS 16.0 exports; it was skipped as always") }
     if unknownElements > 0 { result.append("\(unknownElements) unknown element(s) kept as they are") }
     if textNodes > 0 { result.append("\(textNodes) text node(s) in elements (not written by the Health app)") }
+    result.append(contentsOf: notes)
     return result
   }
 }
@@ -45,6 +48,10 @@ public struct ReadOptions: Sendable {
   public var chunkSize = 1 << 20
   /// Called after each chunk with the input bytes consumed and the input's size when known.
   public var progress: (@Sendable (Int64, Int64?) -> Void)?
+  /// CSV input: the type of every row of a file without a `type` column (`--type`).
+  public var csvDefaultType: String?
+  /// CSV input: the source name of rows without one (default: the file's base name).
+  public var csvDefaultSourceName: String?
 
   public init() {}
 }
@@ -66,6 +73,10 @@ public final class ExportReader {
   /// Reads the whole export into `sink`; returns what was seen. Throws ``HealthPortError``.
   @discardableResult
   public func read(into sink: ExportSink) throws -> ReadReport {
+    // CSV inputs (one table or a `--split` folder), told apart by content.
+    if let path, path != "-", let kind = CSVInput.detect(path: path) {
+      return try CSVExportReader(path: path, kind: kind, options: options).read(into: sink)
+    }
     let (source, format) = try InputOpener.open(path)
     let builder = ExportTreeBuilder()
     builder.interest = sink.interest
@@ -81,6 +92,12 @@ public final class ExportReader {
       try sink.begin(ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: name))
     }
     builder.onElement = { try sink.consume($0) }
+    // The closures capture the parser, which holds the builder: break the cycle so that the
+    // parser and the sink are released, also when the read fails.
+    defer {
+      builder.onRoot = { _, _ in }
+      builder.onElement = { _ in }
+    }
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 64)
     defer { buffer.deallocate() }

@@ -8,6 +8,9 @@ import ZipStream
 /// What an input turned out to be.
 public enum InputFormat: String, Sendable {
   case xml, zip, folder
+  /// A CSV table, or a `convert --split` folder of CSV tables.
+  case csv
+  case csvSplit = "csv-split"
 }
 
 /// Opens an input (an `export.xml`, an `export.zip`, an unzipped `apple_health_export/`

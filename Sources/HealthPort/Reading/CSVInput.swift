@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a CSV input is.
+public enum CSVInputKind: Sendable, Equatable {
+  /// A `convert --split` folder (it holds an `export.csv` with healthport's header).
+  case splitFolder
+  /// One CSV table of samples: healthport's single-table CSV or CSV from another tool.
+  case table
+}
+
+/// Tells CSV inputs apart from exports by content.
+public enum CSVInput {
+  /// `.splitFolder` for a folder holding healthport's `export.csv`; `.table` for a file whose
+  /// first line is a CSV header with a type-like or start-date-like column (or any file named
+  /// `*.csv` that is not XML or zip, so that its problems are reported as CSV problems); nil
+  /// for everything else (XML, zip, export folders, unreadable paths).
+  public static func detect(path: String) -> CSVInputKind? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      let line = firstLine(path + "/export.csv")
+      let expected = Array(CSVSplitSchema.Table.export.columns.joined(separator: ",").utf8)
+      return line.map { Array($0) == expected } == true ? .splitFolder : nil
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG, let line = firstLine(path) else { return nil }
+    if let first = line.first, first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      return nil
+    }
+    if line.starts(with: [0x50, 0x4B]) || line.contains(0) { return nil }
+    if path.lowercased().hasSuffix(".csv") { return .table }
+    let delimiter = CSVRecordsReader.detectDelimiter(line)
+    let names = line.split(separator: delimiter, omittingEmptySubsequences: false).map { field -> String in
+      var bytes = field
+      while bytes.first == CSVEncoding.quote { bytes = bytes.dropFirst() }
+      while bytes.last == CSVEncoding.quote { bytes = bytes.dropLast() }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    let columns = CSVRecordsReader.mapColumns(names)
+    return columns[.type] != nil || columns[.startDate] != nil ? .table : nil
+  }
+
+  /// The first line of a file (BOM and line break removed), from its first 64 KiB.
+  static func firstLine(_ path: String) -> ArraySlice<UInt8>? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 64 << 10)
+    var filled = 0
+    while filled < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+      if n < 0, errno == EINTR { continue }
+      if n <= 0 { break }
+      filled += n
+      if bytes[0..<filled].contains(0x0A) { break }
+    }
+    var line = bytes[0..<filled]
+    if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+    if let end = line.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { line = line[..<end] }
+    return line
+  }
+}
+
+/// Reads a CSV input (a `--split` folder or one CSV table) into an ``ExportSink``, like
+/// ``ExportReader`` reads XML.
+public final class CSVExportReader {
+  public let path: String
+  public var options: ReadOptions
+  public let kind: CSVInputKind
+
+  /// `kind` defaults to what ``CSVInput/detect(path:)`` finds (a table when it finds nothing).
+  public init(path: String, kind: CSVInputKind? = nil, options: ReadOptions = ReadOptions()) {
+    self.path = path
+    self.options = options
+    self.kind = kind ?? CSVInput.detect(path: path) ?? .table
+  }
+
+  /// Reads the whole input into `sink`. Throws ``HealthPortError`` (`path:line:field: error: …`).
+  @discardableResult
+  public func read(into sink: ExportSink) throws -> ReadReport {
+    switch kind {
+    case .splitFolder:
+      var directory = path
+      while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+      return try CSVSplitReader(directory: directory, options: options).read(into: sink)
+    case .table: return try CSVRecordsReader(path: path, options: options).read(into: sink)
+    }
+  }
+}

@@ -1,0 +1,228 @@
+/// Reads a single CSV table of samples into Records: healthport's own single-table CSV, or CSV
+/// from other tools and trackers.
+///
+/// Columns are found by header name, ignoring case and word separators (`startDate`,
+/// `start_date`, `Start Date` are one name); the delimiter (comma, semicolon or tab) is the one
+/// the header line uses most. Unknown columns are ignored. A file whose header is exactly
+/// ``CSVRecordsWriter/columns`` is read as healthport's own: `,"",` is a present empty value,
+/// and nothing is checked beyond what the XML reader checks. Any other file is "foreign": empty
+/// cells are absent values, `endDate` defaults to `startDate`, `sourceName` to
+/// ``ReadOptions/csvDefaultSourceName`` or the file's base name, `type` to
+/// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
+/// numbers. Dates may be in the export's form or ISO 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+final class CSVRecordsReader {
+  let path: String
+  let options: ReadOptions
+
+  init(path: String, options: ReadOptions) {
+    self.path = path
+    self.options = options
+  }
+
+  enum Field: CaseIterable {
+    case type, sourceName, sourceVersion, device, unit, value, creationDate, startDate, endDate, metadata
+
+    /// Accepted header names (normalized: lowercase letters and digits), best first.
+    var aliases: [String] {
+      switch self {
+      case .type: ["type", "recordtype", "datatype", "typeidentifier", "quantitytype"]
+      case .sourceName: ["sourcename", "source", "sourceapp", "app"]
+      case .sourceVersion: ["sourceversion"]
+      case .device: ["device", "devicename"]
+      case .unit: ["unit", "units"]
+      case .value: ["value", "quantity", "amount"]
+      case .creationDate: ["creationdate", "created", "createdat", "creationtime"]
+      case .startDate:
+        ["startdate", "start", "starttime", "startdatetime", "startedat", "date", "datetime", "timestamp", "time"]
+      case .endDate: ["enddate", "end", "endtime", "enddatetime", "endedat"]
+      case .metadata: ["metadata"]
+      }
+    }
+
+    var displayName: String {
+      switch self {
+      case .type: "type"
+      case .sourceName: "sourceName"
+      case .sourceVersion: "sourceVersion"
+      case .device: "device"
+      case .unit: "unit"
+      case .value: "value"
+      case .creationDate: "creationDate"
+      case .startDate: "startDate"
+      case .endDate: "endDate"
+      case .metadata: "metadata"
+      }
+    }
+  }
+
+  /// Lowercase ASCII letters and digits of a header name; everything else dropped.
+  static func normalize(_ name: String) -> String {
+    String(
+      decoding: name.utf8.compactMap { byte -> UInt8? in
+        switch byte {
+        case 65...90: byte + 32
+        case 97...122, 48...57: byte
+        default: nil
+        }
+      }, as: UTF8.self)
+  }
+
+  /// For each field, the column index that holds it: the column whose name is the field's
+  /// best-ranked alias (the leftmost on a tie).
+  static func mapColumns(_ header: [String]) -> [Field: Int] {
+    let normalized = header.map(normalize)
+    var result: [Field: Int] = [:]
+    for field in Field.allCases {
+      var best: (rank: Int, column: Int)?
+      for (column, name) in normalized.enumerated() {
+        guard let rank = field.aliases.firstIndex(of: name) else { continue }
+        if best == nil || rank < best!.rank { best = (rank, column) }
+      }
+      if let best { result[field] = best.column }
+    }
+    return result
+  }
+
+  /// The delimiter the header line uses most (comma on a tie or when there is none).
+  static func detectDelimiter(_ line: ArraySlice<UInt8>) -> UInt8 {
+    var counts: [UInt8: Int] = [UInt8(ascii: ","): 0, UInt8(ascii: ";"): 0, 0x09: 0]
+    var inQuotes = false
+    for byte in line {
+      if byte == CSVEncoding.quote { inQuotes.toggle() }
+      if !inQuotes, counts[byte] != nil { counts[byte]! += 1 }
+    }
+    var best = UInt8(ascii: ",")
+    for candidate in [UInt8(ascii: ";"), 0x09] where counts[candidate]! > counts[best]! { best = candidate }
+    return best
+  }
+
+  func read(into sink: ExportSink) throws -> ReadReport {
+    var report = ReadReport(documentName: path, format: .csv)
+    let reader = try CSVRowReader(path: path)
+    if reader.isBlank { throw HealthPortError(.malformed, "\(path): error: the CSV file is empty (no header row)") }
+    reader.delimiter = Self.detectDelimiter(reader.firstLinePreview)
+    guard try reader.next() else {
+      throw HealthPortError(.malformed, "\(path): error: the CSV file is empty (no header row)")
+    }
+    let header = (0..<reader.fieldCount).map { reader.string($0) }
+    let columns = Self.mapColumns(header)
+    let isOwn = header == CSVRecordsWriter.columns
+    guard let startColumn = columns[.startDate] else {
+      throw reader.error(
+        column: 1, "the header has no start date column (startDate, start_date, start, date, timestamp, …)")
+    }
+    let typeColumn = columns[.type]
+    if typeColumn == nil, options.csvDefaultType == nil {
+      throw reader.error(column: 1, "the header has no type column; name the type of every row with --type")
+    }
+    let defaultSource = options.csvDefaultSourceName ?? Self.baseName(path)
+    let width = header.count
+    try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
+
+    var products: [[UInt8]: String?] = [:]
+    var productKey: [UInt8] = []
+    var rows = 0
+    while try reader.next() {
+      guard reader.fieldCount == width else {
+        throw reader.error(
+          column: min(reader.fieldCount, width) + 1,
+          "the row has \(reader.fieldCount) fields, the header has \(width)")
+      }
+      func text(_ field: Field) -> String? {
+        guard let column = columns[field] else { return nil }
+        return isOwn ? reader.optional(column) : (reader.isEmpty(column) ? nil : reader.string(column))
+      }
+      func date(_ field: Field) throws -> HealthDate? {
+        guard let column = columns[field], isOwn ? !reader.isAbsent(column) : !reader.isEmpty(column) else {
+          return nil
+        }
+        guard let date = reader.withField(column, { HealthDate.flexible(UnsafeRawBufferPointer($0)) }) else {
+          throw reader.error(
+            column: column + 1,
+            "\(field.displayName) \"\(reader.string(column))\" is not a date (YYYY-MM-DD HH:MM:SS ±HHMM or ISO 8601 such as 2024-01-02T03:04:05Z)"
+          )
+        }
+        return date
+      }
+      guard let type = text(.type) ?? options.csvDefaultType else {
+        throw reader.error(column: (typeColumn ?? 0) + 1, "the type is empty (fill it in or pass --type)")
+      }
+      guard let start = try date(.startDate) else {
+        throw reader.error(column: startColumn + 1, "the start date is empty")
+      }
+      let end = try date(.endDate)
+      if isOwn, end == nil { throw reader.error(column: (columns[.endDate] ?? 0) + 1, "the end date is empty") }
+      let sourceName = text(.sourceName) ?? (isOwn ? nil : defaultSource)
+      guard let sourceName else {
+        throw reader.error(column: (columns[.sourceName] ?? 0) + 1, "the source name is empty")
+      }
+      let value = text(.value)
+      if !isOwn, type.hasPrefix("HKQuantityTypeIdentifier") {
+        let column = (columns[.value] ?? 0) + 1
+        guard let value else {
+          let why = columns[.value] == nil ? " (the header has no value column)" : ""
+          throw reader.error(column: column, "\(type) needs a value\(why)")
+        }
+        guard let number = Double(value.trimmingSpaces), number.isFinite else {
+          throw reader.error(column: column, "the value \"\(value)\" of \(type) is not a number")
+        }
+      }
+      var record = Record(
+        type: type, sourceName: sourceName, sourceVersion: text(.sourceVersion), device: text(.device),
+        unit: text(.unit), creationDate: try date(.creationDate), startDate: start, endDate: end ?? start,
+        value: value)
+      if let column = columns[.metadata], !reader.isEmpty(column) {
+        do {
+          let pairs = try reader.withField(column) { try CSVMetadataJSON.parsePairs($0) }
+          record.children = pairs.map { .metadata(MetadataEntry(key: $0.0, value: $0.1)) }
+        } catch let error as CSVMetadataJSON.ParseError {
+          throw reader.error(column: column + 1, "metadata: \(error.message)")
+        }
+      }
+      if isOwn {
+        // healthport wrote the derived product beside the device.
+        record.sourceProduct = reader.optional(3)
+      } else {
+        // Cached by the device without its per-sample address, and the source name.
+        productKey.removeAll(keepingCapacity: true)
+        if var device = record.device {
+          device.withUTF8 { AttributeParser.appendMaskedDevice($0, to: &productKey) }
+        }
+        productKey.append(0)
+        productKey.append(contentsOf: sourceName.utf8)
+        if let cached = products[productKey] {
+          record.sourceProduct = cached
+        } else {
+          let product = SourceProduct.derive(device: record.deviceInfo, sourceName: sourceName)
+          if products.count < 4096 { products[productKey] = product }
+          record.sourceProduct = product
+        }
+      }
+      try sink.consume(.record(record))
+      rows += 1
+      if rows & 0xFFF == 0, let progress = options.progress { progress(reader.bytesRead, nil) }
+    }
+    if rows == 0 { report.notes.append("\(path): the CSV has a header row but no rows: an empty export") }
+    report.documentBytes = reader.bytesRead
+    try sink.end(report)
+    return report
+  }
+
+  /// `dir/steps.csv` → `steps`.
+  static func baseName(_ path: String) -> String {
+    var name = Substring(path)
+    if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+    if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
+    return name.isEmpty ? "CSV" : String(name)
+  }
+}
+
+extension String {
+  /// The string without leading and trailing spaces and tabs.
+  var trimmingSpaces: Substring {
+    var text = Substring(self)
+    while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+    while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+    return text
+  }
+}

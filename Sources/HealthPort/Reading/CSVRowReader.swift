@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads RFC 4180 rows from a file, lazily, one at a time: fields separated by a delimiter,
+/// optionally quoted (`""` inside quotes is a quote; quoted fields may hold delimiters and line
+/// breaks), rows ended by LF or CRLF. A UTF-8 BOM at the start is skipped; blank lines are
+/// skipped. Each field remembers whether it was quoted, so that `,,` (absent) and `,"",`
+/// (present, empty) can be told apart.
+///
+/// Errors are located as `path:LINE:FIELD`: the line where the row starts (1-based, counting
+/// line breaks inside quoted fields) and the field number in the row (1-based).
+final class CSVRowReader {
+  let path: String
+  var delimiter = UInt8(ascii: ",")
+  /// The line on which the current row starts.
+  private(set) var line = 0
+  /// The unescaped bytes of the current row's fields, one after another.
+  private(set) var bytes: [UInt8] = []
+  private(set) var ends: [Int] = []
+  private(set) var quoted: [Bool] = []
+
+  private let fileDescriptor: Int32
+  private let chunk: UnsafeMutableRawBufferPointer
+  private var position = 0
+  private var limit = 0
+  private var atEnd = false
+  private var nextLine = 1
+  private var skipLineFeed = false
+  private(set) var bytesRead: Int64 = 0
+
+  init(path: String, bufferSize: Int = 64 << 10) throws {
+    self.path = path
+    fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard fileDescriptor >= 0 else {
+      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
+    }
+    chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+    bytes.reserveCapacity(1024)
+    try fill()
+    if limit - position >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { position = 3 }
+  }
+
+  deinit {
+    close(fileDescriptor)
+    chunk.deallocate()
+  }
+
+  var fieldCount: Int { ends.count }
+
+  /// The bytes of the first line as read so far (for delimiter detection), without the BOM.
+  var firstLinePreview: ArraySlice<UInt8> {
+    let buffer = UnsafeRawBufferPointer(rebasing: chunk[position..<limit])
+    var end = 0
+    while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+    return Array(buffer[0..<end])[...]
+  }
+
+  /// True when the file holds nothing but white space (after a BOM).
+  var isBlank: Bool {
+    guard atEnd else { return false }
+    return chunk[position..<limit].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+  }
+
+  private func fill() throws {
+    if position < limit {
+      let remaining = limit - position
+      chunk.baseAddress!.copyMemory(from: chunk.baseAddress! + position, byteCount: remaining)
+      limit = remaining
+    } else {
+      limit = 0
+    }
+    position = 0
+    while limit < chunk.count {
+      let n = read(fileDescriptor, chunk.baseAddress! + limit, chunk.count - limit)
+      if n == 0 {
+        atEnd = true
+        break
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw HealthPortError(.failure, "\(path): error: cannot read: \(String(cString: strerror(errno)))")
+      }
+      limit += n
+      bytesRead += Int64(n)
+    }
+  }
+
+  func error(column: Int, _ message: String) -> HealthPortError {
+    HealthPortError.malformed(path, line: line, column: column, message)
+  }
+
+  private enum State { case fieldStart, unquoted, quoted, quoteSeen }
+
+  /// Reads the next row; false at the end of the file.
+  ///
+  /// The state lives in locals while bytes are scanned (class properties would pay for an
+  /// exclusivity check on every byte) and is stored back before refills and on return.
+  func next() throws -> Bool {
+    var bytes = self.bytes
+    var ends = self.ends
+    var quoted = self.quoted
+    self.bytes = []
+    self.ends = []
+    self.quoted = []
+    defer {
+      self.bytes = bytes
+      self.ends = ends
+      self.quoted = quoted
+    }
+    let delimiter = self.delimiter
+    let quote = CSVEncoding.quote
+    var position = self.position
+    var limit = self.limit
+    var nextLine = self.nextLine
+    var skipLineFeed = self.skipLineFeed
+    defer {
+      self.position = position
+      self.nextLine = nextLine
+      self.skipLineFeed = skipLineFeed
+    }
+    while true {
+      bytes.removeAll(keepingCapacity: true)
+      ends.removeAll(keepingCapacity: true)
+      quoted.removeAll(keepingCapacity: true)
+      var state = State.fieldStart
+      var fieldQuoted = false
+      line = nextLine
+      var done = false
+      while !done {
+        if position == limit {
+          if atEnd { break }
+          self.position = position
+          try fill()
+          position = self.position
+          limit = self.limit
+          continue
+        }
+        let base = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if skipLineFeed {
+          skipLineFeed = false
+          if base[position] == 0x0A {
+            position += 1
+            nextLine += 1
+            line = nextLine
+            continue
+          }
+        }
+        // Scan the rest of the chunk without leaving the loop.
+        while position < limit {
+          let byte = base[position]
+          position += 1
+          switch state {
+          case .fieldStart, .unquoted:
+            if byte == delimiter {
+              ends.append(bytes.count)
+              quoted.append(fieldQuoted)
+              fieldQuoted = false
+              state = .fieldStart
+            } else if byte == 0x0A || byte == 0x0D {
+              if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
+              ends.append(bytes.count)
+              quoted.append(fieldQuoted)
+              done = true
+            } else if byte == quote, state == .fieldStart {
+              fieldQuoted = true
+              state = .quoted
+            } else {
+              // Copy the run up to the next special byte at once.
+              var end = position
+              while end < limit {
+                let next = base[end]
+                if next == delimiter || next == 0x0A || next == 0x0D { break }
+                end += 1
+              }
+              bytes.append(byte)
+              if end > position {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
+              }
+              position = end
+              state = .unquoted
+            }
+          case .quoted:
+            if byte == quote {
+              state = .quoteSeen
+            } else {
+              var end = position
+              while end < limit, base[end] != quote, base[end] != 0x0A { end += 1 }
+              if byte == 0x0A { nextLine += 1 }
+              bytes.append(byte)
+              if end > position {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
+              }
+              position = end
+            }
+          case .quoteSeen:
+            if byte == quote {
+              bytes.append(byte)
+              state = .quoted
+            } else if byte == delimiter {
+              ends.append(bytes.count)
+              quoted.append(true)
+              fieldQuoted = false
+              state = .fieldStart
+            } else if byte == 0x0A || byte == 0x0D {
+              if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
+              ends.append(bytes.count)
+              quoted.append(true)
+              done = true
+            } else {
+              self.nextLine = nextLine
+              throw error(
+                column: ends.count + 1,
+                "unexpected character after a closing quote (a quote inside a quoted field must be doubled)")
+            }
+          }
+          if done { break }
+        }
+      }
+      if !done {
+        // End of file.
+        if state == .quoted {
+          throw error(
+            column: ends.count + 1, "a quoted field that starts on this row is never closed (unbalanced quote)")
+        }
+        if state == .fieldStart && ends.isEmpty && !fieldQuoted { return false }
+        ends.append(bytes.count)
+        quoted.append(fieldQuoted || state == .quoteSeen)
+      }
+      // Skip blank lines.
+      if ends.count == 1, ends[0] == 0, !quoted[0] { continue }
+      return true
+    }
+  }
+
+  @inline(__always)
+  func start(_ index: Int) -> Int { index == 0 ? 0 : ends[index - 1] }
+
+  /// True when field `index` is an empty unquoted field (an absent value).
+  @inline(__always)
+  func isAbsent(_ index: Int) -> Bool { start(index) == ends[index] && !quoted[index] }
+
+  @inline(__always)
+  func isEmpty(_ index: Int) -> Bool { start(index) == ends[index] }
+
+  func string(_ index: Int) -> String {
+    bytes.withUnsafeBufferPointer {
+      String(decoding: UnsafeBufferPointer(rebasing: $0[start(index)..<ends[index]]), as: UTF8.self)
+    }
+  }
+
+  /// The field, or nil when it is absent (empty and unquoted).
+  func optional(_ index: Int) -> String? { isAbsent(index) ? nil : string(index) }
+
+  func fieldBytes(_ index: Int) -> [UInt8] { Array(bytes[start(index)..<ends[index]]) }
+
+  func withField<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start(index)..<ends[index]])) }
+  }
+
+  /// Field `index` as a non-negative integer (ids).
+  func integer(_ index: Int) -> Int? {
+    guard !isEmpty(index) else { return nil }
+    var value = 0
+    for position in start(index)..<ends[index] {
+      let digit = Int(bytes[position]) &- 48
+      guard (0...9).contains(digit), value < Int.max / 10 - 10 else { return nil }
+      value = value * 10 + digit
+    }
+    return value
+  }
+}

@@ -1,0 +1,181 @@
+/// The JSON that CSV cells use for lists of key/value pairs: the `metadata` column of the
+/// single-table CSV and the root attributes in `export.csv`.
+///
+/// Metadata is written as a JSON object (`{"HKTimeZone":"Europe/Paris"}`) when its keys are
+/// distinct, and as an array of `[key, value]` pairs in document order when a key repeats
+/// (FORMAT.md §9 item 5), so that no entry is ever lost. Both forms are read back.
+enum CSVMetadataJSON {
+  /// Appends `{…}` for distinct keys, else `[[k,v],…]`. Appends nothing for no entries.
+  static func appendMetadata(_ entries: [MetadataEntry], to out: inout [UInt8]) {
+    guard !entries.isEmpty else { return }
+    if hasDistinctKeys(entries) {
+      out.append(UInt8(ascii: "{"))
+      for (index, entry) in entries.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        JSONEscaping.appendString(entry.key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        JSONEscaping.appendString(entry.value, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    } else {
+      appendPairs(entries.map { ($0.key, $0.value) }, to: &out)
+    }
+  }
+
+  /// Appends `[[k,v],…]`.
+  static func appendPairs(_ pairs: [(String, String)], to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "["))
+    for (index, pair) in pairs.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(UInt8(ascii: "["))
+      JSONEscaping.appendString(pair.0, to: &out)
+      out.append(UInt8(ascii: ","))
+      JSONEscaping.appendString(pair.1, to: &out)
+      out.append(UInt8(ascii: "]"))
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+
+  static func hasDistinctKeys(_ entries: [MetadataEntry]) -> Bool {
+    if entries.count <= 16 {
+      for i in entries.indices {
+        for j in entries.index(after: i)..<entries.endIndex where entries[i].key == entries[j].key { return false }
+      }
+      return true
+    }
+    return Set(entries.map(\.key)).count == entries.count
+  }
+
+  struct ParseError: Error {
+    var message: String
+  }
+
+  /// Parses an object of strings or an array of two-string arrays into pairs, in order.
+  static func parsePairs(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [(String, String)] {
+    var parser = Parser(bytes: bytes)
+    parser.skipSpace()
+    var pairs: [(String, String)] = []
+    switch parser.peek() {
+    case UInt8(ascii: "{"):
+      parser.index += 1
+      parser.skipSpace()
+      if parser.peek() == UInt8(ascii: "}") {
+        parser.index += 1
+      } else {
+        while true {
+          let key = try parser.string()
+          try parser.expect(UInt8(ascii: ":"))
+          let value = try parser.string()
+          pairs.append((key, value))
+          parser.skipSpace()
+          if parser.peek() == UInt8(ascii: ",") {
+            parser.index += 1
+            continue
+          }
+          try parser.expect(UInt8(ascii: "}"))
+          break
+        }
+      }
+    case UInt8(ascii: "["):
+      parser.index += 1
+      parser.skipSpace()
+      if parser.peek() == UInt8(ascii: "]") {
+        parser.index += 1
+      } else {
+        while true {
+          try parser.expect(UInt8(ascii: "["))
+          let key = try parser.string()
+          try parser.expect(UInt8(ascii: ","))
+          let value = try parser.string()
+          try parser.expect(UInt8(ascii: "]"))
+          pairs.append((key, value))
+          parser.skipSpace()
+          if parser.peek() == UInt8(ascii: ",") {
+            parser.index += 1
+            continue
+          }
+          try parser.expect(UInt8(ascii: "]"))
+          break
+        }
+      }
+    default:
+      throw ParseError(message: "expected a JSON object or an array of [key, value] pairs")
+    }
+    parser.skipSpace()
+    guard parser.index == bytes.count else { throw ParseError(message: "unexpected text after the JSON value") }
+    return pairs
+  }
+
+  private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func skipSpace() {
+      while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func expect(_ byte: UInt8) throws {
+      skipSpace()
+      guard peek() == byte else {
+        throw ParseError(message: "expected '\(Character(Unicode.Scalar(byte)))' in the JSON at character \(index + 1)")
+      }
+      index += 1
+    }
+
+    mutating func string() throws -> String {
+      try expect(UInt8(ascii: "\""))
+      var out: [UInt8] = []
+      while index < bytes.count {
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+        case UInt8(ascii: "\\"):
+          guard index < bytes.count else { break }
+          let escape = bytes[index]
+          index += 1
+          switch escape {
+          case UInt8(ascii: "n"): out.append(0x0A)
+          case UInt8(ascii: "t"): out.append(0x09)
+          case UInt8(ascii: "r"): out.append(0x0D)
+          case UInt8(ascii: "b"): out.append(0x08)
+          case UInt8(ascii: "f"): out.append(0x0C)
+          case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800..<0xDC00).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+              bytes[index + 1] == UInt8(ascii: "u")
+            {
+              index += 2
+              let low = try hex4()
+              scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8))
+          default: out.append(escape)
+          }
+        default: out.append(byte)
+        }
+      }
+      throw ParseError(message: "a JSON string is not closed")
+    }
+
+    mutating func hex4() throws -> UInt32 {
+      guard index + 4 <= bytes.count else { throw ParseError(message: "a \\u escape is cut short") }
+      var value: UInt32 = 0
+      for _ in 0..<4 {
+        let byte = bytes[index]
+        index += 1
+        let digit: UInt32
+        switch byte {
+        case 48...57: digit = UInt32(byte - 48)
+        case 97...102: digit = UInt32(byte - 87)
+        case 65...70: digit = UInt32(byte - 55)
+        default: throw ParseError(message: "a \\u escape has a non-hex digit")
+        }
+        value = value * 16 + digit
+      }
+      return value
+    }
+  }
+}

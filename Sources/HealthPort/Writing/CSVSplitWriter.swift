@@ -1,0 +1,516 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes an export as a folder of CSV tables (`convert --to csv --split -o DIR`) that together
+/// hold the whole export, so that it can be reassembled exactly (see ``CSVSplitSchema`` and
+/// `docs/csv.md`).
+///
+/// The folder is built in a temporary sibling (`.DIR.tmp-PID`) and renamed into place by
+/// ``end(_:)``; if anything fails before, or the writer is dropped without reaching the end,
+/// the temporary folder is removed and nothing appears at the target. An existing target is
+/// replaced only when it is an empty folder or a previous split folder (it holds `export.csv`).
+public final class CSVSplitWriter: ExportSink {
+  /// Descriptors the writer keeps open at once; other tables reopen their file per flush.
+  public static let openFileBudget = 48
+
+  public let directory: String
+  private let temporaryDirectory: String
+  private var tables: [CSVTableFile?]
+  private var recordTables: [String: CSVTableFile] = [:]
+  private var recordTablesByType: [String: CSVTableFile] = [:]
+  private var lastType = ""
+  private var lastTable: CSVTableFile?
+  private var nextID = 1
+  private var budget = CSVSplitWriter.openFileBudget
+  private var finished = false
+  private var scratch: [UInt8] = []
+  private var dates = CSVDateFormatter()
+  private var header: ExportHeader?
+
+  /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
+  public init(directory: String, protecting protectedPath: String? = nil) throws {
+    var path = directory
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    if let protectedPath, OutputStream.sameFile(path, protectedPath) {
+      throw HealthPortError(.usage, "\(path): error: the output would overwrite the input; choose another folder")
+    }
+    self.directory = path
+    let slash = path.lastIndex(of: "/")
+    let parent = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    temporaryDirectory = (parent.isEmpty ? "" : parent + "/") + ".\(name).tmp-\(getpid())"
+    tables = Array(repeating: nil, count: CSVSplitSchema.Table.allCases.count)
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw HealthPortError(.usage, "\(path): error: exists and is not a folder; --split writes a folder")
+      }
+      guard Self.isReplaceable(path) else {
+        throw HealthPortError(
+          .usage, "\(path): error: the folder exists and is not a healthport split folder; choose another folder")
+      }
+    }
+    Self.removeFolder(temporaryDirectory)
+    guard mkdir(temporaryDirectory, 0o755) == 0 else {
+      throw CSVTableFile.error(temporaryDirectory, "cannot create the output folder")
+    }
+  }
+
+  deinit { abort() }
+
+  /// Removes the temporary folder; nothing is left at the target.
+  public func abort() {
+    guard !finished else { return }
+    finished = true
+    tables.removeAll()
+    recordTables.removeAll()
+    recordTablesByType.removeAll()
+    lastTable = nil
+    Self.removeFolder(temporaryDirectory)
+  }
+
+  // MARK: ExportSink
+
+  public func begin(_ header: ExportHeader) throws {
+    self.header = header
+    let table = self.table(.export)
+    CSVEncoding.appendInteger(0, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(header.rootName, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(header.locale, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    if let version = header.exportVersion { CSVEncoding.appendInteger(version, to: &table.buffer) }
+    table.buffer.append(CSVEncoding.comma)
+    scratch.removeAll(keepingCapacity: true)
+    CSVMetadataJSON.appendPairs(header.rootAttributes.map { ($0.name, $0.value) }, to: &scratch)
+    CSVEncoding.appendField(bytes: scratch, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(bytes: header.prolog, to: &table.buffer)
+    try table.endRow(budget: &budget)
+  }
+
+  public func consume(_ element: ExportElement) throws {
+    switch element {
+    case .record(let record): try write(record, parent: nil)
+    case .correlation(let correlation): try write(correlation)
+    case .workout(let workout): try write(workout)
+    case .exportDate(let date): try writeNode(date.node, parent: nil)
+    case .me(let me): try writeNode(me.node, parent: nil)
+    case .activitySummary(let summary): try writeNode(summary.node, parent: nil)
+    case .clinicalRecord(let record): try writeNode(record.node, parent: nil)
+    case .audiogram(let audiogram): try writeNode(audiogram.node, parent: nil)
+    case .visionPrescription(let prescription): try writeNode(prescription.node, parent: nil)
+    case .other(let node): try writeNode(node, parent: nil)
+    }
+  }
+
+  /// Flushes every table and moves the folder into place.
+  public func end(_ report: ReadReport) throws {
+    if header == nil { try begin(ExportHeader(prolog: [], rootAttributes: [])) }
+    do {
+      for table in tables.compactMap({ $0 }) + Array(recordTables.values) { try table.finish(budget: &budget) }
+    } catch {
+      abort()
+      throw error
+    }
+    var info = stat()
+    if stat(directory, &info) == 0 {
+      let aside = temporaryDirectory + "-old"
+      guard Self.isReplaceable(directory), rename(directory, aside) == 0 else {
+        let error = CSVTableFile.error(directory, "cannot replace the existing folder")
+        abort()
+        throw error
+      }
+      Self.removeFolder(aside)
+    }
+    guard rename(temporaryDirectory, directory) == 0 else {
+      let error = CSVTableFile.error(directory, "cannot move the output folder into place")
+      abort()
+      throw error
+    }
+    finished = true
+  }
+
+  // MARK: Tables
+
+  private func table(_ kind: CSVSplitSchema.Table) -> CSVTableFile {
+    if let table = tables[kind.rawValue] { return table }
+    let table = CSVTableFile(path: temporaryDirectory + "/" + kind.fileName, header: kind.columns)
+    tables[kind.rawValue] = table
+    return table
+  }
+
+  private func recordTable(for type: String) -> CSVTableFile {
+    if let table = lastTable, type == lastType { return table }
+    let table: CSVTableFile
+    if let known = recordTablesByType[type] {
+      table = known
+    } else {
+      let name = CSVSplitSchema.recordTableName(for: type)
+      if let shared = recordTables[name.lowercased()] {
+        table = shared
+      } else {
+        table = CSVTableFile(path: temporaryDirectory + "/" + name + ".csv", header: CSVSplitSchema.recordTableColumns)
+        recordTables[name.lowercased()] = table
+      }
+      recordTablesByType[type] = table
+    }
+    lastType = type
+    lastTable = table
+    return table
+  }
+
+  /// Appends `id,` and, when the table has one, `parent_id,`; returns the new id.
+  @inline(__always)
+  private func startRow(_ table: CSVTableFile, parent: Int?, hasParent: Bool) -> Int {
+    let id = nextID
+    nextID += 1
+    CSVEncoding.appendInteger(id, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    if hasParent {
+      if let parent { CSVEncoding.appendInteger(parent, to: &table.buffer) }
+      table.buffer.append(CSVEncoding.comma)
+    }
+    return id
+  }
+
+  // MARK: Typed elements
+
+  private func write(_ record: Record, parent: Int?) throws {
+    let table = parent == nil ? recordTable(for: record.type) : self.table(.correlationRecords)
+    let id = startRow(table, parent: parent, hasParent: parent != nil)
+    Self.appendRecordFields(record, dates: &dates, to: &table.buffer)
+    try table.endRow(budget: &budget)
+    try writeExtras(record.extraAttributes, of: id)
+    for child in record.children {
+      switch child {
+      case .metadata(let entry): try write(entry, parent: id)
+      case .heartRateVariability(let list): try write(list, parent: id)
+      case .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  /// `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,startDate,endDate`.
+  @inline(__always)
+  static func appendRecordFields(_ record: Record, dates: inout CSVDateFormatter, to out: inout [UInt8]) {
+    CSVEncoding.appendField(record.type, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(record.sourceName, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(record.sourceVersion, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(record.sourceProduct, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(record.device, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(record.unit, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(record.value, to: &out)
+    out.append(CSVEncoding.comma)
+    dates.append(record.creationDate, to: &out)
+    out.append(CSVEncoding.comma)
+    dates.append(record.startDate, to: &out)
+    out.append(CSVEncoding.comma)
+    dates.append(record.endDate, to: &out)
+  }
+
+  private func write(_ correlation: Correlation) throws {
+    let table = self.table(.correlations)
+    let id = startRow(table, parent: nil, hasParent: false)
+    Self.appendFields(
+      [
+        correlation.type, correlation.sourceName, correlation.sourceVersion, correlation.sourceProduct,
+        correlation.device,
+      ], to: &table.buffer)
+    appendDates(correlation.creationDate, correlation.startDate, correlation.endDate, to: &table.buffer)
+    try table.endRow(budget: &budget)
+    try writeExtras(correlation.extraAttributes, of: id)
+    for child in correlation.children {
+      switch child {
+      case .metadata(let entry): try write(entry, parent: id)
+      case .record(let record): try write(record, parent: id)
+      case .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  private func write(_ workout: Workout) throws {
+    let table = self.table(.workouts)
+    let id = startRow(table, parent: nil, hasParent: false)
+    Self.appendFields(
+      [
+        workout.workoutActivityType, workout.duration, workout.durationUnit, workout.totalDistance,
+        workout.totalDistanceUnit, workout.totalEnergyBurned, workout.totalEnergyBurnedUnit, workout.sourceName,
+        workout.sourceVersion, workout.sourceProduct, workout.device,
+      ], to: &table.buffer)
+    appendDates(workout.creationDate, workout.startDate, workout.endDate, to: &table.buffer)
+    try table.endRow(budget: &budget)
+    try writeExtras(workout.extraAttributes, of: id)
+    for child in workout.children {
+      switch child {
+      case .metadata(let entry): try write(entry, parent: id)
+      case .event(let event): try write(event, parent: id)
+      case .activity(let activity): try write(activity, parent: id)
+      case .statistics(let statistics): try write(statistics, parent: id)
+      case .route(let route): try write(route, parent: id)
+      case .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  private func write(_ event: WorkoutEvent, parent: Int) throws {
+    let table = self.table(.workoutEvents)
+    let id = startRow(table, parent: parent, hasParent: true)
+    CSVEncoding.appendField(event.type, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    dates.append(event.date, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    Self.appendFields([event.duration, event.durationUnit], to: &table.buffer, trailingComma: false)
+    try table.endRow(budget: &budget)
+    try writeExtras(event.extraAttributes, of: id)
+    for child in event.children {
+      switch child {
+      case .metadata(let entry): try write(entry, parent: id)
+      case .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  private func write(_ activity: WorkoutActivity, parent: Int) throws {
+    let table = self.table(.workoutActivities)
+    let id = startRow(table, parent: parent, hasParent: true)
+    CSVEncoding.appendField(activity.uuid, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    dates.append(activity.startDate, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    dates.append(activity.endDate, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    Self.appendFields([activity.duration, activity.durationUnit], to: &table.buffer, trailingComma: false)
+    try table.endRow(budget: &budget)
+    try writeExtras(activity.extraAttributes, of: id)
+    for child in activity.children {
+      switch child {
+      case .metadata(let entry): try write(entry, parent: id)
+      case .event(let event): try write(event, parent: id)
+      case .statistics(let statistics): try write(statistics, parent: id)
+      case .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  private func write(_ statistics: WorkoutStatistics, parent: Int) throws {
+    let table = self.table(.workoutStatistics)
+    let id = startRow(table, parent: parent, hasParent: true)
+    CSVEncoding.appendField(statistics.type, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    dates.append(statistics.startDate, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    dates.append(statistics.endDate, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    Self.appendFields(
+      [statistics.average, statistics.minimum, statistics.maximum, statistics.sum, statistics.unit],
+      to: &table.buffer, trailingComma: false)
+    try table.endRow(budget: &budget)
+    try writeExtras(statistics.extraAttributes, of: id)
+    for node in statistics.extraChildren { try writeNode(node, parent: id) }
+  }
+
+  private func write(_ route: WorkoutRoute, parent: Int) throws {
+    let table = self.table(.workoutRoutes)
+    let id = startRow(table, parent: parent, hasParent: true)
+    Self.appendFields([route.sourceName, route.sourceVersion, route.sourceProduct, route.device], to: &table.buffer)
+    appendDates(route.creationDate, route.startDate, route.endDate, to: &table.buffer)
+    try table.endRow(budget: &budget)
+    try writeExtras(route.extraAttributes, of: id)
+    for child in route.children {
+      switch child {
+      case .metadata(let entry): try write(entry, parent: id)
+      case .fileReference(let reference):
+        let references = self.table(.fileReferences)
+        let referenceID = startRow(references, parent: id, hasParent: true)
+        CSVEncoding.appendField(reference.path, to: &references.buffer)
+        try references.endRow(budget: &budget)
+        try writeExtras(reference.extraAttributes, of: referenceID)
+        for node in reference.extraChildren { try writeNode(node, parent: referenceID) }
+      case .location(let node), .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  private func write(_ entry: MetadataEntry, parent: Int) throws {
+    let table = self.table(.metadata)
+    let id = startRow(table, parent: parent, hasParent: true)
+    CSVEncoding.appendField(entry.key, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(entry.value, to: &table.buffer)
+    try table.endRow(budget: &budget)
+    if !entry.extraAttributes.isEmpty || !entry.extraChildren.isEmpty {
+      try writeExtras(entry.extraAttributes, of: id)
+      for node in entry.extraChildren { try writeNode(node, parent: id) }
+    }
+  }
+
+  private func write(_ list: HeartRateVariabilityList, parent: Int) throws {
+    let lists = self.table(.hrvLists)
+    let id = startRow(lists, parent: parent, hasParent: true)
+    lists.buffer.removeLast()  // no columns after parent_id
+    try lists.endRow(budget: &budget)
+    try writeExtras(list.extraAttributes, of: id)
+    for child in list.children {
+      switch child {
+      case .beat(let beat):
+        let beats = self.table(.hrvBeats)
+        let beatID = startRow(beats, parent: id, hasParent: true)
+        CSVEncoding.appendField(beat.bpm, to: &beats.buffer)
+        beats.buffer.append(CSVEncoding.comma)
+        CSVEncoding.appendField(beat.time, to: &beats.buffer)
+        try beats.endRow(budget: &budget)
+        if !beat.extraAttributes.isEmpty || !beat.extraChildren.isEmpty {
+          try writeExtras(beat.extraAttributes, of: beatID)
+          for node in beat.extraChildren { try writeNode(node, parent: beatID) }
+        }
+      case .other(let node): try writeNode(node, parent: id)
+      }
+    }
+  }
+
+  // MARK: Generic elements
+
+  /// Writes a generic element to its kind's table when its attributes fit the table's columns
+  /// (known names, in the table's order, no text); otherwise to `elements.csv` with its
+  /// attributes in `attributes.csv`. Children follow, each by the same rule.
+  private func writeNode(_ node: ElementNode, parent: Int?) throws {
+    let id: Int
+    if let kind = CSVSplitSchema.Table.genericKind(named: node.name), node.text == nil,
+      let slots = Self.slots(of: node.attributes, in: kind.attributeColumns)
+    {
+      let table = self.table(kind)
+      id = startRow(table, parent: parent, hasParent: true)
+      if kind == .visionEyes {
+        CSVEncoding.appendField(node.name, to: &table.buffer)
+        table.buffer.append(CSVEncoding.comma)
+      }
+      for (index, slot) in slots.enumerated() {
+        if index > 0 { table.buffer.append(CSVEncoding.comma) }
+        if slot >= 0 { CSVEncoding.appendField(node.attributes[slot].value, to: &table.buffer) }
+      }
+      try table.endRow(budget: &budget)
+    } else if node.name == "MetadataEntry", node.text == nil,
+      let slots = Self.slots(of: node.attributes, in: ["key", "value"])
+    {
+      let table = self.table(.metadata)
+      id = startRow(table, parent: parent, hasParent: true)
+      if slots[0] >= 0 { CSVEncoding.appendField(node.attributes[slots[0]].value, to: &table.buffer) }
+      table.buffer.append(CSVEncoding.comma)
+      if slots[1] >= 0 { CSVEncoding.appendField(node.attributes[slots[1]].value, to: &table.buffer) }
+      try table.endRow(budget: &budget)
+    } else if parent == nil, node.name == "ExportDate", node.text == nil, node.attributes.count == 1,
+      node.attributes[0].name == "value"
+    {
+      let table = self.table(.export)
+      id = startRow(table, parent: nil, hasParent: false)
+      CSVEncoding.appendField("ExportDate", to: &table.buffer)
+      table.buffer.append(CSVEncoding.comma)
+      CSVEncoding.appendField(node.attributes[0].value, to: &table.buffer)
+      table.buffer.append(contentsOf: [CSVEncoding.comma, CSVEncoding.comma, CSVEncoding.comma, CSVEncoding.comma])
+      try table.endRow(budget: &budget)
+    } else {
+      let table = self.table(.elements)
+      id = startRow(table, parent: parent, hasParent: true)
+      CSVEncoding.appendField(node.name, to: &table.buffer)
+      table.buffer.append(CSVEncoding.comma)
+      CSVEncoding.appendField(node.text, to: &table.buffer)
+      try table.endRow(budget: &budget)
+      try writeExtras(node.attributes, of: id)
+    }
+    for child in node.children { try writeNode(child, parent: id) }
+  }
+
+  /// For each column, the index of the attribute that fills it (-1 for none); nil when the
+  /// attributes are not a subsequence of the columns in order.
+  static func slots(of attributes: [Attribute], in columns: [String]) -> [Int]? {
+    var slots = Array(repeating: -1, count: columns.count)
+    var column = 0
+    for (index, attribute) in attributes.enumerated() {
+      while column < columns.count, columns[column] != attribute.name { column += 1 }
+      guard column < columns.count else { return nil }
+      slots[column] = index
+      column += 1
+    }
+    return slots
+  }
+
+  /// Attributes of an element that have no column (unknown attributes of typed elements, or
+  /// every attribute of an `elements.csv` row), in order.
+  private func writeExtras(_ attributes: [Attribute], of id: Int) throws {
+    guard !attributes.isEmpty else { return }
+    let table = self.table(.attributes)
+    for attribute in attributes {
+      CSVEncoding.appendInteger(id, to: &table.buffer)
+      table.buffer.append(CSVEncoding.comma)
+      CSVEncoding.appendField(attribute.name, to: &table.buffer)
+      table.buffer.append(CSVEncoding.comma)
+      CSVEncoding.appendField(attribute.value, to: &table.buffer)
+      try table.endRow(budget: &budget)
+    }
+  }
+
+  // MARK: Helpers
+
+  @inline(__always)
+  private static func appendFields(_ fields: [String?], to out: inout [UInt8], trailingComma: Bool = true) {
+    for (index, field) in fields.enumerated() {
+      if index > 0 { out.append(CSVEncoding.comma) }
+      CSVEncoding.appendField(field, to: &out)
+    }
+    if trailingComma { out.append(CSVEncoding.comma) }
+  }
+
+  @inline(__always)
+  private func appendDates(
+    _ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, to out: inout [UInt8]
+  ) {
+    dates.append(creation, to: &out)
+    out.append(CSVEncoding.comma)
+    dates.append(start, to: &out)
+    out.append(CSVEncoding.comma)
+    dates.append(end, to: &out)
+  }
+
+  /// True for an empty folder or a previous split folder.
+  static func isReplaceable(_ path: String) -> Bool {
+    guard let dir = opendir(path) else { return false }
+    defer { closedir(dir) }
+    var empty = true
+    while let entry = readdir(dir) {
+      let name = fileName(entry)
+      if name == "." || name == ".." { continue }
+      if name == "export.csv" { return true }
+      empty = false
+    }
+    return empty
+  }
+
+  /// Removes a flat folder of files.
+  static func removeFolder(_ path: String) {
+    guard let dir = opendir(path) else { return }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = fileName(entry)
+      if name != "." && name != ".." { names.append(name) }
+    }
+    closedir(dir)
+    for name in names { unlink(path + "/" + name) }
+    rmdir(path)
+  }
+
+  static func fileName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+    }
+  }
+}
