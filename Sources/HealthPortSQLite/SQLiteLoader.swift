@@ -70,7 +70,8 @@ public final class SQLiteLoader: ExportSink {
   private var started = 0.0
   private var scratch: [UInt8] = []
   private var sourceIDs: [SourceCacheKey: Int64] = [:]
-  private let s: Statements
+  // Optional so that ``close()`` can finalize the statements even if the loader outlives the load.
+  private var s: Statements!
 
   /// A loader writing into `database` (opened with ``openDatabase(path:)``) for `person`
   /// (`""` when not given), reading the export at `inputPath` (for the `exports` row).
@@ -170,6 +171,7 @@ public final class SQLiteLoader: ExportSink {
     var results: [Result] = []
     for path in paths {
       let loader = try SQLiteLoader(database: db, person: person, inputPath: path ?? "-", batchRows: batchRows)
+      defer { loader.close() }
       do {
         try ExportReader(path: path, options: readOptions(path)).read(into: loader)
       } catch {
@@ -181,7 +183,17 @@ public final class SQLiteLoader: ExportSink {
       }
       results.append(loader.result)
     }
+    do { try db.close() } catch let error as SQLiteError {
+      throw HealthPortError(.failure, "\(database): error: \(error)")
+    }
     return results
+  }
+
+  /// Finalizes the prepared statements, so that the connection can close (and SQLite can
+  /// checkpoint and remove the WAL file) when it is released.
+  public func close() {
+    s = nil
+    sourceIDs = [:]
   }
 
   /// Rolls back the open batch (what was committed stays; a rerun completes it).

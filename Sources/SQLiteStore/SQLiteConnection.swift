@@ -58,7 +58,18 @@ public final class SQLiteConnection {
     sqlite3_extended_result_codes(handle, 1)
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  private var isClosed = false
+
+  deinit { if !isClosed { sqlite3_close_v2(handle) } }
+
+  /// Closes the connection now (the last one to close a WAL database checkpoints it and removes
+  /// the `-wal` file). Finalize or release every statement first; later calls do nothing.
+  public func close() throws {
+    guard !isClosed else { return }
+    let rc = sqlite3_close(handle)
+    if rc == SQLITE_OK { isClosed = true }
+    try check(rc, "close \(path)")
+  }
 
   /// Turns a result code into a thrown ``SQLiteError`` (the one place that does).
   @inline(__always)
