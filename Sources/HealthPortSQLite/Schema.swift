@@ -91,7 +91,6 @@ public enum SQLiteSchema {
       value TEXT NOT NULL
     );
     CREATE INDEX metadata_owner ON metadata (owner_kind, owner_id);
-    CREATE INDEX metadata_key ON metadata (key);
 
     CREATE TABLE hrv_beats (
       id INTEGER PRIMARY KEY,

@@ -46,6 +46,7 @@ public final class SQLiteConnection {
 
   /// Opens (and with `.readWriteCreate` creates) the database at `path`.
   public init(path: String, mode: SQLiteOpenMode = .readWriteCreate) throws {
+    _ = Self.configureOnce
     var pointer: OpaquePointer?
     let rc = sqlite3_open_v2(path, &pointer, mode.flags | SQLITE_OPEN_NOMUTEX, nil)
     guard rc == SQLITE_OK, let pointer else {
@@ -59,6 +60,9 @@ public final class SQLiteConnection {
   }
 
   private var isClosed = false
+
+  /// Process-wide settings that must precede the library's initialization.
+  private static let configureOnce: Void = { _ = cx_sqlite_disable_memstatus() }()
 
   deinit { if !isClosed { sqlite3_close_v2(handle) } }
 
@@ -74,9 +78,12 @@ public final class SQLiteConnection {
   /// Turns a result code into a thrown ``SQLiteError`` (the one place that does).
   @inline(__always)
   func check(_ rc: Int32, _ context: @autoclosure () -> String? = nil) throws {
-    guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else {
-      throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context())
-    }
+    guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else { throw error(rc, context()) }
+  }
+
+  /// The error for a failed call, with SQLite's message for this connection.
+  func error(_ rc: Int32, _ context: String?) -> SQLiteError {
+    SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context)
   }
 
   /// Runs one or more statements that return no rows needed by the caller.

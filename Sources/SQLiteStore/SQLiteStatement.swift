@@ -5,7 +5,8 @@ import CSQLite
 /// Parameters are 1-based as in SQLite. Text is bound straight from a Swift string's UTF-8
 /// storage (no intermediate `[CChar]`); SQLite copies it before the call returns.
 public final class SQLiteStatement {
-  unowned let connection: SQLiteConnection
+  /// Strong: a statement keeps its connection open.
+  let connection: SQLiteConnection
   let handle: OpaquePointer
   public let sql: String
 
@@ -18,7 +19,9 @@ public final class SQLiteStatement {
   deinit { sqlite3_finalize(handle) }
 
   @inline(__always)
-  func check(_ rc: Int32) throws { try connection.check(rc, sql) }
+  func check(_ rc: Int32) throws {
+    if rc != SQLITE_OK { throw connection.error(rc, sql) }
+  }
 
   // MARK: Binding
 
@@ -89,8 +92,7 @@ public final class SQLiteStatement {
     if rc == SQLITE_ROW { return true }
     if rc == SQLITE_DONE { return false }
     sqlite3_reset(handle)
-    try check(rc)
-    return false
+    throw connection.error(rc, sql)
   }
 
   /// Runs the statement to completion and resets it; returns the rows it changed.
