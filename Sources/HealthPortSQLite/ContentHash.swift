@@ -33,18 +33,29 @@ struct ContentHash {
     for attribute in node.attributes {
       add(byte: 0x02)
       add(attribute.name)
-      add(attribute.value)
+      add(value: attribute.value)
     }
     add(tag: 0x03, node.text)
     for child in node.children { add(child) }
     add(byte: 0x04)
   }
 
+  /// An attribute value; a date (`YYYY-MM-DD HH:MM:SS ±HHMM`) counts by its instant, because a
+  /// newer export writes the same date in another offset.
+  mutating func add(value: String) {
+    if value.utf8.count == 25, let date = HealthDate(value) {
+      add(byte: 0x07)
+      add(String(date.secondsSince1970))
+    } else {
+      add(value)
+    }
+  }
+
   mutating func add(_ attributes: [Attribute]) {
     for attribute in attributes {
       add(byte: 0x05)
       add(attribute.name)
-      add(attribute.value)
+      add(value: attribute.value)
     }
   }
 
