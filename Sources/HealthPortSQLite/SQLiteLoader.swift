@@ -727,7 +727,42 @@ public final class SQLiteLoader: ExportSink {
     var device: Substring?
   }
 
+  // The last source seen: consecutive samples nearly always share it.
+  private var lastSourceID: Int64 = -1
+  private var lastSourceName = ""
+  private var lastSourceVersion: String?
+  private var lastDeviceTail: [UInt8]?
+
   private func sourceID(_ name: String, _ version: String?, _ device: String?, _ product: String?) throws -> Int64 {
+    if lastSourceID >= 0, name == lastSourceName, version == lastSourceVersion,
+      Self.sameDeviceTail(device, lastDeviceTail)
+    {
+      return lastSourceID
+    }
+    let id = try lookUpSourceID(name, version, device, product)
+    lastSourceID = id
+    lastSourceName = name
+    lastSourceVersion = version
+    lastDeviceTail = device.map { Array(Self.deviceTail($0).utf8) }
+    return id
+  }
+
+  /// True when `device` (after its address) is the bytes `tail`, or both are absent.
+  static func sameDeviceTail(_ device: String?, _ tail: [UInt8]?) -> Bool {
+    guard var device else { return tail == nil }
+    guard let tail else { return false }
+    return device.withUTF8 { bytes -> Bool in
+      var start = 0
+      if bytes.starts(with: deviceHead), let close = bytes.firstIndex(of: UInt8(ascii: ">")) { start = close + 1 }
+      guard bytes.count - start == tail.count else { return false }
+      if tail.isEmpty { return true }
+      return tail.withUnsafeBytes { memcmp(bytes.baseAddress! + start, $0.baseAddress!, tail.count) == 0 }
+    }
+  }
+
+  private func lookUpSourceID(_ name: String, _ version: String?, _ device: String?, _ product: String?) throws
+    -> Int64
+  {
     let tail = device.map(Self.deviceTail)
     let key = SourceCacheKey(name: name, version: version, device: tail)
     if let id = sourceIDs[key] { return id }
@@ -770,6 +805,8 @@ public final class SQLiteLoader: ExportSink {
     sourceIDs[key] = id
     return id
   }
+
+  static let deviceHead = Array("<<HKDevice:".utf8)
 
   static func deviceTail(_ device: String) -> Substring {
     let utf8 = device.utf8
