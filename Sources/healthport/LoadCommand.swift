@@ -1,6 +1,10 @@
 import HealthPort
 import HealthPortSQLite
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `healthport load`: bulk-loads exports into a SQLite database, idempotently.
 enum LoadCommand: Command {
   static let name = "load"
@@ -41,6 +45,10 @@ enum LoadCommand: Command {
     }
     for input in inputs where input == database {
       throw HealthPortError(.usage, "healthport load: error: --db names the input file \(database)")
+    }
+    // Check the inputs before the database is created, so a typo leaves no empty database behind.
+    for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
+      throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
     }
     try load(inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet)
   }

@@ -362,6 +362,17 @@ struct LoadTests {
     #expect(result.stderr.contains("--db"))
   }
 
+  @Test("a missing input fails before any database is created")
+  func missingInput() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = Self.database(in: directory)
+    let result = try Self.load([directory.appendingPathComponent("nope.zip").path], db: db)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("nope.zip"))
+    #expect(!FileManager.default.fileExists(atPath: db))
+  }
+
   @Test("a malformed export leaves the database consistent, and its complete elements in it")
   func malformedInput() throws {
     try #require(FileManager.default.fileExists(atPath: Self.sample.path), "Samples/export.xml is absent")
