@@ -168,6 +168,7 @@ public final class SQLiteLoader: ExportSink {
     batchRows: Int = defaultBatchRows, pipelined: Bool = true
   ) throws -> [Result] {
     let db = try openDatabase(path: database)
+    defer { try? db.close() }
     var results: [Result] = []
     for path in paths {
       let loader = try SQLiteLoader(database: db, person: person, inputPath: path ?? "-", batchRows: batchRows)

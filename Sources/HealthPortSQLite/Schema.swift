@@ -274,16 +274,24 @@ public enum SQLiteSchema {
       ORDER BY person, period;
 
     CREATE VIEW workouts_summary AS
-      SELECT
-        CASE WHEN activity_type LIKE 'HKWorkoutActivityType%' THEN substr(activity_type, 22)
-          ELSE activity_type END AS activity,
-        sum(copies) AS count,
-        round(total(duration_min * copies), 3) AS duration_min,
-        round(sum(distance_km * copies), 3) AS distance,
-        round(sum(energy_kcal * copies), 3) AS energy,
+      SELECT activity, count,
+        CASE WHEN duration_min = CAST(duration_min AS INTEGER) THEN CAST(duration_min AS INTEGER)
+          ELSE duration_min END AS duration_min,
+        CASE WHEN distance = CAST(distance AS INTEGER) THEN CAST(distance AS INTEGER) ELSE distance END AS distance,
+        CASE WHEN energy = CAST(energy AS INTEGER) THEN CAST(energy AS INTEGER) ELSE energy END AS energy,
         person
-      FROM workouts
-      GROUP BY person, activity
+      FROM (
+        SELECT
+          CASE WHEN activity_type LIKE 'HKWorkoutActivityType%' THEN substr(activity_type, 22)
+            ELSE activity_type END AS activity,
+          sum(copies) AS count,
+          round(total(duration_min * copies), 3) AS duration_min,
+          round(sum(distance_km * copies), 3) AS distance,
+          round(sum(energy_kcal * copies), 3) AS energy,
+          person
+        FROM workouts
+        GROUP BY person, activity
+      )
       ORDER BY person, count DESC, activity;
     """
 }

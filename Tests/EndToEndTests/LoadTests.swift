@@ -390,4 +390,64 @@ struct LoadTests {
     #expect(try Self.load([Self.sample.path], db: db).status == 0)
     Self.expectMatches(try SQLiteExpectations.actual(db), try SQLiteExpectations.expected(Self.sample.path))
   }
+
+  // MARK: The views against the CLI
+
+  /// True when the built binary has `command` (steps and workouts come from another branch).
+  static func hasCommand(_ command: String) -> Bool {
+    guard let result = try? Harness.run([command, "--help"]) else { return false }
+    return result.status == 0
+  }
+
+  /// CSV rows without the header (the CLI quotes nothing in these tables).
+  static func csvRows(_ text: String) -> [[String]] {
+    text.split(separator: "\n").dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+  }
+
+  @Test("daily_steps gives the numbers of healthport steps", .enabled(if: hasCommand("steps")))
+  func dailyStepsMatchesCLI() throws {
+    try #require(FileManager.default.fileExists(atPath: Self.sample.path), "Samples/export.xml is absent")
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = Self.database(in: directory)
+    #expect(try Self.load([Self.sample.path], db: db).status == 0)
+    let cli = try Harness.run(["steps", Self.sample.path, "--format", "csv"])
+    #expect(cli.status == 0, "stderr: \(cli.stderr)")
+    let rows = Self.csvRows(cli.stdoutText)
+    let view = try SQLiteExpectations.actual(db)["daily_steps"] as? [[Any]] ?? []
+    #expect(rows.count == view.count)
+    for (row, viewRow) in zip(rows, view) {
+      #expect(row[0] == viewRow[0] as? String)
+      #expect(abs((Double(row[1]) ?? .nan) - ((viewRow[1] as? NSNumber)?.doubleValue ?? .nan)) < 1e-6)
+      #expect(Int(row[2]) == viewRow[2] as? Int)
+    }
+  }
+
+  @Test("workouts_summary gives the numbers of healthport workouts --summary", .enabled(if: hasCommand("workouts")))
+  func workoutsSummaryMatchesCLI() throws {
+    try #require(FileManager.default.fileExists(atPath: Self.sample.path), "Samples/export.xml is absent")
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = Self.database(in: directory)
+    #expect(try Self.load([Self.sample.path], db: db).status == 0)
+    let cli = try Harness.run(["workouts", Self.sample.path, "--summary", "--format", "csv"])
+    #expect(cli.status == 0, "stderr: \(cli.stderr)")
+    let rows = Self.csvRows(cli.stdoutText)
+    let view = try SQLiteExpectations.actual(db)["workouts_summary"] as? [[Any]] ?? []
+    #expect(rows.count == view.count)
+    for (row, viewRow) in zip(rows, view) {
+      #expect(row[0] == viewRow[0] as? String)
+      #expect(Int(row[1]) == viewRow[1] as? Int)
+      for column in 2...4 {
+        let got = (viewRow[column] as? NSNumber)?.doubleValue
+        if row[column].isEmpty {
+          #expect(got == nil, "column \(column) of \(row[0])")
+        } else {
+          #expect(abs((Double(row[column]) ?? .nan) - (got ?? .nan)) < 0.0015, "column \(column) of \(row[0])")
+        }
+      }
+    }
+  }
 }
