@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Release builds of the streaming modules skip the dynamic exclusivity checks: the hot path runs
+/// once per attribute of millions of elements, and the static checks still apply.
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
   name: "healthport",
   products: [
@@ -17,12 +21,12 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
     // Thin wrappers.
-    .target(name: "XMLStream", dependencies: ["CLibXML2"]),
+    .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),
     .target(name: "ZipStream", dependencies: ["CArchive"]),
     .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
 
     // The reusable core: model, reading, filtering, aggregation, writing.
-    .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"]),
+    .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"], swiftSettings: hotPath),
 
     // Loading into SQLite, kept apart so that the core does not link libsqlite3.
     .target(name: "HealthPortSQLite", dependencies: ["HealthPort", "SQLiteStore"]),

@@ -417,7 +417,7 @@ public final class SQLiteLoader: ExportSink {
     try b.add(date: workout.creationDate, &scratch)
     try b.add(date: workout.startDate, &scratch)
     try b.add(date: workout.endDate, &scratch)
-    let totals = WorkoutTotals(workout)
+    let totals = WorkoutMeasures(workout)
     try b.add(totals.durationMinutes)
     try b.add(totals.distanceKilometres)
     try b.add(totals.energyKilocalories)

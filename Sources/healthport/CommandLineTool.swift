@@ -44,7 +44,12 @@ struct CommandDescriptor {
 enum CommandLineTool {
   static let version = "0.1.0"
 
-  static var commands: [CommandDescriptor] { [InfoCommand.descriptor, LoadCommand.descriptor] }
+  static var commands: [CommandDescriptor] {
+    [
+      InfoCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor, StatsCommand.descriptor,
+      LoadCommand.descriptor,
+    ]
+  }
 
   static var help: String {
     var text = """

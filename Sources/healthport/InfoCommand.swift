@@ -4,12 +4,15 @@ import HealthPort
 enum InfoCommand: Command {
   static let name = "info"
   static let summary = "Show an overview of an export: version, dates, counts per type, sources, warnings."
-  static let options = [
-    OptionSpec(name: "--format", short: nil, valueName: "table|json", help: "Output format (default: table)."),
-    OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar."),
-  ]
+  static let options =
+    [
+      OptionSpec(name: "--format", short: nil, valueName: "table|json", help: "Output format (default: table)."),
+      OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar."),
+    ] + FilterOptions.specs
   static let usage = """
     USAGE: healthport info [INPUT] [--format table|json] [--quiet]
+                           [--type T] [--activity A] [--source-product P] [--source TEXT]
+                           [--from D] [--to D] [--tz ZONE]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
@@ -17,6 +20,7 @@ enum InfoCommand: Command {
     EXAMPLES:
       healthport info export.zip
       healthport info export.xml --format json | jq .recordsByType
+      healthport info export.zip --source-product Watch --from 2024-01-01
     """
 
   static func run(_ arguments: ParsedArguments) throws {
@@ -25,9 +29,11 @@ enum InfoCommand: Command {
       throw HealthPortError(.usage, "healthport info: error: expected one INPUT, got \(arguments.positionals.count)")
     }
     let input = arguments.positionals.first
+    let filter = try FilterOptions.parse(arguments, command: name)
     let bar = ProgressBar.make(inputPath: input, quiet: arguments.flag("--quiet"))
     let collector = ExportSummaryCollector()
-    let report = try ExportReader(path: input, options: .with(bar)).read(into: collector)
+    let report = try ExportReader(path: input, options: .with(bar)).read(
+      into: FilterOptions.wrap(collector, in: filter))
     bar?.finish()
     let out = OutputStream()
     var bytes: [UInt8] = []

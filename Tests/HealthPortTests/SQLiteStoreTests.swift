@@ -84,7 +84,7 @@ struct SQLiteStoreTests {
   }
 
   @Test("workout totals: own attributes first, else direct statistics, units converted")
-  func workoutTotals() {
+  func workoutMeasures() {
     let start = HealthDate("2024-01-01 10:00:00 +0100")!
     var old = Workout(
       workoutActivityType: "HKWorkoutActivityTypeRunning", duration: "90", durationUnit: "s", totalDistance: "1",
@@ -96,7 +96,7 @@ struct SQLiteStoreTests {
           type: "HKQuantityTypeIdentifierDistanceWalkingRunning", startDate: start, endDate: start, sum: "9", unit: "km"
         ))
     ]
-    let totals = WorkoutTotals(old)
+    let totals = WorkoutMeasures(old)
     #expect(totals.durationMinutes == 1.5)
     #expect(abs((totals.distanceKilometres ?? 0) - 1.609344) < 1e-12)
     #expect(abs((totals.energyKilocalories ?? 0) - 100) < 1e-9)
@@ -119,12 +119,12 @@ struct SQLiteStoreTests {
         WorkoutStatistics(
           type: "HKQuantityTypeIdentifierBasalEnergyBurned", startDate: start, endDate: start, sum: "99", unit: "kcal")),
     ]
-    let modernTotals = WorkoutTotals(modern)
+    let modernTotals = WorkoutMeasures(modern)
     #expect(modernTotals.distanceKilometres == 5)
     #expect(modernTotals.energyKilocalories == 250)
     #expect(modernTotals.durationMinutes == nil)
 
-    let none = WorkoutTotals(
+    let none = WorkoutMeasures(
       Workout(
         workoutActivityType: "HKWorkoutActivityTypeYoga", duration: "30", durationUnit: "min", sourceName: "Watch",
         startDate: start, endDate: start))

@@ -1,0 +1,171 @@
+/// An aggregate for `healthport stats --agg`.
+public enum Aggregate: String, CaseIterable, Sendable {
+  case sum, min, max, avg, count, latest
+
+  /// Cumulative quantity types sum up; other quantity types average; category types (whose
+  /// values are names, not numbers) count.
+  public static func defaultFor(type: String) -> Aggregate {
+    if KnownNames.isCumulative(type) { return .sum }
+    if type.hasPrefix("HKCategoryTypeIdentifier") { return .count }
+    return .avg
+  }
+}
+
+/// One row of `healthport stats`: `period,value,samples,unit`.
+public struct StatsRow: Hashable, Sendable {
+  public var key: Int
+  public var period: String
+  public var value: Double
+  public var samples: Int
+  /// The unit of `value` (empty for types without units).
+  public var unit: String
+}
+
+/// Aggregates one record type per period.
+///
+/// Values are converted to the type's most frequent unit in the input. To do that in one pass,
+/// partial aggregates (sum, min, max, count, latest) are kept per period and per unit, and
+/// converted at the end: memory grows with periods × units, never with samples. A unit that
+/// cannot be converted to the most frequent one is an error naming it. `latest` is the sample
+/// with the greatest start date, the later one in document order on a tie.
+public final class Stats: ExportSink {
+  public struct Configuration {
+    public var type: String
+    public var aggregate: Aggregate
+    public var by: PeriodKind = .day
+    public var zone: ZoneRule = .written
+    public init(type: String, aggregate: Aggregate? = nil) {
+      self.type = type
+      self.aggregate = aggregate ?? Aggregate.defaultFor(type: type)
+    }
+  }
+
+  struct Partial {
+    var sum = 0.0
+    var min = Double.infinity
+    var max = -Double.infinity
+    var count = 0
+    var latestStart = Int64.min
+    var latestSequence = -1
+    var latestValue = 0.0
+  }
+
+  public let configuration: Configuration
+  private var mapper: PeriodMapper
+  private var units: [String] = []
+  private var unitCounts: [Int] = []
+  private var lastUnit: (text: String?, index: Int)?
+  private var partials: [Int: [Int: Partial]] = [:]
+  private var sequence = 0
+  public private(set) var rows: [StatsRow] = []
+  /// The unit every value was converted to.
+  public private(set) var unit = ""
+
+  public init(_ configuration: Configuration) {
+    self.configuration = configuration
+    mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
+  }
+
+  public func begin(_ header: ExportHeader) throws {}
+
+  public func consume(_ element: ExportElement) throws {
+    guard case .record(let record) = element, record.type == configuration.type else { return }
+    try add(record)
+  }
+
+  public func add(_ record: Record) throws {
+    sequence += 1
+    var value = 0.0
+    if configuration.aggregate != .count {
+      guard let number = record.numericValue else {
+        throw HealthPortError(
+          .malformed,
+          "healthport: error: the \(KnownNames.shortTypeName(record.type)) sample starting \(record.startDate) has the non-numeric value '\(record.value ?? "")'; only --agg count works for it"
+        )
+      }
+      value = number
+    }
+    let unitIndex = index(of: record.unit)
+    unitCounts[unitIndex] += 1
+    let key = mapper.key(record.startDate)
+    var partial = partials[key]?[unitIndex] ?? Partial()
+    partial.sum += value
+    partial.min = Swift.min(partial.min, value)
+    partial.max = Swift.max(partial.max, value)
+    partial.count += 1
+    let start = record.startDate.secondsSince1970
+    if start >= partial.latestStart {
+      partial.latestStart = start
+      partial.latestSequence = sequence
+      partial.latestValue = value
+    }
+    partials[key, default: [:]][unitIndex] = partial
+  }
+
+  private func index(of unit: String?) -> Int {
+    if let last = lastUnit, last.text == unit { return last.index }
+    let text = unit ?? ""
+    let found: Int
+    if let index = units.firstIndex(of: text) {
+      found = index
+    } else {
+      found = units.count
+      units.append(text)
+      unitCounts.append(0)
+    }
+    lastUnit = (unit, found)
+    return found
+  }
+
+  public func end(_ report: ReadReport) throws { try finish() }
+
+  /// Converts and combines the partial aggregates into ``rows``.
+  public func finish() throws {
+    guard let target = unitCounts.indices.max(by: { (unitCounts[$0], $1) < (unitCounts[$1], $0) }) else {
+      rows = []
+      return
+    }
+    unit = units[target]
+    var conversions: [(scale: Double, shift: Double)] = []
+    for (index, name) in units.enumerated() {
+      if configuration.aggregate == .count {
+        conversions.append((1, 0))
+        continue
+      }
+      guard let linear = Units.linear(from: name, to: unit) else {
+        throw HealthPortError(
+          .malformed,
+          "healthport: error: \(KnownNames.shortTypeName(configuration.type)) values in '\(name)' (\(unitCounts[index]) samples) cannot be converted to '\(unit)', the type's most frequent unit"
+        )
+      }
+      conversions.append(linear)
+    }
+    rows = partials.keys.sorted().map { key in
+      var total = Partial()
+      for (unitIndex, partial) in partials[key] ?? [:] {
+        let (scale, shift) = conversions[unitIndex]
+        total.sum += partial.sum * scale + Double(partial.count) * shift
+        // Conversions are increasing (positive scale), so min and max map to min and max.
+        total.min = Swift.min(total.min, partial.min * scale + shift)
+        total.max = Swift.max(total.max, partial.max * scale + shift)
+        total.count += partial.count
+        if (partial.latestStart, partial.latestSequence) > (total.latestStart, total.latestSequence) {
+          total.latestStart = partial.latestStart
+          total.latestSequence = partial.latestSequence
+          total.latestValue = partial.latestValue * scale + shift
+        }
+      }
+      let value: Double
+      switch configuration.aggregate {
+      case .sum: value = total.sum
+      case .min: value = total.min
+      case .max: value = total.max
+      case .avg: value = total.sum / Double(total.count)
+      case .count: value = Double(total.count)
+      case .latest: value = total.latestValue
+      }
+      return StatsRow(
+        key: key, period: configuration.by.label(forKey: key), value: value, samples: total.count, unit: unit)
+    }
+  }
+}

@@ -1,0 +1,143 @@
+/// One workout as `healthport workouts` lists it.
+public struct WorkoutRow: Hashable, Sendable {
+  /// `startDate` and `endDate` as written in the export.
+  public var start: HealthDate
+  public var end: HealthDate
+  /// The activity without its `HKWorkoutActivityType` prefix (`Running`).
+  public var activity: String
+  /// Minutes, from `duration` and `durationUnit`; nil when absent.
+  public var durationMinutes: Double?
+  /// In the chosen distance unit; nil when unknown.
+  public var distance: Double?
+  /// In the chosen energy unit; nil when unknown.
+  public var energy: Double?
+  public var source: String
+  public var product: String?
+  /// Document order, to keep equal start dates stable.
+  var sequence: Int
+}
+
+/// One activity in `healthport workouts --summary`.
+public struct ActivitySummaryRow: Hashable, Sendable {
+  public var activity: String
+  public var count: Int
+  public var durationMinutes: Double
+  /// Sum of the known distances; nil when no workout of the activity has one.
+  public var distance: Double?
+  public var energy: Double?
+}
+
+/// Collects workouts with their duration, distance and energy.
+///
+/// Distance and energy come from the Workout's `totalDistance`/`totalEnergyBurned` attributes
+/// when present; otherwise from the `sum` of its direct `WorkoutStatistics` children (those inside
+/// a `WorkoutActivity` are parts of the same totals and are not added again): every
+/// `HKQuantityTypeIdentifierDistance…` type for distance (multisport workouts have several),
+/// `HKQuantityTypeIdentifierActiveEnergyBurned` for energy. Units are converted to the chosen
+/// ones; a unit that cannot be converted is an error naming it.
+public final class WorkoutTotals: ExportSink {
+  public struct Configuration {
+    /// `km` or `mi` (any length unit ``Units`` knows).
+    public var distanceUnit = "km"
+    /// `kcal` or `kJ` (any energy unit ``Units`` knows).
+    public var energyUnit = "kcal"
+    public init() {}
+  }
+
+  public let configuration: Configuration
+  public private(set) var rows: [WorkoutRow] = []
+  private var summaryIndex: [String: Int] = [:]
+  public private(set) var summary: [ActivitySummaryRow] = []
+  /// When false, rows are not kept (only the summary), so memory grows with activities only.
+  public var keepsRows = true
+
+  public init(_ configuration: Configuration) { self.configuration = configuration }
+
+  public func begin(_ header: ExportHeader) throws {}
+
+  public func consume(_ element: ExportElement) throws {
+    guard case .workout(let workout) = element else { return }
+    try add(workout)
+  }
+
+  public func add(_ workout: Workout) throws {
+    let row = try Self.row(for: workout, configuration: configuration, sequence: rows.count)
+    if keepsRows { rows.append(row) }
+    let index: Int
+    if let found = summaryIndex[row.activity] {
+      index = found
+    } else {
+      index = summary.count
+      summaryIndex[row.activity] = index
+      summary.append(ActivitySummaryRow(activity: row.activity, count: 0, durationMinutes: 0))
+    }
+    summary[index].count += 1
+    summary[index].durationMinutes += row.durationMinutes ?? 0
+    if let distance = row.distance { summary[index].distance = (summary[index].distance ?? 0) + distance }
+    if let energy = row.energy { summary[index].energy = (summary[index].energy ?? 0) + energy }
+  }
+
+  public func end(_ report: ReadReport) throws {
+    rows.sort { ($0.start.secondsSince1970, $0.sequence) < ($1.start.secondsSince1970, $1.sequence) }
+    summary.sort { ($0.count, $1.activity) > ($1.count, $0.activity) }
+  }
+
+  static func row(for workout: Workout, configuration: Configuration, sequence: Int) throws -> WorkoutRow {
+    func number(_ text: String?, _ what: String) throws -> Double? {
+      guard let text else { return nil }
+      guard let value = Double(text) else {
+        throw HealthPortError(
+          .malformed, "healthport: error: the workout starting \(workout.startDate) has a non-numeric \(what) '\(text)'"
+        )
+      }
+      return value
+    }
+    func convert(_ value: Double, _ unit: String?, to target: String, _ what: String) throws -> Double {
+      let unit = unit ?? target
+      guard let converted = Units.convert(value, from: unit, to: target) else {
+        throw HealthPortError(
+          .malformed,
+          "healthport: error: the workout starting \(workout.startDate) has a \(what) in '\(unit)', which cannot be converted to \(target)"
+        )
+      }
+      return converted
+    }
+
+    var duration: Double?
+    if let value = try number(workout.duration, "duration") {
+      duration = try convert(value, workout.durationUnit ?? "min", to: "min", "duration")
+    }
+
+    var distance: Double?
+    if let value = try number(workout.totalDistance, "totalDistance") {
+      distance = try convert(value, workout.totalDistanceUnit, to: configuration.distanceUnit, "totalDistance")
+    }
+    var energy: Double?
+    if let value = try number(workout.totalEnergyBurned, "totalEnergyBurned") {
+      energy = try convert(value, workout.totalEnergyBurnedUnit, to: configuration.energyUnit, "totalEnergyBurned")
+    }
+    if distance == nil || energy == nil {
+      var statDistance: Double?
+      var statEnergy: Double?
+      for statistic in workout.statistics {
+        guard let sum = try number(statistic.sum, "\(statistic.type) sum") else { continue }
+        if statistic.type.hasPrefix("HKQuantityTypeIdentifierDistance") {
+          statDistance =
+            (statDistance ?? 0)
+            + (try convert(sum, statistic.unit, to: configuration.distanceUnit, "\(statistic.type) sum"))
+        } else if statistic.type == "HKQuantityTypeIdentifierActiveEnergyBurned" {
+          statEnergy =
+            (statEnergy ?? 0)
+            + (try convert(sum, statistic.unit, to: configuration.energyUnit, "\(statistic.type) sum"))
+        }
+      }
+      if distance == nil { distance = statDistance }
+      if energy == nil { energy = statEnergy }
+    }
+    return WorkoutRow(
+      start: workout.startDate, end: workout.endDate,
+      activity: KnownNames.shortActivityName(workout.workoutActivityType), durationMinutes: duration,
+      distance: distance, energy: energy, source: workout.sourceName, product: workout.sourceProduct,
+      sequence: sequence)
+  }
+}

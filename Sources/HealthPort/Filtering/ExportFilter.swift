@@ -1,0 +1,225 @@
+/// A `--from`/`--to` bound.
+public enum DateBound: Hashable, Sendable {
+  /// A whole local day (days since 1970-01-01), `YYYY-MM-DD`.
+  case day(Int)
+  /// An exact instant (Unix seconds), a timestamp with an offset.
+  case instant(Int64)
+  /// A wall-clock time (local seconds since 1970-01-01 00:00), a timestamp without an offset.
+  case wallClock(Int64)
+
+  /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS][±HH:MM|Z]` (a space may replace the `T`).
+  public static func parse(_ text: String, option: String) throws -> DateBound {
+    let bytes = Array(text.utf8)
+    func fail() -> HealthPortError {
+      HealthPortError(
+        .usage,
+        "healthport: error: '\(text)' is not a valid date for \(option); use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][±HH:MM]"
+      )
+    }
+    func number(_ range: Range<Int>) -> Int? {
+      guard range.upperBound <= bytes.count else { return nil }
+      var value = 0
+      for index in range {
+        let digit = Int(bytes[index]) - 48
+        guard (0...9).contains(digit) else { return nil }
+        value = value * 10 + digit
+      }
+      return value
+    }
+    guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      (1...12).contains(month), day >= 1, day <= HealthDate.daysInMonth(year, month)
+    else { throw fail() }
+    let days = HealthDate.daysSince1970(year: year, month: month, day: day)
+    if bytes.count == 10 { return .day(days) }
+    guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+      bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16), hour < 24,
+      minute < 60
+    else { throw fail() }
+    var index = 16
+    var second = 0
+    if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+      guard let value = number(17..<19), value < 60 else { throw fail() }
+      second = value
+      index = 19
+    }
+    let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    if index == bytes.count { return .wallClock(local) }
+    let rest = String(decoding: bytes[index...], as: UTF8.self)
+    if rest == "Z" { return .instant(local) }
+    guard let offset = ZoneRule.parseOffset(rest) else { throw fail() }
+    return .instant(local - Int64(offset))
+  }
+}
+
+/// What `--type`, `--source-product`, `--source`, `--activity`, `--from`, `--to` and `--tz` select.
+///
+/// Rules (SPEC-NOTES "Filters"):
+/// - `types` selects Records and Correlations, `activities` selects Workouts; when either is given,
+///   every other element kind (ActivitySummary, ClinicalRecord, …) is left out. The header,
+///   `ExportDate` and `Me` are always kept.
+/// - Source and date criteria apply to every element that has a source or a date; an element
+///   without one is not affected by them.
+/// - An element is in the date range when its start date is; `ActivitySummary` by its
+///   `dateComponents` day (its start is that day's local midnight).
+public struct ExportFilter {
+  /// Full type identifiers, nil for "any".
+  public var types: Set<String>?
+  /// Full `HKWorkoutActivityType…` names, nil for "any".
+  public var activities: Set<String>?
+  /// Source products (`Watch`, `iPhone`, …, or a source name), lowercased; empty for "any".
+  public var sourceProducts: [String] = []
+  /// Text the source name must contain, lowercased.
+  public var sourceText: String?
+  public var from: DateBound?
+  public var to: DateBound?
+  /// How instants become local days and wall-clock times.
+  public var zone: ZoneRule = .written
+  /// The last source checked and its result: samples of one source come in long runs.
+  private let sourceCache = SourceMatchCache()
+
+  public init() {}
+
+  /// True when nothing is filtered out.
+  public var isEmpty: Bool {
+    types == nil && activities == nil && sourceProducts.isEmpty && sourceText == nil && from == nil && to == nil
+  }
+
+  /// Builds a filter from command-line strings; throws usage errors with did-you-mean hints.
+  public init(
+    types: [String] = [], sourceProducts: [String] = [], sourceText: String? = nil, activities: [String] = [],
+    from: String? = nil, to: String? = nil, tz: String? = nil
+  ) throws {
+    if !types.isEmpty { self.types = Set(try types.map(KnownNames.resolveType)) }
+    if !activities.isEmpty { self.activities = Set(try activities.map(KnownNames.resolveActivity)) }
+    self.sourceProducts = sourceProducts.map { $0.lowercased() }
+    if let sourceText, !sourceText.isEmpty { self.sourceText = sourceText.lowercased() }
+    self.from = try from.map { try DateBound.parse($0, option: "--from") }
+    self.to = try to.map { try DateBound.parse($0, option: "--to") }
+    if let tz { zone = try ZoneRule.parse(tz) }
+  }
+
+  // MARK: Matching
+
+  /// Whether `element` passes the filter.
+  public func includes(_ element: ExportElement) -> Bool {
+    switch element {
+    case .exportDate, .me:
+      return true
+    case .record(let record):
+      if activities != nil && types == nil { return false }
+      if let types, !types.contains(record.type) { return false }
+      return matchesSource(name: record.sourceName, product: record.sourceProduct) && inRange(record.startDate)
+    case .correlation(let correlation):
+      if activities != nil && types == nil { return false }
+      if let types, !types.contains(correlation.type) { return false }
+      return matchesSource(name: correlation.sourceName, product: correlation.sourceProduct)
+        && inRange(correlation.startDate)
+    case .workout(let workout):
+      if types != nil && activities == nil { return false }
+      if let activities, !activities.contains(workout.workoutActivityType) { return false }
+      return matchesSource(name: workout.sourceName, product: workout.sourceProduct) && inRange(workout.startDate)
+    case .activitySummary(let summary):
+      if types != nil || activities != nil { return false }
+      guard from != nil || to != nil else { return true }
+      guard let text = summary.dateComponents, case .day(let day)? = try? DateBound.parse(text, option: "")
+      else { return true }
+      return dayInRange(day)
+    case .clinicalRecord(let record):
+      return genericIncludes(record.node, dateAttribute: "receivedDate")
+    case .audiogram(let audiogram):
+      return genericIncludes(audiogram.node, dateAttribute: "startDate")
+    case .visionPrescription(let prescription):
+      return genericIncludes(prescription.node, dateAttribute: "dateIssued")
+    case .other(let node):
+      return genericIncludes(node, dateAttribute: "startDate")
+    }
+  }
+
+  private func genericIncludes(_ node: ElementNode, dateAttribute: String) -> Bool {
+    if types != nil || activities != nil { return false }
+    if let name = node[attribute: "sourceName"], !matchesSource(name: name, product: nil) { return false }
+    if from != nil || to != nil, let text = node[attribute: dateAttribute], let date = HealthDate(text) {
+      return inRange(date)
+    }
+    return true
+  }
+
+  /// Source criteria: the product (or, for a sample without one, the source name) equals one of
+  /// `sourceProducts`, and the source name contains `sourceText`, ignoring case.
+  @inline(__always)
+  public func matchesSource(name: String, product: String?) -> Bool {
+    if sourceProducts.isEmpty && sourceText == nil { return true }
+    if let last = sourceCache.name, last == name, sourceCache.product == product { return sourceCache.result }
+    let result = computeMatchesSource(name: name, product: product)
+    sourceCache.name = name
+    sourceCache.product = product
+    sourceCache.result = result
+    return result
+  }
+
+  private func computeMatchesSource(name: String, product: String?) -> Bool {
+    if !sourceProducts.isEmpty {
+      let key = (product ?? name).lowercased()
+      if !sourceProducts.contains(key) { return false }
+    }
+    if let sourceText, !name.lowercased().contains(sourceText) { return false }
+    return true
+  }
+
+  /// Date criteria on a start date.
+  @inline(__always)
+  public func inRange(_ date: HealthDate) -> Bool {
+    if let from, !satisfies(date, from, isLower: true) { return false }
+    if let to, !satisfies(date, to, isLower: false) { return false }
+    return true
+  }
+
+  private func satisfies(_ date: HealthDate, _ bound: DateBound, isLower: Bool) -> Bool {
+    switch bound {
+    case .day(let day):
+      let local = zone.localDay(date)
+      return isLower ? local >= day : local <= day
+    case .instant(let instant):
+      return isLower ? date.secondsSince1970 >= instant : date.secondsSince1970 <= instant
+    case .wallClock(let wall):
+      let local = zone.localSeconds(date)
+      return isLower ? local >= wall : local <= wall
+    }
+  }
+
+  /// Date criteria on a whole local day (ActivitySummary): the day's midnight is its start.
+  func dayInRange(_ day: Int) -> Bool {
+    for (bound, isLower) in [(from, true), (to, false)] {
+      guard let bound else { continue }
+      let ok: Bool
+      switch bound {
+      case .day(let limit):
+        ok = isLower ? day >= limit : day <= limit
+      case .wallClock(let wall):
+        let midnight = Int64(day) * 86_400
+        ok = isLower ? midnight >= wall : midnight <= wall
+      case .instant(let instant):
+        // Midnight of that day in --tz, or in UTC without one (the summary has no offset).
+        let midnightLocal = Int64(day) * 86_400
+        let offset: Int
+        switch zone {
+        case .written: offset = 0
+        case .fixed(let seconds): offset = seconds
+        case .named(let named): offset = named.offset(at: midnightLocal - Int64(named.offset(at: midnightLocal)))
+        }
+        let midnight = midnightLocal - Int64(offset)
+        ok = isLower ? midnight >= instant : midnight <= instant
+      }
+      if !ok { return false }
+    }
+    return true
+  }
+}
+
+/// The last source an ``ExportFilter`` checked, with its result.
+final class SourceMatchCache {
+  var name: String?
+  var product: String?
+  var result = false
+}

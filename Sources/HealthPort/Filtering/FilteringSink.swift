@@ -1,0 +1,24 @@
+/// An ``ExportSink`` that hands on only what an ``ExportFilter`` keeps, while streaming.
+public final class FilteringSink: ExportSink {
+  public let filter: ExportFilter
+  public let next: ExportSink
+  /// Elements left out so far.
+  public private(set) var droppedCount = 0
+
+  public init(filter: ExportFilter, next: ExportSink) {
+    self.filter = filter
+    self.next = next
+  }
+
+  public func begin(_ header: ExportHeader) throws { try next.begin(header) }
+
+  public func consume(_ element: ExportElement) throws {
+    if filter.includes(element) {
+      try next.consume(element)
+    } else {
+      droppedCount += 1
+    }
+  }
+
+  public func end(_ report: ReadReport) throws { try next.end(report) }
+}

@@ -1,0 +1,136 @@
+/// The type identifiers and workout activity types healthport knows by name (FORMAT.md §6, §7),
+/// used to expand short names (`StepCount`, `running`) and to suggest the closest valid name.
+public enum KnownNames {
+  /// Prefixes of `Record`/`Correlation` type identifiers, longest first.
+  public static let typePrefixes = [
+    "HKCorrelationTypeIdentifier", "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType",
+  ]
+  public static let activityPrefix = "HKWorkoutActivityType"
+
+  /// Cumulative quantity types (FORMAT.md §6.2, "C"): their natural aggregate is a sum.
+  public static let cumulativeQuantityTypes: [String] =
+    [
+      "ActiveEnergyBurned", "AppleExerciseTime", "AppleMoveTime", "AppleStandTime", "BasalEnergyBurned",
+      "DistanceCrossCountrySkiing", "DistanceCycling", "DistanceDownhillSnowSports", "DistancePaddleSports",
+      "DistanceRowing", "DistanceSkatingSports", "DistanceSwimming", "DistanceWalkingRunning", "DistanceWheelchair",
+      "FlightsClimbed", "NikeFuel", "PushCount", "StepCount", "SwimmingStrokeCount", "InsulinDelivery",
+      "NumberOfAlcoholicBeverages", "NumberOfTimesFallen", "TimeInDaylight", "InhalerUsage",
+    ] + dietaryTypes
+
+  static let dietaryTypes: [String] = [
+    "Biotin", "Caffeine", "Calcium", "Carbohydrates", "Chloride", "Cholesterol", "Chromium", "Copper",
+    "EnergyConsumed", "FatMonounsaturated", "FatPolyunsaturated", "FatSaturated", "FatTotal", "Fiber", "Folate",
+    "Iodine", "Iron", "Magnesium", "Manganese", "Molybdenum", "Niacin", "PantothenicAcid", "Phosphorus",
+    "Potassium", "Protein", "Riboflavin", "Selenium", "Sodium", "Sugar", "Thiamin", "VitaminA", "VitaminB12",
+    "VitaminB6", "VitaminC", "VitaminD", "VitaminE", "VitaminK", "Water", "Zinc",
+  ].map { "Dietary" + $0 }
+
+  /// Discrete quantity types (FORMAT.md §6.2, "D" and the unmarked measurement types).
+  public static let discreteQuantityTypes: [String] = [
+    "AppleSleepingWristTemperature", "BodyFatPercentage", "BodyMass", "BodyMassIndex", "ElectrodermalActivity",
+    "Height", "LeanBodyMass", "WaistCircumference", "CrossCountrySkiingSpeed", "CyclingCadence",
+    "CyclingFunctionalThresholdPower", "CyclingPower", "CyclingSpeed", "EstimatedWorkoutEffortScore",
+    "PaddleSportsSpeed", "PhysicalEffort", "RowingSpeed", "RunningPower", "RunningSpeed", "UnderwaterDepth",
+    "WorkoutEffortScore", "EnvironmentalAudioExposure", "EnvironmentalSoundReduction", "HeadphoneAudioExposure",
+    "AtrialFibrillationBurden", "HeartRate", "HeartRateRecoveryOneMinute", "HeartRateVariabilitySDNN",
+    "PeripheralPerfusionIndex", "RestingHeartRate", "VO2Max", "WalkingHeartRateAverage", "AppleWalkingSteadiness",
+    "RunningGroundContactTime", "RunningStrideLength", "RunningVerticalOscillation", "SixMinuteWalkTestDistance",
+    "StairAscentSpeed", "StairDescentSpeed", "WalkingAsymmetryPercentage", "WalkingDoubleSupportPercentage",
+    "WalkingSpeed", "WalkingStepLength", "BloodAlcoholContent", "BloodPressureDiastolic", "BloodPressureSystolic",
+    "UVExposure", "WaterTemperature", "BasalBodyTemperature", "AppleSleepingBreathingDisturbances",
+    "ForcedExpiratoryVolume1", "ForcedVitalCapacity", "OxygenSaturation", "PeakExpiratoryFlowRate",
+    "RespiratoryRate", "BloodGlucose", "BodyTemperature",
+  ]
+
+  /// Category types (FORMAT.md §6.3).
+  public static let categoryTypes: [String] = [
+    "AppleStandHour", "EnvironmentalAudioExposureEvent", "HeadphoneAudioExposureEvent", "HighHeartRateEvent",
+    "IrregularHeartRhythmEvent", "LowCardioFitnessEvent", "LowHeartRateEvent", "MindfulSession",
+    "AppleWalkingSteadinessEvent", "HandwashingEvent", "ToothbrushingEvent", "BleedingAfterPregnancy",
+    "BleedingDuringPregnancy", "CervicalMucusQuality", "Contraceptive", "InfrequentMenstrualCycles",
+    "IntermenstrualBleeding", "IrregularMenstrualCycles", "Lactation", "MenstrualFlow", "OvulationTestResult",
+    "PersistentIntermenstrualBleeding", "Pregnancy", "PregnancyTestResult", "ProgesteroneTestResult",
+    "ProlongedMenstrualPeriods", "SexualActivity", "SleepApneaEvent", "SleepAnalysis", "AbdominalCramps", "Acne",
+    "AppetiteChanges", "BladderIncontinence", "Bloating", "BreastPain", "ChestTightnessOrPain", "Chills",
+    "Constipation", "Coughing", "Diarrhea", "Dizziness", "DrySkin", "Fainting", "Fatigue", "Fever",
+    "GeneralizedBodyAche", "HairLoss", "Headache", "Heartburn", "HotFlashes", "LossOfSmell", "LossOfTaste",
+    "LowerBackPain", "MemoryLapse", "MoodChanges", "Nausea", "NightSweats", "PelvicPain",
+    "RapidPoundingOrFlutteringHeartbeat", "RunnyNose", "ShortnessOfBreath", "SinusCongestion", "SkippedHeartbeat",
+    "SleepChanges", "SoreThroat", "VaginalDryness", "Vomiting", "Wheezing", "AudioExposureEvent",
+  ]
+
+  /// Every known `Record`/`Correlation` type identifier, in full.
+  public static let typeIdentifiers: [String] =
+    (cumulativeQuantityTypes + discreteQuantityTypes).map { "HKQuantityTypeIdentifier" + $0 }
+    + categoryTypes.map { "HKCategoryTypeIdentifier" + $0 }
+    + ["HKCorrelationTypeIdentifierBloodPressure", "HKCorrelationTypeIdentifierFood", "HKDataTypeSleepDurationGoal"]
+
+  /// Every known `HKWorkoutActivityType…` value, in full (FORMAT.md §7).
+  public static let activityTypes: [String] = [
+    "AmericanFootball", "Archery", "AustralianFootball", "Badminton", "Baseball", "Basketball", "Bowling", "Boxing",
+    "Climbing", "Cricket", "CrossTraining", "Curling", "Cycling", "Dance", "DanceInspiredTraining", "Elliptical",
+    "EquestrianSports", "Fencing", "Fishing", "FunctionalStrengthTraining", "Golf", "Gymnastics", "Handball",
+    "Hiking", "Hockey", "Hunting", "Lacrosse", "MartialArts", "MindAndBody", "MixedMetabolicCardioTraining",
+    "PaddleSports", "Play", "PreparationAndRecovery", "Racquetball", "Rowing", "Rugby", "Running", "Sailing",
+    "SkatingSports", "SnowSports", "Soccer", "Softball", "Squash", "StairClimbing", "SurfingSports", "Swimming",
+    "TableTennis", "Tennis", "TrackAndField", "TraditionalStrengthTraining", "Volleyball", "Walking", "WaterFitness",
+    "WaterPolo", "WaterSports", "Wrestling", "Yoga", "Barre", "CoreTraining", "CrossCountrySkiing", "DownhillSkiing",
+    "Flexibility", "HighIntensityIntervalTraining", "JumpRope", "Kickboxing", "Pilates", "Snowboarding", "Stairs",
+    "StepTraining", "WheelchairWalkPace", "WheelchairRunPace", "TaiChi", "MixedCardio", "HandCycling", "DiscSports",
+    "FitnessGaming", "CardioDance", "SocialDance", "Pickleball", "Cooldown", "SwimBikeRun", "Transition",
+    "UnderwaterDiving", "Other",
+  ].map { activityPrefix + $0 }
+
+  /// A type identifier without its `HK…TypeIdentifier`/`HKDataType` prefix (`StepCount`).
+  public static func shortTypeName(_ identifier: String) -> String {
+    for prefix in typePrefixes where identifier.hasPrefix(prefix) && identifier.count > prefix.count {
+      return String(identifier.dropFirst(prefix.count))
+    }
+    return identifier
+  }
+
+  /// An activity type without its `HKWorkoutActivityType` prefix (`Running`).
+  public static func shortActivityName(_ identifier: String) -> String {
+    identifier.hasPrefix(activityPrefix) && identifier.count > activityPrefix.count
+      ? String(identifier.dropFirst(activityPrefix.count)) : identifier
+  }
+
+  /// Whether a type's values add up over time (sum) rather than being measurements (average).
+  public static func isCumulative(_ identifier: String) -> Bool {
+    identifier.hasPrefix("HKQuantityTypeIdentifier") && cumulativeSet.contains(shortTypeName(identifier))
+  }
+  private static let cumulativeSet = Set(cumulativeQuantityTypes)
+
+  /// Resolves a `--type` argument: a full identifier (any `HK…` string is taken verbatim, so that
+  /// types newer than this list still work) or a short name, case-insensitively.
+  public static func resolveType(_ text: String) throws -> String {
+    try resolve(text, in: typeIdentifiers, short: shortTypeName, what: "type", option: "--type")
+  }
+
+  /// Resolves an `--activity` argument (`running`, `Running`, `HKWorkoutActivityTypeRunning`).
+  public static func resolveActivity(_ text: String) throws -> String {
+    try resolve(text, in: activityTypes, short: shortActivityName, what: "activity", option: "--activity")
+  }
+
+  private static func resolve(
+    _ text: String, in known: [String], short: (String) -> String, what: String, option: String
+  ) throws -> String {
+    let lowered = text.lowercased()
+    if let match = known.first(where: { $0.lowercased() == lowered || short($0).lowercased() == lowered }) {
+      return match
+    }
+    if text.hasPrefix("HK"), text.count > 2 { return text }
+    let shortNames = known.map(short)
+    var hints: [String] = []
+    var pool = shortNames
+    while hints.count < 3, let best = NameSuggestion.closest(to: text, in: pool) {
+      hints.append(best)
+      pool.removeAll { $0 == best }
+    }
+    let hint = hints.isEmpty ? "" : " (did you mean \(hints.map { "'\($0)'" }.joined(separator: ", "))?)"
+    throw HealthPortError(
+      .usage,
+      "healthport: error: unknown \(what) '\(text)' for \(option)\(hint); give a short name such as '\(shortNames[0])' or a full identifier starting with HK"
+    )
+  }
+}

@@ -1,0 +1,65 @@
+import HealthPort
+
+/// `healthport stats`: any record type per period with the aggregate that fits it.
+enum StatsCommand: Command {
+  static let name = "stats"
+  static let summary = "Aggregate one record type per period (sum, min, max, avg, count, latest)."
+  static let options =
+    [
+      FilterOptions.byOption,
+      OptionSpec(
+        name: "--agg", short: nil, valueName: "sum|min|max|avg|count|latest",
+        help: "Aggregate (default: sum for cumulative types, avg for others, count for categories)."),
+      FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
+    ] + FilterOptions.specs(excluding: ["--activity"])
+  static let usage = """
+    USAGE: healthport stats [INPUT] --type T [--by day|week|month|year] [--agg sum|min|max|avg|count|latest]
+                            [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+                            [--format table|csv|json] [-o PATH]
+
+    ARGUMENTS:
+      INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
+
+    Columns: period,value,samples,unit. Values are converted to the type's most frequent unit.
+
+    EXAMPLES:
+      healthport stats export.zip --type BodyMass --by month --agg latest
+      healthport stats export.zip --type HeartRate --by week --agg max --format csv
+    """
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let input = try FilterOptions.input(arguments, command: name)
+    let filter = try FilterOptions.parse(arguments, command: name)
+    guard let types = filter.types, types.count == 1, let type = types.first else {
+      throw HealthPortError(
+        .usage, "healthport stats: error: give exactly one record type with --type (e.g. --type StepCount)")
+    }
+    var aggregate: Aggregate?
+    if arguments.value("--agg") != nil {
+      let text = try arguments.choice("--agg", Aggregate.allCases.map(\.rawValue), default: "sum", command: name)
+      aggregate = Aggregate(rawValue: text)
+    }
+    if type.hasPrefix("HKCategoryTypeIdentifier"), let aggregate, aggregate != .count {
+      throw HealthPortError(
+        .usage,
+        "healthport stats: error: \(KnownNames.shortTypeName(type)) is a category type (its values are names); only --agg count works for it"
+      )
+    }
+    var configuration = Stats.Configuration(type: type, aggregate: aggregate)
+    configuration.by = try FilterOptions.period(arguments, command: name)
+    configuration.zone = filter.zone
+    let stats = Stats(configuration)
+    try FilterOptions.read(input, into: stats, filter: filter, quiet: arguments.flag("--quiet"))
+
+    var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
+    for row in stats.rows {
+      output.rows.append([
+        .text(row.period), .number(NumberText.format(row.value)), .number(String(row.samples)), .text(row.unit),
+      ])
+      output.barValues.append(row.value)
+    }
+    output.barColumn = 1
+    try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
+  }
+}

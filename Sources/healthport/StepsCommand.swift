@@ -1,0 +1,91 @@
+import HealthPort
+
+/// `healthport steps`: step totals per day, week, month or year.
+enum StepsCommand: Command {
+  static let name = "steps"
+  static let summary = "Total steps per day, week, month or year (optionally de-duplicated across sources)."
+  static let options =
+    [
+      FilterOptions.byOption,
+      OptionSpec(
+        name: "--dedupe", short: nil, valueName: nil,
+        help: "Merge overlapping sources the way the Health app does (see docs)."),
+      OptionSpec(
+        name: "--priority", short: nil, valueName: "list",
+        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
+        repeatable: true),
+      FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
+    ] + FilterOptions.specs(excluding: ["--type", "--activity"])
+  static let usage = """
+    USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]]
+                            [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+                            [--format table|csv|json] [-o PATH]
+
+    ARGUMENTS:
+      INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
+
+    Sums HKQuantityTypeIdentifierStepCount per period of each sample's start date (local day in
+    the offset written on the sample, or in --tz). CSV columns: period,steps,samples.
+
+    EXAMPLES:
+      healthport steps export.zip --source-product Watch --from 2023-01-01 --to 2023-12-31
+      healthport steps export.zip --dedupe --by month --format csv
+      healthport steps export.zip --dedupe --priority "Watch,Pedometer++" --tz Europe/Berlin
+    """
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let input = try FilterOptions.input(arguments, command: name)
+    let filter = try FilterOptions.parse(arguments, command: name)
+    var configuration = StepTotals.Configuration()
+    configuration.by = try FilterOptions.period(arguments, command: name)
+    configuration.zone = filter.zone
+    configuration.dedupe = arguments.flag("--dedupe")
+    configuration.priority = arguments.list("--priority")
+    if !configuration.priority.isEmpty && !configuration.dedupe {
+      throw HealthPortError(.usage, "healthport steps: error: --priority only applies with --dedupe")
+    }
+    let totals = StepTotals(configuration)
+    try FilterOptions.read(input, into: totals, filter: filter, quiet: arguments.flag("--quiet"))
+
+    var output = TabularOutput(columns: ["period", "steps", "samples"])
+    for row in totals.result {
+      output.rows.append([.text(row.period), .number(NumberText.format(row.value)), .number(String(row.samples))])
+      output.barValues.append(row.value)
+    }
+    output.barColumn = 1
+    let total = totals.result.reduce(0) { $0 + $1.value }
+    let samples = totals.result.reduce(0) { $0 + $1.samples }
+    output.totalRow = [
+      .text("total"), .number(grouped(NumberText.format(total))), .number(grouped(String(samples))),
+    ]
+    if format == "table" {
+      output.rows = output.rows.map { row in
+        row.map { cell in if case .number(let t) = cell { .number(grouped(t)) } else { cell } }
+      }
+    }
+    try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
+  }
+}
+
+/// Thousands separators for tables (`12,345.5`).
+func grouped(_ number: String) -> String {
+  var integer = Substring(number)
+  var rest = Substring("")
+  if let dot = number.firstIndex(of: ".") {
+    integer = number[..<dot]
+    rest = number[dot...]
+  }
+  var sign = ""
+  if integer.first == "-" {
+    sign = "-"
+    integer = integer.dropFirst()
+  }
+  let digits = Array(integer)
+  var result = ""
+  for (index, digit) in digits.enumerated() {
+    if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+    result.append(digit)
+  }
+  return sign + result + rest
+}

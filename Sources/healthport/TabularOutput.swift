@@ -1,0 +1,123 @@
+import HealthPort
+
+/// Rows of text cells rendered as a table for people, as CSV (RFC 4180, LF) or as a JSON array of
+/// objects. Each cell knows whether it is a number (right-aligned, unquoted in JSON) or text.
+struct TabularOutput {
+  enum Cell {
+    case text(String)
+    /// A number already formatted, with its value for bars and totals.
+    case number(String)
+    /// An unknown value: empty in CSV and tables, `null` in JSON.
+    case empty
+
+    var text: String {
+      switch self {
+      case .text(let text), .number(let text): text
+      case .empty: ""
+      }
+    }
+  }
+
+  var columns: [String]
+  var rows: [[Cell]] = []
+  /// For tables: the column whose value draws a bar at the end of each row.
+  var barColumn: Int?
+  var barValues: [Double] = []
+  /// For tables: a last line under the rows (e.g. totals).
+  var totalRow: [Cell]?
+
+  init(columns: [String]) { self.columns = columns }
+
+  func render(_ format: String) -> [UInt8] {
+    switch format {
+    case "csv": csv()
+    case "json": json()
+    default: Array(table().utf8)
+    }
+  }
+
+  func csv() -> [UInt8] {
+    var out: [UInt8] = []
+    func line(_ cells: [String]) {
+      for (index, cell) in cells.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        if cell.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+          out.append(0x22)
+          for byte in cell.utf8 {
+            if byte == 0x22 { out.append(0x22) }
+            out.append(byte)
+          }
+          out.append(0x22)
+        } else {
+          out.append(contentsOf: cell.utf8)
+        }
+      }
+      out.append(0x0A)
+    }
+    line(columns)
+    for row in rows { line(row.map(\.text)) }
+    return out
+  }
+
+  func json() -> [UInt8] {
+    var out: [UInt8] = [UInt8(ascii: "[")]
+    for (rowIndex, row) in rows.enumerated() {
+      out.append(contentsOf: Array((rowIndex > 0 ? ",\n  {" : "\n  {").utf8))
+      for (index, cell) in row.enumerated() {
+        if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
+        JSONEscaping.appendString(columns[index], to: &out)
+        out.append(contentsOf: Array(": ".utf8))
+        switch cell {
+        case .text(let text): JSONEscaping.appendString(text, to: &out)
+        case .number(let text): out.append(contentsOf: Array(text.utf8))
+        case .empty: out.append(contentsOf: Array("null".utf8))
+        }
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append(contentsOf: Array((rows.isEmpty ? "]\n" : "\n]\n").utf8))
+    return out
+  }
+
+  func table() -> String {
+    if rows.isEmpty { return columns.joined(separator: "  ") + "\n(no data)\n" }
+    let all = [columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])
+    var widths = [Int](repeating: 0, count: columns.count)
+    for row in all { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.text.count) } }
+    let numeric = columns.indices.map { index in
+      rows.contains { if case .number = $0[index] { true } else { false } }
+    }
+    func line(_ row: [Cell]) -> String {
+      row.enumerated().map { index, cell in
+        numeric[index] ? cell.text.leftPadded(to: widths[index]) : cell.text.rightPadded(to: widths[index])
+      }.joined(separator: "  ")
+    }
+    var lines = [line(all[0])]
+    let maxBar = barValues.max() ?? 0
+    for (index, row) in rows.enumerated() {
+      var text = line(row)
+      if barColumn != nil, maxBar > 0, index < barValues.count {
+        let length = Int((barValues[index] / maxBar * 40).rounded())
+        text += "  " + String(repeating: "█", count: max(0, length))
+      }
+      lines.append(text)
+    }
+    if let totalRow {
+      lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
+      lines.append(line(totalRow))
+    }
+    return lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n"
+  }
+}
+
+extension String {
+  func rightPadded(to width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+
+  func trimmingTrailingSpaces() -> String {
+    var text = Substring(self)
+    while text.last == " " { text.removeLast() }
+    return String(text)
+  }
+}

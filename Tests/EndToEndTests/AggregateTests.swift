@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+
+/// `steps`, `workouts`, `stats` and the filters, run through the built binary.
+@Suite("steps, workouts, stats")
+struct AggregateTests {
+  static var sampleExport: URL { Harness.samples.appendingPathComponent("export.xml") }
+  static var hasSamples: Bool { FileManager.default.fileExists(atPath: sampleExport.path) }
+
+  /// Real exports with step samples or workouts, plus the Reyrolle workout fragments wrapped in
+  /// a `<HealthData>` root.
+  static let inputs: [URL] = {
+    var inputs = Harness.realExports()
+    let fragments = Harness.realFixtures.appendingPathComponent("NicolasReyrolle-apple-health-analyzer")
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: fragments.path) {
+      let body = names.filter { $0.hasSuffix(".xml") }.sorted().compactMap {
+        try? String(contentsOf: fragments.appendingPathComponent($0), encoding: .utf8)
+      }.joined(separator: "\n")
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent("healthport-reyrolle-\(getpid()).xml")
+      let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n\(body)\n</HealthData>\n"
+      if (try? text.write(to: url, atomically: true, encoding: .utf8)) != nil { inputs.append(url) }
+    }
+    if hasSamples { inputs.append(sampleExport) }
+    return inputs
+  }()
+
+  static func compareRows(
+    _ actual: [[String: Any]], _ expected: [[String: Any]], numbers: [String], strings: [String], what: String,
+    tolerance: Double = 0.0011
+  ) {
+    #expect(actual.count == expected.count, "\(what): \(actual.count) rows vs \(expected.count)")
+    for (got, want) in zip(actual, expected) {
+      for key in strings {
+        #expect((got[key] as? String) == (want[key] as? String), "\(what) \(key): \(got) vs \(want)")
+      }
+      for key in numbers {
+        let a = got[key] as? Double
+        let b = want[key] as? Double
+        #expect((a == nil) == (b == nil), "\(what) \(key): \(String(describing: a)) vs \(String(describing: b))")
+        if let a, let b { #expect(abs(a - b) < tolerance, "\(what) \(key): \(a) vs \(b)") }
+      }
+    }
+  }
+
+  @Test(
+    "steps per period agree with an independent sum",
+    arguments: ["day", "week", "month", "year"])
+  func stepsByPeriod(by: String) throws {
+    for input in Self.inputs {
+      let result = try Harness.run(["steps", input.path, "--by", by, "--format", "json"])
+      #expect(result.status == 0, "\(input.lastPathComponent): \(result.stderr)")
+      let actual = try Harness.json(result.stdout) as? [[String: Any]] ?? []
+      let expected = try IndependentAggregates.steps(input.path, by: by)
+      Self.compareRows(
+        actual, expected, numbers: ["steps", "samples"], strings: ["period"], what: "\(input.lastPathComponent) \(by)")
+    }
+  }
+
+  @Test("watch-only and de-duplicated steps agree with an independent computation")
+  func stepsWatchAndDedupe() throws {
+    for input in Self.inputs {
+      let watch = try Harness.run(["steps", input.path, "--source-product", "Watch", "--format", "json"])
+      #expect(watch.status == 0, "\(watch.stderr)")
+      Self.compareRows(
+        try Harness.json(watch.stdout) as? [[String: Any]] ?? [],
+        try IndependentAggregates.steps(input.path, product: "watch"),
+        numbers: ["steps", "samples"], strings: ["period"], what: "\(input.lastPathComponent) watch")
+      let dedupe = try Harness.run(["steps", input.path, "--dedupe", "--format", "json"])
+      #expect(dedupe.status == 0, "\(dedupe.stderr)")
+      Self.compareRows(
+        try Harness.json(dedupe.stdout) as? [[String: Any]] ?? [],
+        try IndependentAggregates.steps(input.path, dedupe: true),
+        numbers: ["steps", "samples"], strings: ["period"], what: "\(input.lastPathComponent) dedupe")
+    }
+  }
+
+  @Test("Samples: steps match the generator's expected.json", .enabled(if: hasSamples, "Samples/ is absent"))
+  func samplesExpected() throws {
+    let expected = try #require(
+      try Harness.json(Data(contentsOf: Harness.samples.appendingPathComponent("expected.json"))) as? [String: Any])
+    for (arguments, key) in [([String](), "stepsByDay"), (["--source-product", "Watch"], "watchStepsByDay")] {
+      let result = try Harness.run(["steps", Self.sampleExport.path, "--format", "csv"] + arguments)
+      #expect(result.status == 0)
+      let lines = result.stdoutText.split(separator: "\n").map(String.init)
+      #expect(lines.first == "period,steps,samples")
+      var byDay: [String: Int] = [:]
+      for line in lines.dropFirst() {
+        let cells = line.split(separator: ",")
+        byDay[String(cells[0])] = Int(cells[1])
+      }
+      #expect(byDay == expected[key] as? [String: Int], "\(key)")
+    }
+  }
+
+  @Test("workouts agree with an independent computation (attributes and statistics)")
+  func workouts() throws {
+    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
+    for input in Self.inputs {
+      for (unit, energy) in [("km", "kcal"), ("mi", "kJ")] {
+        let result = try Harness.run([
+          "workouts", input.path, "--unit", unit, "--energy-unit", energy, "--format", "json",
+        ])
+        #expect(result.status == 0, "\(input.lastPathComponent): \(result.stderr)")
+        let actual = try Harness.json(result.stdout) as? [[String: Any]] ?? []
+        let expected = try IndependentAggregates.workouts(input.path, distanceUnit: unit, energyUnit: energy)
+        Self.compareRows(
+          actual, expected, numbers: ["duration_min", "distance", "energy"],
+          strings: ["start", "end", "activity", "source", "product"], what: "\(input.lastPathComponent) \(unit)")
+      }
+    }
+  }
+
+  @Test("known workout totals, by hand from the fixtures")
+  func knownWorkouts() throws {
+    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
+    // tdda: totalDistance="0" km and totalEnergyBurned="139.3170000000021" kcal as attributes; the source
+    // name holds a no-break space.
+    let tdda = Harness.realFixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml")
+    let result = try Harness.run(["workouts", tdda.path, "--format", "csv"])
+    #expect(
+      result.stdoutText
+        == "start,end,activity,duration_min,distance,energy,source,product\n"
+        + "2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,Other,31.737,0,139.317,NJR Apple\u{A0}Watch,Watch\n")
+    // jshrake (iOS 16.0 zip): no total* attributes, from WorkoutStatistics.
+    let zip = Harness.realFixtures.appendingPathComponent("jshrake-healthkit-to-sqlite/export.zip")
+    let summary = try Harness.run(["workouts", zip.path, "--summary", "--format", "csv"])
+    #expect(summary.status == 0)
+    #expect(summary.stdoutText.hasPrefix("activity,count,duration_min,distance,energy\n"))
+    let expected = try IndependentAggregates.workouts(zip.path)
+    let row = try #require(expected.first)
+    let fields = summary.stdoutText.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false)
+    #expect(fields[0] == Substring(row["activity"] as? String ?? "?"))
+    #expect(fields[1] == "1")
+    #expect(abs((Double(fields[3]) ?? -1) - (row["distance"] as? Double ?? -2)) < 0.0011)
+  }
+
+  @Test("the summary groups per activity, sorted by count then name")
+  func summary() throws {
+    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
+    let input = Harness.realFixtures.appendingPathComponent("opendroid-hk/sampleexport-2.xml")
+    let result = try Harness.run(["workouts", input.path, "--summary", "--format", "json"])
+    let rows = try Harness.json(result.stdout) as? [[String: Any]] ?? []
+    let expected = try IndependentAggregates.workouts(input.path)
+    var counts: [String: Int] = [:]
+    var minutes: [String: Double] = [:]
+    for row in expected {
+      let activity = row["activity"] as? String ?? ""
+      counts[activity, default: 0] += 1
+      minutes[activity, default: 0] += row["duration_min"] as? Double ?? 0
+    }
+    let order = counts.keys.sorted { (counts[$0]!, $1) > (counts[$1]!, $0) }
+    #expect(rows.map { $0["activity"] as? String ?? "" } == order)
+    for row in rows {
+      let activity = row["activity"] as? String ?? ""
+      #expect(row["count"] as? Int == counts[activity])
+      #expect(abs((row["duration_min"] as? Double ?? -1) - (minutes[activity] ?? -2)) < 0.0011)
+    }
+  }
+
+  @Test("stats: units converted to the most frequent one; latest; default aggregates")
+  func stats() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("export.xml")
+    func record(_ type: String, _ unit: String, _ start: String, _ value: String) -> String {
+      "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"Scale\" unit=\"\(unit)\" startDate=\"\(start)\" endDate=\"\(start)\" value=\"\(value)\"/>"
+    }
+    let body = [
+      record("BodyMass", "kg", "2024-05-01 08:00:00 +0200", "80"),
+      record("BodyMass", "lb", "2024-05-01 20:00:00 +0200", "176.3698097"),  // 80 kg
+      record("BodyMass", "kg", "2024-05-01 12:00:00 +0200", "81"),
+      record("BodyMass", "kg", "2024-05-02 07:00:00 +0200", "79"),
+      record("BodyMass", "kg", "2024-05-02 07:00:00 +0200", "78.5"),  // same start, later in the document
+      record("DistanceWalkingRunning", "km", "2024-05-01 08:00:00 +0200", "1.5"),
+      record("DistanceWalkingRunning", "m", "2024-05-01 09:00:00 +0200", "500"),
+      record("DistanceWalkingRunning", "km", "2024-05-01 10:00:00 +0200", "2"),
+      record("HeartRate", "count/min", "2024-05-01 10:00:00 +0200", "60"),
+      record("HeartRate", "kg", "2024-05-01 10:00:00 +0200", "60"),
+      record("HeartRate", "count/min", "2024-05-01 11:00:00 +0200", "70"),
+    ].joined(separator: "\n")
+    try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n\(body)\n</HealthData>\n"
+      .write(to: file, atomically: true, encoding: .utf8)
+    let cases: [([String], String)] = [
+      (
+        ["--type", "BodyMass", "--agg", "latest"],
+        "period,value,samples,unit\n2024-05-01,80,3,kg\n2024-05-02,78.5,2,kg\n"
+      ),
+      (["--type", "BodyMass"], "period,value,samples,unit\n2024-05-01,80.333,3,kg\n2024-05-02,78.75,2,kg\n"),
+      (["--type", "BodyMass", "--agg", "max", "--by", "month"], "period,value,samples,unit\n2024-05,81,5,kg\n"),
+      (["--type", "BodyMass", "--agg", "min", "--by", "week"], "period,value,samples,unit\n2024-W18,78.5,5,kg\n"),
+      (["--type", "DistanceWalkingRunning"], "period,value,samples,unit\n2024-05-01,4,3,km\n"),
+      (["--type", "BodyMass", "--agg", "count", "--by", "year"], "period,value,samples,unit\n2024,5,5,kg\n"),
+    ]
+    for (arguments, expected) in cases {
+      let result = try Harness.run(["stats", file.path, "--format", "csv"] + arguments)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(result.stdoutText == expected, "\(arguments)")
+    }
+    let bad = try Harness.run(["stats", file.path, "--type", "HeartRate"])
+    #expect(bad.status == 65)
+    #expect(bad.stderr.contains("'kg'"), "\(bad.stderr)")
+  }
+
+  @Test("steps per day with --tz Europe/Berlin across both 2024 DST transitions")
+  func stepsDST() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("export.xml")
+    // Written in UTC; Berlin is UTC+1 until 2024-03-31 01:00 UTC and from 2024-10-27 01:00 UTC, else UTC+2.
+    let samples: [(String, Int)] = [
+      ("2024-03-30 22:59:59 +0000", 1),  // 23:59:59 CET, March 30
+      ("2024-03-30 23:00:00 +0000", 2),  // 00:00 CET, March 31
+      ("2024-03-31 21:59:59 +0000", 4),  // 23:59:59 CEST, March 31
+      ("2024-03-31 22:00:00 +0000", 8),  // 00:00 CEST, April 1
+      ("2024-10-26 21:59:59 +0000", 16),  // 23:59:59 CEST, October 26
+      ("2024-10-26 22:00:00 +0000", 32),  // 00:00 CEST, October 27
+      ("2024-10-27 22:59:59 +0000", 64),  // 23:59:59 CET, October 27
+      ("2024-10-27 23:00:00 +0000", 128),  // 00:00 CET, October 28
+    ]
+    let body = samples.map {
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" startDate=\"\($0.0)\" endDate=\"\($0.0)\" value=\"\($0.1)\"/>"
+    }.joined(separator: "\n")
+    try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n\(body)\n</HealthData>\n"
+      .write(to: file, atomically: true, encoding: .utf8)
+    let berlin = try Harness.run(["steps", file.path, "--tz", "Europe/Berlin", "--format", "csv"])
+    #expect(
+      berlin.stdoutText
+        == "period,steps,samples\n2024-03-30,1,1\n2024-03-31,6,2\n2024-04-01,8,1\n2024-10-26,16,1\n2024-10-27,96,2\n2024-10-28,128,1\n"
+    )
+    let written = try Harness.run(["steps", file.path, "--format", "csv"])
+    #expect(
+      written.stdoutText
+        == "period,steps,samples\n2024-03-30,3,2\n2024-03-31,12,2\n2024-10-26,48,2\n2024-10-27,192,2\n")
+    let range = try Harness.run([
+      "steps", file.path, "--tz", "Europe/Berlin", "--from", "2024-03-31", "--to", "2024-10-27", "--by", "year",
+      "--format", "csv",
+    ])
+    #expect(range.stdoutText == "period,steps,samples\n2024,126,6\n")
+  }
+
+  @Test(
+    "usage errors: exit 64 with the closest valid name",
+    arguments: [
+      (["steps", "--tz", "Europe/Berln"], "Europe/Berlin"), (["workouts", "--activity", "runnin"], "Running"),
+      (["stats", "--type", "HeartRat"], "HeartRate"), (["info", "--type", "StepCont"], "StepCount"),
+      (["steps", "--by", "wek"], "week"), (["stats"], "--type"), (["steps", "--from", "2024-02-30"], "YYYY-MM-DD"),
+      (["steps", "--priority", "Watch"], "--dedupe"),
+    ])
+  func usageErrors(arguments: [String], hint: String) throws {
+    let result = try Harness.run(arguments + ["/nonexistent.xml"])
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(result.stderr.contains(hint), "\(result.stderr)")
+  }
+
+  @Test("info on a filtered stream counts what the filter keeps", .enabled(if: hasSamples, "Samples/ is absent"))
+  func infoFiltered() throws {
+    let result = try Harness.run([
+      "info", Self.sampleExport.path, "--format", "json", "--type", "StepCount", "--source-product", "watch",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try #require(try Harness.json(result.stdout) as? [String: Any])
+    let expected = try IndependentAggregates.steps(Self.sampleExport.path, by: "year", product: "watch")
+    #expect(json["recordCount"] as? Int == expected.reduce(0) { $0 + ($1["samples"] as? Int ?? 0) })
+    #expect((json["recordsByType"] as? [String: Int])?.keys.sorted() == ["HKQuantityTypeIdentifierStepCount"])
+    #expect(json["workoutCount"] as? Int == 0)
+    #expect(json["activitySummaryCount"] as? Int == 0)
+  }
+
+  @Test("table output: aligned columns, a bar per row, a total line", .enabled(if: hasSamples, "Samples/ is absent"))
+  func table() throws {
+    let result = try Harness.run(["steps", Self.sampleExport.path])
+    let lines = result.stdoutText.split(separator: "\n").map(String.init)
+    let expected = try IndependentAggregates.steps(Self.sampleExport.path)
+    #expect(lines.count == expected.count + 3)
+    #expect(lines[0].hasPrefix("period"))
+    #expect(lines.dropFirst().prefix(expected.count).allSatisfy { $0.contains("█") })
+    let total = expected.reduce(0.0) { $0 + ($1["steps"] as? Double ?? 0) }
+    let last = lines.last ?? ""
+    #expect(last.hasPrefix("total"))
+    #expect(last.replacingOccurrences(of: ",", with: "").contains(String(Int(total))), "\(last)")
+  }
+}
