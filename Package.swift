@@ -17,18 +17,24 @@ let package = Package(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .systemLibrary(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
     // Thin wrappers.
     .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),
     .target(name: "ZipStream", dependencies: ["CArchive"]),
+    .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
 
     // The reusable core: model, reading, filtering, aggregation, writing.
     .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"], swiftSettings: hotPath),
 
-    // The command-line tool.
-    .executableTarget(name: "healthport", dependencies: ["HealthPort"]),
+    // Loading into SQLite, kept apart so that the core does not link libsqlite3.
+    .target(name: "HealthPortSQLite", dependencies: ["HealthPort", "SQLiteStore"]),
 
-    .testTarget(name: "HealthPortTests", dependencies: ["HealthPort"]),
+    // The command-line tool.
+    .executableTarget(name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite"]),
+
+    .testTarget(name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore"]),
     .testTarget(name: "EndToEndTests", dependencies: ["healthport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -47,6 +47,7 @@ enum CommandLineTool {
   static var commands: [CommandDescriptor] {
     [
       InfoCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor, StatsCommand.descriptor,
+      LoadCommand.descriptor,
     ]
   }
 

@@ -1,0 +1,122 @@
+import Foundation
+import HealthPort
+
+/// Runs a sink on a second thread: the reader's thread parses and hands over batches of elements
+/// through a small bounded queue, so parsing and SQLite work overlap. Memory stays flat: at most
+/// `capacity` batches wait. The first error on either side stops both and is rethrown.
+final class LoaderPipeline: ExportSink, @unchecked Sendable {
+  private enum Message {
+    case begin(ExportHeader)
+    case elements([ExportElement])
+    case end(ReadReport)
+  }
+
+  private let sink: ExportSink
+  private let batchSize: Int
+  private let capacity: Int
+  private let condition = NSCondition()
+  // Guarded by `condition`.
+  private var queue: [Message] = []
+  private var failure: Error?
+  private var cancelled = false
+  private var workerDone = false
+  // Producer side only.
+  private var batch: [ExportElement] = []
+
+  init(sink: ExportSink, batchSize: Int = 1024, capacity: Int = 4) {
+    self.sink = sink
+    self.batchSize = batchSize
+    self.capacity = capacity
+    batch.reserveCapacity(batchSize)
+    let thread = Thread { [self] in work() }
+    thread.name = "healthport-sqlite"
+    thread.start()
+  }
+
+  func begin(_ header: ExportHeader) throws { try send(.begin(header)) }
+
+  func consume(_ element: ExportElement) throws {
+    batch.append(element)
+    if batch.count >= batchSize {
+      let full = batch
+      batch.removeAll(keepingCapacity: true)
+      try send(.elements(full))
+    }
+  }
+
+  /// Hands over the rest, then waits until the sink has finished (and rethrows its error).
+  func end(_ report: ReadReport) throws {
+    if !batch.isEmpty {
+      let rest = batch
+      batch.removeAll()
+      try send(.elements(rest))
+    }
+    try send(.end(report))
+    try waitForWorker()
+  }
+
+  /// Stops the worker after the message it is handling (the reader failed); waits for it.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+    try? waitForWorker()
+  }
+
+  private func send(_ message: Message) throws {
+    condition.lock()
+    defer { condition.unlock() }
+    while queue.count >= capacity, failure == nil, !workerDone { condition.wait() }
+    if let failure { throw failure }
+    queue.append(message)
+    condition.broadcast()
+  }
+
+  private func waitForWorker() throws {
+    condition.lock()
+    defer { condition.unlock() }
+    while !workerDone { condition.wait() }
+    if let failure { throw failure }
+  }
+
+  private func work() {
+    while true {
+      condition.lock()
+      while queue.isEmpty, !cancelled { condition.wait() }
+      if cancelled {
+        workerDone = true
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      let message = queue.removeFirst()
+      condition.broadcast()
+      condition.unlock()
+      var last = false
+      do {
+        switch message {
+        case .begin(let header): try sink.begin(header)
+        case .elements(let elements): for element in elements { try sink.consume(element) }
+        case .end(let report):
+          try sink.end(report)
+          last = true
+        }
+      } catch {
+        condition.lock()
+        failure = error
+        workerDone = true
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      if last {
+        condition.lock()
+        workerDone = true
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,909 @@
+import HealthPort
+import SQLiteStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Loads an export into a healthport SQLite database (``SQLiteSchema``), idempotently.
+///
+/// Every top-level element has a natural key enforced by a unique index (docs/sqlite.md), so an
+/// element already in the database is skipped with its children. Rows are written in batched
+/// transactions that end only between top-level elements: a load killed at any moment leaves
+/// whole elements, and running it again adds what is missing. Exact duplicates inside one load
+/// collapse to one row whose `copies` is the most copies any single load saw.
+public final class SQLiteLoader: ExportSink {
+  /// The tables rows are counted for.
+  public enum Table: Int, CaseIterable, Sendable {
+    case sources, records, metadata, hrvBeats, correlations, correlationRecords, workouts, workoutEvents
+    case workoutActivities, workoutStatistics, workoutRoutes, routeLocations, activitySummaries, me
+    case otherElements, extras
+
+    public var name: String {
+      switch self {
+      case .sources: "sources"
+      case .records: "records"
+      case .metadata: "metadata"
+      case .hrvBeats: "hrv_beats"
+      case .correlations: "correlations"
+      case .correlationRecords: "correlation_records"
+      case .workouts: "workouts"
+      case .workoutEvents: "workout_events"
+      case .workoutActivities: "workout_activities"
+      case .workoutStatistics: "workout_statistics"
+      case .workoutRoutes: "workout_routes"
+      case .routeLocations: "route_locations"
+      case .activitySummaries: "activity_summaries"
+      case .me: "me"
+      case .otherElements: "other_elements"
+      case .extras: "extras"
+      }
+    }
+  }
+
+  /// What one load did.
+  public struct Result: Sendable {
+    public var exportID: Int64 = 0
+    public var path: String = ""
+    /// Rows added per table, indexed by ``Table``.
+    public var added = [Int](repeating: 0, count: Table.allCases.count)
+    public var inputBytes: Int64 = 0
+    public var seconds = 0.0
+    public var recordsRead = 0
+    public var correlationsRead = 0
+    public var workoutsRead = 0
+    public var activitySummariesRead = 0
+    public var otherElementsRead = 0
+
+    public var rowsAdded: Int { added.reduce(0, +) }
+    public func added(_ table: Table) -> Int { added[table.rawValue] }
+  }
+
+  /// Rows (inserted or updated) per transaction.
+  public static let defaultBatchRows = 50_000
+
+  let db: SQLiteConnection
+  let person: String
+  let batchRows: Int
+  public private(set) var result = Result()
+  private var pending = 0
+  private var started = 0.0
+  private var scratch: [UInt8] = []
+  private var sourceIDs: [SourceCacheKey: Int64] = [:]
+  // Optional so that ``close()`` can finalize the statements even if the loader outlives the load.
+  private var s: Statements!
+
+  /// A loader writing into `database` (opened with ``openDatabase(path:)``) for `person`
+  /// (`""` when not given), reading the export at `inputPath` (for the `exports` row).
+  public init(
+    database: SQLiteConnection, person: String = "", inputPath: String,
+    batchRows: Int = SQLiteLoader.defaultBatchRows
+  ) throws {
+    db = database
+    self.person = person
+    self.batchRows = max(1, batchRows)
+    result.path = inputPath
+    s = try Statements(db)
+    scratch.reserveCapacity(64)
+  }
+
+  // MARK: Opening
+
+  /// Opens the database at `path`, creating the schema in a new or empty file. A file that is
+  /// not a healthport database is refused before anything is written to it.
+  public static func openDatabase(path: String) throws -> SQLiteConnection {
+    let state = try inspect(path: path)
+    let db: SQLiteConnection
+    do {
+      db = try SQLiteConnection(path: path, mode: .readWriteCreate)
+      db.setBusyTimeout(milliseconds: 10_000)
+      try db.execute(
+        """
+        PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;
+        PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;
+        """)
+      if state == .empty {
+        try db.withTransaction {
+          // Another process may have created it meanwhile.
+          if try db.scalarInt("PRAGMA application_id") != SQLiteSchema.applicationID {
+            try db.execute(SQLiteSchema.create)
+            try db.execute("PRAGMA application_id = \(SQLiteSchema.applicationID)")
+            try db.execute("PRAGMA user_version = \(SQLiteSchema.version)")
+          }
+        }
+      }
+    } catch let error as SQLiteError {
+      throw HealthPortError(.failure, "\(path): error: cannot open the database: \(error)")
+    }
+    return db
+  }
+
+  enum DatabaseState { case empty, healthport }
+
+  /// Reads the header of an existing file without writing to it.
+  static func inspect(path: String) throws -> DatabaseState {
+    var info = stat()
+    if stat(path, &info) != 0 { return .empty }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw HealthPortError(.failure, "\(path): error: is a directory") }
+    if info.st_size == 0 { return .empty }
+    let applicationID: Int64
+    let userVersion: Int64
+    let objects: Int64
+    do {
+      let probe = try SQLiteConnection(path: path, mode: .readOnly)
+      applicationID = try probe.scalarInt("PRAGMA application_id") ?? 0
+      userVersion = try probe.scalarInt("PRAGMA user_version") ?? 0
+      objects = try probe.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+    } catch let error as SQLiteError {
+      if error.isNotADatabase {
+        throw HealthPortError(
+          .failure, "\(path): error: not a SQLite database; refusing to overwrite it (choose another --db path)")
+      }
+      throw HealthPortError(.failure, "\(path): error: cannot read the database: \(error)")
+    }
+    if applicationID == SQLiteSchema.applicationID {
+      guard userVersion == SQLiteSchema.version else {
+        throw HealthPortError(
+          .failure,
+          "\(path): error: healthport database with schema version \(userVersion); this healthport writes version "
+            + "\(SQLiteSchema.version). Use a healthport of the same version or a new --db file.")
+      }
+      return .healthport
+    }
+    if applicationID == 0, userVersion == 0, objects == 0 { return .empty }
+    throw HealthPortError(
+      .failure,
+      "\(path): error: this SQLite database was not created by healthport (application_id \(applicationID), "
+        + "\(objects) schema objects); it was left unchanged. Load into a new file or a healthport database.")
+  }
+
+  // MARK: One-call API
+
+  /// Loads each export in `paths` into the database at `database` as `person`; one `exports`
+  /// row per input. `readOptions` gives the reader's options for each input (progress bars).
+  @discardableResult
+  public static func load(
+    paths: [String?], database: String, person: String = "",
+    readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
+    batchRows: Int = defaultBatchRows, pipelined: Bool = true
+  ) throws -> [Result] {
+    let db = try openDatabase(path: database)
+    defer { try? db.close() }
+    var results: [Result] = []
+    for path in paths {
+      let loader = try SQLiteLoader(database: db, person: person, inputPath: path ?? "-", batchRows: batchRows)
+      defer { loader.close() }
+      // Parsing on this thread, SQLite on another (a 2-core machine loads about twice as fast).
+      let pipeline = pipelined ? LoaderPipeline(sink: loader) : nil
+      do {
+        try ExportReader(path: path, options: readOptions(path)).read(into: pipeline ?? loader)
+      } catch {
+        pipeline?.cancel()
+        loader.abort()
+        if let error = error as? SQLiteError {
+          throw HealthPortError(.failure, "\(database): error: \(error)")
+        }
+        throw error
+      }
+      results.append(loader.result)
+    }
+    do { try db.close() } catch let error as SQLiteError {
+      throw HealthPortError(.failure, "\(database): error: \(error)")
+    }
+    return results
+  }
+
+  /// Finalizes the prepared statements, so that the connection can close (and SQLite can
+  /// checkpoint and remove the WAL file) when it is released.
+  public func close() {
+    s = nil
+    sourceIDs = [:]
+  }
+
+  /// Rolls back the open batch (what was committed stays; a rerun completes it).
+  public func abort() {
+    if !db.isAutocommit { try? db.execute("ROLLBACK") }
+  }
+
+  // MARK: ExportSink
+
+  public func begin(_ header: ExportHeader) throws {
+    started = Self.now()
+    try db.execute("BEGIN IMMEDIATE")
+    var b = Binder(s.insertExport)
+    try b.add(person)
+    try b.add(result.path)
+    try b.add(header.exportVersion.map(Int64.init))
+    try b.add(header.locale)
+    try b.add(Self.timestamp())
+    try s.insertExport.run()
+    result.exportID = db.lastInsertRowID
+  }
+
+  public func consume(_ element: ExportElement) throws {
+    switch element {
+    case .exportDate(let exportDate):
+      var b = Binder(s.updateExportDate)
+      try b.add(exportDate.value)
+      try b.add(exportDate.date?.secondsSince1970)
+      try b.add(result.exportID)
+      try s.updateExportDate.run()
+    case .me(let me): try insert(me)
+    case .record(let record):
+      result.recordsRead += 1
+      try insert(record)
+    case .correlation(let correlation):
+      result.correlationsRead += 1
+      try insert(correlation)
+    case .workout(let workout):
+      result.workoutsRead += 1
+      try insert(workout)
+    case .activitySummary(let summary):
+      result.activitySummariesRead += 1
+      try insert(summary)
+    case .clinicalRecord(let element): try insertOther(element.node)
+    case .audiogram(let element): try insertOther(element.node)
+    case .visionPrescription(let element): try insertOther(element.node)
+    case .other(let node): try insertOther(node)
+    }
+    if pending >= batchRows {
+      try db.execute("COMMIT")
+      try db.execute("BEGIN IMMEDIATE")
+      pending = 0
+    }
+  }
+
+  public func end(_ report: ReadReport) throws {
+    result.inputBytes = report.documentBytes
+    result.seconds = Self.now() - started
+    var b = Binder(s.finishExport)
+    try b.add(Self.timestamp())
+    try b.add(result.seconds)
+    try b.add(report.documentBytes)
+    for value in [
+      result.recordsRead, result.correlationsRead, result.workoutsRead, result.activitySummariesRead,
+      result.otherElementsRead, result.rowsAdded, result.added(.records), result.added(.correlations),
+      result.added(.workouts), result.added(.activitySummaries), result.added(.metadata),
+      result.added(.otherElements),
+    ] {
+      try b.add(Int64(value))
+    }
+    try b.add(result.exportID)
+    try s.finishExport.run()
+    try db.execute("COMMIT")
+    pending = 0
+  }
+
+  // MARK: Elements
+
+  private func count(_ table: Table, _ rows: Int = 1) {
+    result.added[table.rawValue] += rows
+    pending += rows
+  }
+
+  private func insert(_ record: Record) throws {
+    let sourceID = try self.sourceID(record.sourceName, record.sourceVersion, record.device, record.sourceProduct)
+    let hash = ContentHash.of(record)
+    var b = Binder(s.insertRecord)
+    try b.add(person)
+    try b.add(record.type)
+    try b.add(sourceID)
+    try b.add(record.unit)
+    try b.add(record.value)
+    try b.add(record.numericValue)
+    try b.add(date: record.creationDate, &scratch)
+    try b.add(date: record.startDate, &scratch)
+    try b.add(date: record.endDate, &scratch)
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try s.insertRecord.run() == 1 else {
+      try seen(
+        s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
+        hash)
+      return
+    }
+    count(.records)
+    let id = db.lastInsertRowID
+    try insertExtras(record.extraAttributes, owner: "record", id)
+    for (position, child) in record.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "record", id, position)
+      case .heartRateVariability(let list):
+        try insertExtras(list.extraAttributes, owner: "hrv_list", id)
+        for (beatPosition, item) in list.children.enumerated() {
+          switch item {
+          case .beat(let beat):
+            var b = Binder(s.insertBeat)
+            try b.add(person)
+            try b.add(id)
+            try b.add(beatPosition)
+            try b.add(beat.bpm)
+            try b.add(beat.time)
+            try s.insertBeat.run()
+            count(.hrvBeats)
+            let beatID = db.lastInsertRowID
+            try insertExtras(beat.extraAttributes, owner: "hrv_beat", beatID)
+            for (n, node) in beat.extraChildren.enumerated() { try insertExtra(node, owner: "hrv_beat", beatID, n) }
+          case .other(let node): try insertExtra(node, owner: "hrv_list", id, beatPosition)
+          }
+        }
+      case .other(let node): try insertExtra(node, owner: "record", id, position)
+      }
+    }
+  }
+
+  private func insert(_ correlation: Correlation) throws {
+    let sourceID = try self.sourceID(
+      correlation.sourceName, correlation.sourceVersion, correlation.device, correlation.sourceProduct)
+    let hash = ContentHash.of(correlation)
+    var b = Binder(s.insertCorrelation)
+    try b.add(person)
+    try b.add(correlation.type)
+    try b.add(sourceID)
+    try b.add(date: correlation.creationDate, &scratch)
+    try b.add(date: correlation.startDate, &scratch)
+    try b.add(date: correlation.endDate, &scratch)
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try s.insertCorrelation.run() == 1 else {
+      try seen(
+        s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
+        correlation.endDate.secondsSince1970, sourceID, hash)
+      return
+    }
+    count(.correlations)
+    let id = db.lastInsertRowID
+    try insertExtras(correlation.extraAttributes, owner: "correlation", id)
+    for (position, child) in correlation.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "correlation", id, position)
+      case .record(let record): try insertCorrelationRecord(record, correlationID: id, position)
+      case .other(let node): try insertExtra(node, owner: "correlation", id, position)
+      }
+    }
+  }
+
+  private func insertCorrelationRecord(_ record: Record, correlationID: Int64, _ position: Int) throws {
+    let sourceID = try self.sourceID(record.sourceName, record.sourceVersion, record.device, record.sourceProduct)
+    // The same Record at top level (the export writes both), if it is loaded already.
+    var find = Binder(s.findRecord)
+    try find.add(person)
+    try find.add(record.type)
+    try find.add(record.startDate.secondsSince1970)
+    try find.add(record.endDate.secondsSince1970)
+    try find.add(sourceID)
+    try find.add(ContentHash.of(record))
+    let recordID: Int64? = try s.findRecord.step() ? s.findRecord.int64(0) : nil
+    s.findRecord.reset()
+
+    var b = Binder(s.insertCorrelationRecord)
+    try b.add(person)
+    try b.add(correlationID)
+    try b.add(position)
+    try b.add(recordID)
+    try b.add(record.type)
+    try b.add(sourceID)
+    try b.add(record.unit)
+    try b.add(record.value)
+    try b.add(record.numericValue)
+    try b.add(date: record.creationDate, &scratch)
+    try b.add(date: record.startDate, &scratch)
+    try b.add(date: record.endDate, &scratch)
+    try s.insertCorrelationRecord.run()
+    count(.correlationRecords)
+    let id = db.lastInsertRowID
+    try insertExtras(record.extraAttributes, owner: "correlation_record", id)
+    for (n, child) in record.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "correlation_record", id, n)
+      case .heartRateVariability(let list): try insertExtra(Self.node(of: list), owner: "correlation_record", id, n)
+      case .other(let node): try insertExtra(node, owner: "correlation_record", id, n)
+      }
+    }
+  }
+
+  private func insert(_ workout: Workout) throws {
+    let sourceID = try self.sourceID(workout.sourceName, workout.sourceVersion, workout.device, workout.sourceProduct)
+    var b = Binder(s.insertWorkout)
+    try b.add(person)
+    try b.add(workout.workoutActivityType)
+    try b.add(workout.duration)
+    try b.add(workout.durationUnit)
+    try b.add(workout.totalDistance)
+    try b.add(workout.totalDistanceUnit)
+    try b.add(workout.totalEnergyBurned)
+    try b.add(workout.totalEnergyBurnedUnit)
+    try b.add(sourceID)
+    try b.add(date: workout.creationDate, &scratch)
+    try b.add(date: workout.startDate, &scratch)
+    try b.add(date: workout.endDate, &scratch)
+    let totals = WorkoutMeasures(workout)
+    try b.add(totals.durationMinutes)
+    try b.add(totals.distanceKilometres)
+    try b.add(totals.energyKilocalories)
+    try b.add(result.exportID)
+    guard try s.insertWorkout.run() == 1 else {
+      var seen = Binder(s.seenWorkout)
+      try seen.add(result.exportID)
+      try seen.add(person)
+      try seen.add(workout.workoutActivityType)
+      try seen.add(workout.startDate.secondsSince1970)
+      try seen.add(workout.endDate.secondsSince1970)
+      try seen.add(sourceID)
+      try s.seenWorkout.run()
+      pending += 1
+      return
+    }
+    count(.workouts)
+    let id = db.lastInsertRowID
+    try insertExtras(workout.extraAttributes, owner: "workout", id)
+    for (position, child) in workout.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout", id, position)
+      case .event(let event): try insert(event, workoutID: id, activityID: nil, position)
+      case .statistics(let statistics): try insert(statistics, workoutID: id, activityID: nil, position)
+      case .route(let route): try insert(route, workoutID: id, position)
+      case .activity(let activity): try insert(activity, workoutID: id, position)
+      case .other(let node): try insertExtra(node, owner: "workout", id, position)
+      }
+    }
+  }
+
+  private func insert(_ activity: WorkoutActivity, workoutID: Int64, _ position: Int) throws {
+    var b = Binder(s.insertActivity)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(position)
+    try b.add(activity.uuid)
+    try b.add(date: activity.startDate, &scratch)
+    try b.add(date: activity.endDate, &scratch)
+    try b.add(activity.duration)
+    try b.add(activity.durationUnit)
+    try s.insertActivity.run()
+    count(.workoutActivities)
+    let id = db.lastInsertRowID
+    try insertExtras(activity.extraAttributes, owner: "workout_activity", id)
+    for (n, child) in activity.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout_activity", id, n)
+      case .event(let event): try insert(event, workoutID: workoutID, activityID: id, n)
+      case .statistics(let statistics): try insert(statistics, workoutID: workoutID, activityID: id, n)
+      case .other(let node): try insertExtra(node, owner: "workout_activity", id, n)
+      }
+    }
+  }
+
+  private func insert(_ event: WorkoutEvent, workoutID: Int64, activityID: Int64?, _ position: Int) throws {
+    var b = Binder(s.insertEvent)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(activityID)
+    try b.add(position)
+    try b.add(event.type)
+    try b.add(date: event.date, &scratch)
+    try b.add(event.duration)
+    try b.add(event.durationUnit)
+    try s.insertEvent.run()
+    count(.workoutEvents)
+    let id = db.lastInsertRowID
+    try insertExtras(event.extraAttributes, owner: "workout_event", id)
+    for (n, child) in event.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout_event", id, n)
+      case .other(let node): try insertExtra(node, owner: "workout_event", id, n)
+      }
+    }
+  }
+
+  private func insert(_ statistics: WorkoutStatistics, workoutID: Int64, activityID: Int64?, _ position: Int)
+    throws
+  {
+    var b = Binder(s.insertStatistics)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(activityID)
+    try b.add(position)
+    try b.add(statistics.type)
+    try b.add(date: statistics.startDate, &scratch)
+    try b.add(date: statistics.endDate, &scratch)
+    try b.add(statistics.average)
+    try b.add(statistics.minimum)
+    try b.add(statistics.maximum)
+    try b.add(statistics.sum)
+    try b.add(statistics.unit)
+    try s.insertStatistics.run()
+    count(.workoutStatistics)
+    let id = db.lastInsertRowID
+    try insertExtras(statistics.extraAttributes, owner: "workout_statistics", id)
+    for (n, node) in statistics.extraChildren.enumerated() {
+      try insertExtra(node, owner: "workout_statistics", id, n)
+    }
+  }
+
+  private func insert(_ route: WorkoutRoute, workoutID: Int64, _ position: Int) throws {
+    let sourceID = try self.sourceID(route.sourceName, route.sourceVersion, route.device, route.sourceProduct)
+    var filePath: String?
+    for child in route.children {
+      if case .fileReference(let reference) = child {
+        filePath = reference.path
+        break
+      }
+    }
+    var b = Binder(s.insertRoute)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(position)
+    try b.add(sourceID)
+    try b.add(date: route.creationDate, &scratch)
+    try b.add(date: route.startDate, &scratch)
+    try b.add(date: route.endDate, &scratch)
+    try b.add(filePath)
+    try s.insertRoute.run()
+    count(.workoutRoutes)
+    let id = db.lastInsertRowID
+    try insertExtras(route.extraAttributes, owner: "workout_route", id)
+    var firstFile = true
+    for (n, child) in route.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout_route", id, n)
+      case .fileReference(let reference):
+        // The first reference is `file_path`; any further one (and unknown attributes) go to extras.
+        if !firstFile {
+          try insertExtra(
+            ElementNode(name: "FileReference", attributes: [Attribute("path", reference.path)]),
+            owner: "workout_route", id, n)
+        }
+        firstFile = false
+        try insertExtras(reference.extraAttributes, owner: "file_reference", id)
+      case .location(let node): try insertLocation(node, routeID: id, n)
+      case .other(let node): try insertExtra(node, owner: "workout_route", id, n)
+      }
+    }
+  }
+
+  private static let locationColumns = [
+    "latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed",
+  ]
+
+  private func insertLocation(_ node: ElementNode, routeID: Int64, _ position: Int) throws {
+    var b = Binder(s.insertLocation)
+    try b.add(person)
+    try b.add(routeID)
+    try b.add(position)
+    let date = node[attribute: "date"]
+    try b.add(date)
+    let parsed = date.flatMap(HealthDate.init)
+    try b.add(parsed?.secondsSince1970)
+    try b.add(parsed.map { Int64($0.offsetSeconds / 60) })
+    for name in Self.locationColumns { try b.add(node[attribute: name]) }
+    try s.insertLocation.run()
+    count(.routeLocations)
+    let id = db.lastInsertRowID
+    let known = Set(["date"] + Self.locationColumns)
+    try insertExtras(node.attributes.filter { !known.contains($0.name) }, owner: "route_location", id)
+    for (n, child) in node.children.enumerated() { try insertExtra(child, owner: "route_location", id, n) }
+  }
+
+  private static let summaryColumns = [
+    "dateComponents", "activeEnergyBurned", "activeEnergyBurnedGoal", "activeEnergyBurnedUnit", "appleMoveTime",
+    "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal",
+    "appleMoveMinutes", "appleMoveMinutesGoal",
+  ]
+  private static let summaryColumnSet = Set(summaryColumns)
+
+  private func insert(_ summary: ActivitySummary) throws {
+    let hash = ContentHash.of(summary.node)
+    var b = Binder(s.insertSummary)
+    try b.add(person)
+    for name in Self.summaryColumns { try b.add(summary[attribute: name]) }
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try s.insertSummary.run() == 1 else {
+      var seen = Binder(s.seenSummary)
+      try seen.add(result.exportID)
+      try seen.add(person)
+      try seen.add(summary.dateComponents)
+      try seen.add(hash)
+      try s.seenSummary.run()
+      pending += 1
+      return
+    }
+    count(.activitySummaries)
+    let id = db.lastInsertRowID
+    try insertExtras(
+      summary.node.attributes.filter { !Self.summaryColumnSet.contains($0.name) }, owner: "activity_summary", id)
+    for (n, child) in summary.node.children.enumerated() { try insertExtra(child, owner: "activity_summary", id, n) }
+  }
+
+  private static let meColumns = [
+    "HKCharacteristicTypeIdentifierDateOfBirth", "HKCharacteristicTypeIdentifierBiologicalSex",
+    "HKCharacteristicTypeIdentifierBloodType", "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+    "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse",
+  ]
+
+  private func insert(_ me: Me) throws {
+    var b = Binder(s.insertMe)
+    try b.add(person)
+    for name in Self.meColumns { try b.add(me[attribute: name]) }
+    try b.add(ContentHash.of(me.node))
+    try b.add(result.exportID)
+    guard try s.insertMe.run() == 1 else { return }
+    count(.me)
+    let id = db.lastInsertRowID
+    let known = Set(Self.meColumns)
+    try insertExtras(me.node.attributes.filter { !known.contains($0.name) }, owner: "me", id)
+    for (n, child) in me.node.children.enumerated() { try insertExtra(child, owner: "me", id, n) }
+  }
+
+  private func insertOther(_ node: ElementNode) throws {
+    result.otherElementsRead += 1
+    let hash = ContentHash.of(node)
+    var b = Binder(s.insertOther)
+    try b.add(person)
+    try b.add(node.name)
+    try b.add(XMLText.string(node))
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try s.insertOther.run() == 1 else {
+      var seen = Binder(s.seenOther)
+      try seen.add(result.exportID)
+      try seen.add(person)
+      try seen.add(node.name)
+      try seen.add(hash)
+      try s.seenOther.run()
+      pending += 1
+      return
+    }
+    count(.otherElements)
+  }
+
+  // MARK: Children
+
+  private func insertMetadata(_ entry: MetadataEntry, owner: String, _ ownerID: Int64, _ position: Int) throws {
+    var b = Binder(s.insertMetadata)
+    try b.add(person)
+    try b.add(owner)
+    try b.add(ownerID)
+    try b.add(position)
+    try b.add(entry.key)
+    try b.add(entry.value)
+    try s.insertMetadata.run()
+    count(.metadata)
+    if !entry.extraAttributes.isEmpty || !entry.extraChildren.isEmpty {
+      let id = db.lastInsertRowID
+      try insertExtras(entry.extraAttributes, owner: "metadata", id)
+      for (n, node) in entry.extraChildren.enumerated() { try insertExtra(node, owner: "metadata", id, n) }
+    }
+  }
+
+  /// Unknown attributes of an element, in input order.
+  private func insertExtras(_ attributes: [Attribute], owner: String, _ ownerID: Int64) throws {
+    for (position, attribute) in attributes.enumerated() {
+      try insertExtraRow(owner: owner, ownerID, position, kind: "attribute", attribute.name, attribute.value)
+    }
+  }
+
+  /// An unknown child element, kept as XML.
+  private func insertExtra(_ node: ElementNode, owner: String, _ ownerID: Int64, _ position: Int) throws {
+    try insertExtraRow(owner: owner, ownerID, position, kind: "element", node.name, XMLText.string(node))
+  }
+
+  private func insertExtraRow(
+    owner: String, _ ownerID: Int64, _ position: Int, kind: String, _ name: String, _ value: String
+  ) throws {
+    var b = Binder(s.insertExtra)
+    try b.add(person)
+    try b.add(owner)
+    try b.add(ownerID)
+    try b.add(position)
+    try b.add(kind)
+    try b.add(name)
+    try b.add(value)
+    try s.insertExtra.run()
+    count(.extras)
+  }
+
+  /// Counts one more copy of an element that is already in the database (see the type's notes).
+  private func seen(
+    _ statement: SQLiteStatement, _ type: String, _ start: Int64, _ end: Int64, _ sourceID: Int64, _ hash: Int64
+  ) throws {
+    var b = Binder(statement)
+    try b.add(result.exportID)
+    try b.add(person)
+    try b.add(type)
+    try b.add(start)
+    try b.add(end)
+    try b.add(sourceID)
+    try b.add(hash)
+    try statement.run()
+    pending += 1
+  }
+
+  // MARK: Sources
+
+  struct SourceCacheKey: Hashable {
+    var name: String
+    var version: String?
+    /// The device string after its `<<HKDevice: 0x…>` head (the address changes per sample).
+    var device: Substring?
+  }
+
+  // The last source seen: consecutive samples nearly always share it.
+  private var lastSourceID: Int64 = -1
+  private var lastSourceName = ""
+  private var lastSourceVersion: String?
+  private var lastDeviceTail: [UInt8]?
+
+  private func sourceID(_ name: String, _ version: String?, _ device: String?, _ product: String?) throws -> Int64 {
+    if lastSourceID >= 0, name == lastSourceName, version == lastSourceVersion,
+      Self.sameDeviceTail(device, lastDeviceTail)
+    {
+      return lastSourceID
+    }
+    let id = try lookUpSourceID(name, version, device, product)
+    lastSourceID = id
+    lastSourceName = name
+    lastSourceVersion = version
+    lastDeviceTail = device.map { Array(Self.deviceTail($0).utf8) }
+    return id
+  }
+
+  /// True when `device` (after its address) is the bytes `tail`, or both are absent.
+  static func sameDeviceTail(_ device: String?, _ tail: [UInt8]?) -> Bool {
+    guard var device else { return tail == nil }
+    guard let tail else { return false }
+    return device.withUTF8 { bytes -> Bool in
+      var start = 0
+      if bytes.starts(with: deviceHead), let close = bytes.firstIndex(of: UInt8(ascii: ">")) { start = close + 1 }
+      guard bytes.count - start == tail.count else { return false }
+      if tail.isEmpty { return true }
+      return tail.withUnsafeBytes { memcmp(bytes.baseAddress! + start, $0.baseAddress!, tail.count) == 0 }
+    }
+  }
+
+  private func lookUpSourceID(_ name: String, _ version: String?, _ device: String?, _ product: String?) throws
+    -> Int64
+  {
+    let tail = device.map(Self.deviceTail)
+    let key = SourceCacheKey(name: name, version: version, device: tail)
+    if let id = sourceIDs[key] { return id }
+    let info = device.flatMap(DeviceInfo.init(parsing:))
+    // The natural key: name, version and the device fields except `creation date` (which newer
+    // exporters add to old devices).
+    var sourceKey = name + "\u{1F}" + (version ?? "\u{0}") + "\u{1F}"
+    if let info {
+      let fields = [
+        info.name, info.manufacturer, info.model, info.hardware, info.firmware, info.software, info.localIdentifier,
+        info.udiDeviceIdentifier,
+      ]
+      sourceKey += fields.map { $0 ?? "\u{0}" }.joined(separator: "\u{1E}")
+    } else {
+      sourceKey += tail.map(String.init) ?? "\u{0}"
+    }
+    var b = Binder(s.insertSource)
+    try b.add(person)
+    try b.add(name)
+    try b.add(version)
+    try b.add(product ?? SourceProduct.derive(device: info, sourceName: name))
+    try b.add(device)
+    for field in [
+      info?.name, info?.manufacturer, info?.model, info?.hardware, info?.firmware, info?.software,
+      info?.localIdentifier, info?.udiDeviceIdentifier, info?.creationDate,
+    ] {
+      try b.add(field)
+    }
+    try b.add(sourceKey)
+    if try s.insertSource.run() == 1 { count(.sources) }
+    var find = Binder(s.findSource)
+    try find.add(person)
+    try find.add(sourceKey)
+    guard try s.findSource.step() else {
+      s.findSource.reset()
+      throw SQLiteError(code: 1, message: "source row missing after insert", context: sourceKey)
+    }
+    let id = s.findSource.int64(0)
+    s.findSource.reset()
+    sourceIDs[key] = id
+    return id
+  }
+
+  static let deviceHead = Array("<<HKDevice:".utf8)
+
+  static func deviceTail(_ device: String) -> Substring {
+    let utf8 = device.utf8
+    if utf8.starts(with: "<<HKDevice:".utf8), let close = utf8.firstIndex(of: UInt8(ascii: ">")) {
+      return device[device.index(after: close)...]
+    }
+    return device[...]
+  }
+
+  // MARK: Helpers
+
+  static func node(of list: HeartRateVariabilityList) -> ElementNode {
+    var node = ElementNode(name: "HeartRateVariabilityMetadataList", attributes: list.extraAttributes)
+    for item in list.children {
+      switch item {
+      case .beat(let beat):
+        node.children.append(
+          ElementNode(
+            name: "InstantaneousBeatsPerMinute",
+            attributes: [Attribute("bpm", beat.bpm), Attribute("time", beat.time)] + beat.extraAttributes,
+            children: beat.extraChildren))
+      case .other(let child): node.children.append(child)
+      }
+    }
+    return node
+  }
+
+  static func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
+  static func timestamp() -> String {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    let seconds = Int64(time.tv_sec)
+    let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+    let secondOfDay = Int(seconds - Int64(days) * 86_400)
+    let (year, month, day) = HealthDate.civil(fromDays: days)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):"
+      + "\(two(secondOfDay % 60))Z"
+  }
+}
+
+/// Binds parameters in order.
+struct Binder {
+  let statement: SQLiteStatement
+  var index: Int32 = 1
+
+  init(_ statement: SQLiteStatement) { self.statement = statement }
+
+  mutating func add(_ value: String) throws {
+    try statement.bind(index, value)
+    index += 1
+  }
+  mutating func add(_ value: String?) throws {
+    try statement.bind(index, value)
+    index += 1
+  }
+  mutating func add(_ value: Int64) throws {
+    try statement.bind(index, value)
+    index += 1
+  }
+  mutating func add(_ value: Int64?) throws {
+    try statement.bind(index, value)
+    index += 1
+  }
+  mutating func add(_ value: Int) throws {
+    try statement.bind(index, Int64(value))
+    index += 1
+  }
+  mutating func add(_ value: Double) throws {
+    try statement.bind(index, value)
+    index += 1
+  }
+  mutating func add(_ value: Double?) throws {
+    try statement.bind(index, value)
+    index += 1
+  }
+
+  /// Three parameters: the date as written, Unix seconds, UTC offset in minutes (NULLs when absent).
+  mutating func add(date: HealthDate?, _ scratch: inout [UInt8]) throws {
+    if let date {
+      scratch.removeAll(keepingCapacity: true)
+      date.append(to: &scratch)
+      try statement.bindText(index, utf8: scratch)
+      try statement.bind(index + 1, date.secondsSince1970)
+      try statement.bind(index + 2, Int64(date.offsetSeconds / 60))
+    } else {
+      try statement.bindNull(index)
+      try statement.bindNull(index + 1)
+      try statement.bindNull(index + 2)
+    }
+    index += 3
+  }
+}

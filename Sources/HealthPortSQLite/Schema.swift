@@ -1,0 +1,297 @@
+/// The fixed, versioned schema of a healthport database (docs/sqlite.md describes every column).
+///
+/// Version 1. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
+/// the schema version. The schema never depends on the data: unknown attributes and elements go
+/// to `extras` and `other_elements`.
+public enum SQLiteSchema {
+  /// `PRAGMA user_version` of the schema this build writes.
+  public static let version: Int64 = 1
+  /// `PRAGMA application_id`: "HPRT".
+  public static let applicationID: Int64 = 0x4850_5254
+
+  /// Columns for one date: the string as written, Unix seconds, and the written UTC offset in minutes.
+  static func date(_ name: String, required: Bool = true) -> String {
+    let null = required ? " NOT NULL" : ""
+    return "\(name)_date TEXT\(null), \(name)_unix INTEGER\(null), \(name)_offset_min INTEGER\(null)"
+  }
+
+  /// Columns shared by the elements that carry `copies` (see ``SQLiteLoader``).
+  static let bookkeeping = """
+    copies INTEGER NOT NULL DEFAULT 1,
+      export_id INTEGER NOT NULL,
+      seen_export INTEGER NOT NULL,
+      seen_count INTEGER NOT NULL
+    """
+
+  static let create: String = """
+    CREATE TABLE exports (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      path TEXT NOT NULL,
+      export_date TEXT, export_date_unix INTEGER,
+      export_version INTEGER,
+      locale TEXT,
+      input_bytes INTEGER,
+      started_at TEXT NOT NULL,
+      finished_at TEXT,
+      seconds REAL,
+      completed INTEGER NOT NULL DEFAULT 0,
+      records_read INTEGER NOT NULL DEFAULT 0,
+      correlations_read INTEGER NOT NULL DEFAULT 0,
+      workouts_read INTEGER NOT NULL DEFAULT 0,
+      activity_summaries_read INTEGER NOT NULL DEFAULT 0,
+      other_elements_read INTEGER NOT NULL DEFAULT 0,
+      rows_added INTEGER NOT NULL DEFAULT 0,
+      records_added INTEGER NOT NULL DEFAULT 0,
+      correlations_added INTEGER NOT NULL DEFAULT 0,
+      workouts_added INTEGER NOT NULL DEFAULT 0,
+      activity_summaries_added INTEGER NOT NULL DEFAULT 0,
+      metadata_added INTEGER NOT NULL DEFAULT 0,
+      other_elements_added INTEGER NOT NULL DEFAULT 0
+    );
+
+    CREATE TABLE sources (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      name TEXT NOT NULL,
+      version TEXT,
+      product TEXT,
+      device TEXT,
+      device_name TEXT, device_manufacturer TEXT, device_model TEXT, device_hardware TEXT,
+      device_firmware TEXT, device_software TEXT, device_local_identifier TEXT, device_udi TEXT,
+      device_creation_date TEXT,
+      source_key TEXT NOT NULL,
+      UNIQUE (person, source_key)
+    );
+
+    CREATE TABLE records (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      type TEXT NOT NULL,
+      source_id INTEGER NOT NULL REFERENCES sources(id),
+      unit TEXT,
+      value_text TEXT,
+      value_num REAL,
+      \(date("creation", required: false)),
+      \(date("start")),
+      \(date("end")),
+      content_hash INTEGER NOT NULL,
+      \(bookkeeping)
+    );
+    CREATE UNIQUE INDEX records_key ON records (person, type, start_unix, end_unix, source_id, content_hash);
+    CREATE INDEX records_source ON records (source_id);
+
+    CREATE TABLE metadata (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      owner_kind TEXT NOT NULL,
+      owner_id INTEGER NOT NULL,
+      position INTEGER NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL
+    );
+    CREATE INDEX metadata_owner ON metadata (owner_kind, owner_id);
+
+    CREATE TABLE hrv_beats (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      record_id INTEGER NOT NULL REFERENCES records(id),
+      position INTEGER NOT NULL,
+      bpm INTEGER,
+      time TEXT
+    );
+    CREATE INDEX hrv_beats_record ON hrv_beats (record_id);
+
+    CREATE TABLE correlations (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      type TEXT NOT NULL,
+      source_id INTEGER NOT NULL REFERENCES sources(id),
+      \(date("creation", required: false)),
+      \(date("start")),
+      \(date("end")),
+      content_hash INTEGER NOT NULL,
+      \(bookkeeping)
+    );
+    CREATE UNIQUE INDEX correlations_key ON correlations (person, type, start_unix, end_unix, source_id, content_hash);
+
+    CREATE TABLE correlation_records (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      correlation_id INTEGER NOT NULL REFERENCES correlations(id),
+      position INTEGER NOT NULL,
+      record_id INTEGER REFERENCES records(id),
+      type TEXT NOT NULL,
+      source_id INTEGER NOT NULL REFERENCES sources(id),
+      unit TEXT,
+      value_text TEXT,
+      value_num REAL,
+      \(date("creation", required: false)),
+      \(date("start")),
+      \(date("end"))
+    );
+    CREATE INDEX correlation_records_correlation ON correlation_records (correlation_id);
+
+    CREATE TABLE workouts (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      activity_type TEXT NOT NULL,
+      duration REAL, duration_unit TEXT,
+      total_distance REAL, total_distance_unit TEXT,
+      total_energy_burned REAL, total_energy_burned_unit TEXT,
+      source_id INTEGER NOT NULL REFERENCES sources(id),
+      \(date("creation", required: false)),
+      \(date("start")),
+      \(date("end")),
+      duration_min REAL,
+      distance_km REAL,
+      energy_kcal REAL,
+      \(bookkeeping)
+    );
+    CREATE UNIQUE INDEX workouts_key ON workouts (person, activity_type, start_unix, end_unix, source_id);
+
+    CREATE TABLE workout_activities (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      position INTEGER NOT NULL,
+      uuid TEXT NOT NULL,
+      \(date("start")),
+      \(date("end", required: false)),
+      duration REAL, duration_unit TEXT
+    );
+    CREATE INDEX workout_activities_workout ON workout_activities (workout_id);
+
+    CREATE TABLE workout_events (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      activity_id INTEGER REFERENCES workout_activities(id),
+      position INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      \(date("date")),
+      duration REAL, duration_unit TEXT
+    );
+    CREATE INDEX workout_events_workout ON workout_events (workout_id);
+
+    CREATE TABLE workout_statistics (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      activity_id INTEGER REFERENCES workout_activities(id),
+      position INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      \(date("start")),
+      \(date("end")),
+      average REAL, minimum REAL, maximum REAL, sum REAL, unit TEXT
+    );
+    CREATE INDEX workout_statistics_workout ON workout_statistics (workout_id);
+
+    CREATE TABLE workout_routes (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      position INTEGER NOT NULL,
+      source_id INTEGER NOT NULL REFERENCES sources(id),
+      \(date("creation", required: false)),
+      \(date("start")),
+      \(date("end")),
+      file_path TEXT
+    );
+    CREATE INDEX workout_routes_workout ON workout_routes (workout_id);
+
+    CREATE TABLE route_locations (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      route_id INTEGER NOT NULL REFERENCES workout_routes(id),
+      position INTEGER NOT NULL,
+      date TEXT, date_unix INTEGER, date_offset_min INTEGER,
+      latitude REAL, longitude REAL, altitude REAL,
+      horizontal_accuracy REAL, vertical_accuracy REAL, course REAL, speed REAL
+    );
+    CREATE INDEX route_locations_route ON route_locations (route_id);
+
+    CREATE TABLE activity_summaries (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      date_components TEXT,
+      active_energy_burned REAL, active_energy_burned_goal REAL, active_energy_burned_unit TEXT,
+      apple_move_time REAL, apple_move_time_goal REAL,
+      apple_exercise_time REAL, apple_exercise_time_goal REAL,
+      apple_stand_hours REAL, apple_stand_hours_goal REAL,
+      apple_move_minutes REAL, apple_move_minutes_goal REAL,
+      content_hash INTEGER NOT NULL,
+      \(bookkeeping)
+    );
+    CREATE UNIQUE INDEX activity_summaries_key ON activity_summaries (person, date_components, content_hash);
+
+    CREATE TABLE me (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      date_of_birth TEXT,
+      biological_sex TEXT,
+      blood_type TEXT,
+      fitzpatrick_skin_type TEXT,
+      cardio_fitness_medications_use TEXT,
+      content_hash INTEGER NOT NULL,
+      export_id INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX me_key ON me (person, content_hash);
+
+    CREATE TABLE other_elements (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      name TEXT NOT NULL,
+      xml TEXT NOT NULL,
+      content_hash INTEGER NOT NULL,
+      \(bookkeeping)
+    );
+    CREATE UNIQUE INDEX other_elements_key ON other_elements (person, name, content_hash);
+
+    CREATE TABLE extras (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      owner_kind TEXT NOT NULL,
+      owner_id INTEGER NOT NULL,
+      position INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      name TEXT NOT NULL,
+      value TEXT NOT NULL
+    );
+    CREATE INDEX extras_owner ON extras (owner_kind, owner_id);
+
+    CREATE VIEW daily_steps AS
+      SELECT period,
+        CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
+        samples, person
+      FROM (
+        SELECT date(start_unix + start_offset_min * 60, 'unixepoch') AS period,
+          total(value_num * copies) AS steps, sum(copies) AS samples, person
+        FROM records
+        WHERE type = 'HKQuantityTypeIdentifierStepCount'
+        GROUP BY person, period
+      )
+      ORDER BY person, period;
+
+    CREATE VIEW workouts_summary AS
+      SELECT activity, count,
+        CASE WHEN duration_min = CAST(duration_min AS INTEGER) THEN CAST(duration_min AS INTEGER)
+          ELSE duration_min END AS duration_min,
+        CASE WHEN distance = CAST(distance AS INTEGER) THEN CAST(distance AS INTEGER) ELSE distance END AS distance,
+        CASE WHEN energy = CAST(energy AS INTEGER) THEN CAST(energy AS INTEGER) ELSE energy END AS energy,
+        person
+      FROM (
+        SELECT
+          CASE WHEN activity_type LIKE 'HKWorkoutActivityType%' THEN substr(activity_type, 22)
+            ELSE activity_type END AS activity,
+          sum(copies) AS count,
+          round(total(duration_min * copies), 3) AS duration_min,
+          round(sum(distance_km * copies), 3) AS distance,
+          round(sum(energy_kcal * copies), 3) AS energy,
+          person
+        FROM workouts
+        GROUP BY person, activity
+      )
+      ORDER BY person, count DESC, activity;
+    """
+}

@@ -1,0 +1,147 @@
+import SQLiteStore
+
+/// The loader's prepared statements, prepared once per load and reused for every row.
+struct Statements {
+  let insertExport, updateExportDate, finishExport: SQLiteStatement
+  let insertSource, findSource: SQLiteStatement
+  let insertRecord, seenRecord, findRecord: SQLiteStatement
+  let insertMetadata, insertExtra, insertBeat: SQLiteStatement
+  let insertCorrelation, seenCorrelation, insertCorrelationRecord: SQLiteStatement
+  let insertWorkout, seenWorkout, insertActivity, insertEvent, insertStatistics, insertRoute,
+    insertLocation: SQLiteStatement
+  let insertSummary, seenSummary, insertMe, insertOther, seenOther: SQLiteStatement
+
+  /// `INSERT OR IGNORE INTO table (columns) VALUES (?, ?, …)`.
+  static func insert(_ table: String, _ columns: [String], ignore: Bool = false) -> String {
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    return "INSERT \(ignore ? "OR IGNORE " : "")INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
+  }
+
+  static func date(_ name: String) -> [String] { ["\(name)_date", "\(name)_unix", "\(name)_offset_min"] }
+
+  /// Columns set on first insert for the tables that count copies: export_id = seen_export = ?.
+  static func withCopies(_ table: String, _ columns: [String]) -> String {
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    return "INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", ")), copies, export_id, seen_export, "
+      + "seen_count) VALUES (\(marks), 1, ?\(columns.count + 1), ?\(columns.count + 1), 1)"
+  }
+
+  /// Another copy of an existing row: ?1 is this load's export id, the rest the natural key.
+  /// `copies` becomes the most copies one load has seen, so re-loading never raises it.
+  static func seen(_ table: String, key: [String]) -> String {
+    let this = "CASE WHEN seen_export = ?1 THEN seen_count + 1 ELSE 1 END"
+    let conditions = key.enumerated().map { "\($1) = ?\($0 + 2)" }.joined(separator: " AND ")
+    return "UPDATE \(table) SET copies = max(copies, \(this)), seen_count = \(this), seen_export = ?1 "
+      + "WHERE \(conditions)"
+  }
+
+  init(_ db: SQLiteConnection) throws {
+    insertExport = try db.prepare(
+      Self.insert("exports", ["person", "path", "export_version", "locale", "started_at"]))
+    updateExportDate = try db.prepare("UPDATE exports SET export_date = ?, export_date_unix = ? WHERE id = ?")
+    finishExport = try db.prepare(
+      """
+      UPDATE exports SET finished_at = ?, seconds = ?, input_bytes = ?, records_read = ?, correlations_read = ?,
+        workouts_read = ?, activity_summaries_read = ?, other_elements_read = ?, rows_added = ?, records_added = ?,
+        correlations_added = ?, workouts_added = ?, activity_summaries_added = ?, metadata_added = ?,
+        other_elements_added = ?, completed = 1
+      WHERE id = ?
+      """)
+    insertSource = try db.prepare(
+      Self.insert(
+        "sources",
+        [
+          "person", "name", "version", "product", "device", "device_name", "device_manufacturer", "device_model",
+          "device_hardware", "device_firmware", "device_software", "device_local_identifier", "device_udi",
+          "device_creation_date", "source_key",
+        ], ignore: true))
+    findSource = try db.prepare("SELECT id FROM sources WHERE person = ? AND source_key = ?")
+    let recordKey = ["person", "type", "start_unix", "end_unix", "source_id", "content_hash"]
+    insertRecord = try db.prepare(
+      Self.withCopies(
+        "records",
+        ["person", "type", "source_id", "unit", "value_text", "value_num"] + Self.date("creation")
+          + Self.date("start") + Self.date("end") + ["content_hash"]))
+    seenRecord = try db.prepare(Self.seen("records", key: recordKey))
+    findRecord = try db.prepare(
+      "SELECT id FROM records WHERE " + recordKey.map { "\($0) = ?" }.joined(separator: " AND "))
+    insertMetadata = try db.prepare(
+      Self.insert("metadata", ["person", "owner_kind", "owner_id", "position", "key", "value"]))
+    insertExtra = try db.prepare(
+      Self.insert("extras", ["person", "owner_kind", "owner_id", "position", "kind", "name", "value"]))
+    insertBeat = try db.prepare(Self.insert("hrv_beats", ["person", "record_id", "position", "bpm", "time"]))
+    insertCorrelation = try db.prepare(
+      Self.withCopies(
+        "correlations",
+        ["person", "type", "source_id"] + Self.date("creation") + Self.date("start") + Self.date("end")
+          + ["content_hash"]))
+    seenCorrelation = try db.prepare(Self.seen("correlations", key: recordKey))
+    insertCorrelationRecord = try db.prepare(
+      Self.insert(
+        "correlation_records",
+        ["person", "correlation_id", "position", "record_id", "type", "source_id", "unit", "value_text", "value_num"]
+          + Self.date("creation") + Self.date("start") + Self.date("end")))
+    insertWorkout = try db.prepare(
+      Self.withCopies(
+        "workouts",
+        [
+          "person", "activity_type", "duration", "duration_unit", "total_distance", "total_distance_unit",
+          "total_energy_burned", "total_energy_burned_unit", "source_id",
+        ] + Self.date("creation") + Self.date("start") + Self.date("end") + [
+          "duration_min", "distance_km", "energy_kcal",
+        ]))
+    seenWorkout = try db.prepare(
+      Self.seen("workouts", key: ["person", "activity_type", "start_unix", "end_unix", "source_id"]))
+    insertActivity = try db.prepare(
+      Self.insert(
+        "workout_activities",
+        ["person", "workout_id", "position", "uuid"] + Self.date("start") + Self.date("end") + [
+          "duration", "duration_unit",
+        ]))
+    insertEvent = try db.prepare(
+      Self.insert(
+        "workout_events",
+        ["person", "workout_id", "activity_id", "position", "type"] + Self.date("date") + [
+          "duration", "duration_unit",
+        ]))
+    insertStatistics = try db.prepare(
+      Self.insert(
+        "workout_statistics",
+        ["person", "workout_id", "activity_id", "position", "type"] + Self.date("start") + Self.date("end") + [
+          "average", "minimum", "maximum", "sum", "unit",
+        ]))
+    insertRoute = try db.prepare(
+      Self.insert(
+        "workout_routes",
+        ["person", "workout_id", "position", "source_id"] + Self.date("creation") + Self.date("start")
+          + Self.date("end") + ["file_path"]))
+    insertLocation = try db.prepare(
+      Self.insert(
+        "route_locations",
+        [
+          "person", "route_id", "position", "date", "date_unix", "date_offset_min", "latitude", "longitude",
+          "altitude", "horizontal_accuracy", "vertical_accuracy", "course", "speed",
+        ]))
+    insertSummary = try db.prepare(
+      Self.withCopies(
+        "activity_summaries",
+        [
+          "person", "date_components", "active_energy_burned", "active_energy_burned_goal",
+          "active_energy_burned_unit", "apple_move_time", "apple_move_time_goal", "apple_exercise_time",
+          "apple_exercise_time_goal", "apple_stand_hours", "apple_stand_hours_goal", "apple_move_minutes",
+          "apple_move_minutes_goal", "content_hash",
+        ]))
+    seenSummary = try db.prepare(
+      Self.seen("activity_summaries", key: ["person", "date_components", "content_hash"]))
+    insertMe = try db.prepare(
+      Self.insert(
+        "me",
+        [
+          "person", "date_of_birth", "biological_sex", "blood_type", "fitzpatrick_skin_type",
+          "cardio_fitness_medications_use", "content_hash", "export_id",
+        ], ignore: true))
+    insertOther = try db.prepare(
+      Self.withCopies("other_elements", ["person", "name", "xml", "content_hash"]))
+    seenOther = try db.prepare(Self.seen("other_elements", key: ["person", "name", "content_hash"]))
+  }
+}

@@ -1,0 +1,87 @@
+import HealthPort
+import HealthPortSQLite
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `healthport load`: bulk-loads exports into a SQLite database, idempotently.
+enum LoadCommand: Command {
+  static let name = "load"
+  static let summary = "Load exports into a SQLite database (normalized schema; re-loading adds only what is new)."
+  static let options = [
+    OptionSpec(name: "--db", short: nil, valueName: "path", help: "The SQLite database to create or add to."),
+    OptionSpec(
+      name: "--person", short: nil, valueName: "name",
+      help: "Whose export this is; keeps several people apart in one database."),
+    OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar and no summary."),
+  ]
+  static let usage = """
+    USAGE: healthport load [INPUT ...] --db <path> [--person <name>] [--quiet]
+
+    ARGUMENTS:
+      INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
+                                  Several inputs are loaded one after the other.
+
+    The database is created when missing. A database that healthport did not create is refused
+    and left unchanged. Loading an export again adds nothing; loading a newer export adds only
+    what is new. An interrupted load leaves the database consistent: run the command again.
+    The schema is documented in docs/sqlite.md.
+
+    EXAMPLES:
+      healthport load export.zip --db health.db
+      healthport load alice/export.zip --db family.db --person alice
+      sqlite3 health.db 'SELECT * FROM daily_steps ORDER BY period DESC LIMIT 7'
+    """
+
+  static func run(_ arguments: ParsedArguments) throws {
+    guard let database = arguments.value("--db") else {
+      throw HealthPortError(.usage, "healthport load: error: missing --db <path> (the database to load into)")
+    }
+    let quiet = arguments.flag("--quiet")
+    let inputs: [String?] = arguments.positionals.isEmpty ? [nil] : arguments.positionals.map { $0 }
+    if inputs.filter({ $0 == nil || $0 == "-" }).count > 1 {
+      throw HealthPortError(.usage, "healthport load: error: stdin (-) can be read only once")
+    }
+    for input in inputs where input == database {
+      throw HealthPortError(.usage, "healthport load: error: --db names the input file \(database)")
+    }
+    // Check the inputs before the database is created, so a typo leaves no empty database behind.
+    for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
+      throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
+    }
+    try load(inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet)
+  }
+
+  /// Loads and prints the summary: shared with `convert --to sqlite`.
+  static func load(inputs: [String?], database: String, person: String, quiet: Bool) throws {
+    var bars: [ProgressBar] = []
+    let results = try SQLiteLoader.load(
+      paths: inputs, database: database, person: person,
+      readOptions: { path in
+        let bar = ProgressBar.make(inputPath: path, quiet: quiet)
+        if let bar { bars.append(bar) }
+        return .with(bar)
+      })
+    for bar in bars { bar.finish() }
+    guard !quiet else { return }
+    for result in results {
+      CommandLineTool.writeError(summaryText(result, database: database, person: person))
+    }
+  }
+
+  static func summaryText(_ result: SQLiteLoader.Result, database: String, person: String) -> String {
+    let seconds = max(result.seconds, 0.000_001)
+    let megabytes = Double(result.inputBytes) / 1e6
+    let rate = (megabytes / seconds * 10).rounded() / 10
+    let who = person.isEmpty ? "" : " (person \(person))"
+    var text =
+      "loaded \(result.path) into \(database)\(who): \(InfoRendering.grouped(result.rowsAdded)) rows added "
+      + "in \((seconds * 100).rounded() / 100) s, \(rate) MB/s\n"
+    for table in SQLiteLoader.Table.allCases where result.added(table) > 0 {
+      text += "  " + table.name.padding(to: 22) + InfoRendering.grouped(result.added(table)).leftPadded(to: 12) + "\n"
+    }
+    if result.rowsAdded == 0 { text += "  nothing new: everything in this export was already in the database\n" }
+    return text
+  }
+}
