@@ -218,8 +218,8 @@ struct AttributeParser {
       sourceVersion: sourceVersion, unit: unit, creationDate: creationDate,
       startDate: try require(startDate, "startDate", of: "Record"),
       endDate: try require(endDate, "endDate", of: "Record"), value: value)
-    if unit != nil, let value, !valueIsNumber {
-      throw ExportDataError(message: "Record value \"\(value)\" is not a number (a quantity with unit \(unit!))")
+    if let unit, !unit.isEmpty, value != nil, !valueIsNumber {
+      throw ExportDataError(message: "Record value \"\(value!)\" is not a number (a quantity with unit \(unit))")
     }
     record.deviceString = device
     if !extras.isEmpty { record.extraAttributes = extras }

@@ -185,9 +185,7 @@ final class CSVRecordsReader {
       } else {
         // Cached by the device without its per-sample address, and the source name.
         productKey.removeAll(keepingCapacity: true)
-        if var device = record.device {
-          device.withUTF8 { AttributeParser.appendMaskedDevice($0, to: &productKey) }
-        }
+        if let device = record.deviceString { productKey.append(contentsOf: device.rest.utf8) }
         productKey.append(0)
         productKey.append(contentsOf: sourceName.utf8)
         if let cached = products[productKey] {

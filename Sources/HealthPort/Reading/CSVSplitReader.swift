@@ -411,7 +411,7 @@ extension Frame {
       self = .placeholder
       n.attributes.append(attribute)
       self = .node(n, role)
-    case .placeholder: break
+    case .placeholder, .pendingRecord: break
     }
   }
 }
