@@ -1,5 +1,9 @@
 import CLibXML2
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Receives the events of an ``XMLPushParser``.
 ///
 /// Names and values are byte views into libxml2's buffers: they are valid only during the
@@ -194,10 +198,70 @@ private final class ParserBox {
     depth += 1
     sawRoot = true
     do {
-      try handler.startElement(
-        XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: Int(count)))
+      if let attributes, count > 0, Self.hasAmpersand(attributes, Int(count)) {
+        try startDecodingAmpersands(name, Int(count), attributes)
+      } else {
+        try handler.startElement(
+          XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: Int(count)))
+      }
     } catch {
       fail(error)
+    }
+  }
+
+  private var valueScratch: [UInt8] = []
+  private var quintupleScratch: [UnsafePointer<xmlChar>?] = []
+
+  /// Without entity substitution (never `XML_PARSE_NOENT`), libxml2 hands every `&` of an
+  /// attribute value (`&amp;`, `&#38;`) on as the five bytes `&#38;`, and every other character as
+  /// itself. Turning each `&#38;` back into `&` therefore gives the exact value.
+  private static func hasAmpersand(_ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) -> Bool {
+    for index in 0..<count {
+      let begin = raw[index * 5 + 3]!
+      let end = raw[index * 5 + 4]!
+      if end > begin, memchr(begin, 0x26, end - begin) != nil { return true }
+    }
+    return false
+  }
+
+  private func startDecodingAmpersands(
+    _ name: UnsafePointer<xmlChar>, _ count: Int, _ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
+  ) throws {
+    valueScratch.removeAll(keepingCapacity: true)
+    var spans: [(Int, Int)] = []
+    spans.reserveCapacity(count)
+    for index in 0..<count {
+      let begin = raw[index * 5 + 3]!
+      let length = raw[index * 5 + 4]! - begin
+      let start = valueScratch.count
+      var offset = 0
+      while offset < length {
+        let byte = begin[offset]
+        valueScratch.append(byte)
+        if byte == 0x26, offset + 4 < length, begin[offset + 1] == 0x23, begin[offset + 2] == 0x33,
+          begin[offset + 3] == 0x38, begin[offset + 4] == 0x3B
+        {
+          offset += 5
+        } else {
+          offset += 1
+        }
+      }
+      spans.append((start, valueScratch.count))
+    }
+    try valueScratch.withUnsafeBufferPointer { values in
+      let base = values.baseAddress ?? UnsafePointer(bitPattern: 1)!
+      quintupleScratch.removeAll(keepingCapacity: true)
+      for index in 0..<count {
+        quintupleScratch.append(raw[index * 5])
+        quintupleScratch.append(raw[index * 5 + 1])
+        quintupleScratch.append(raw[index * 5 + 2])
+        quintupleScratch.append(base + spans[index].0)
+        quintupleScratch.append(base + spans[index].1)
+      }
+      try quintupleScratch.withUnsafeMutableBufferPointer { quintuples in
+        try handler.startElement(
+          XMLBytes(cString: name), attributes: XMLAttributes(raw: quintuples.baseAddress, count: count))
+      }
     }
   }
 

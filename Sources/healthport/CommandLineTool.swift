@@ -44,7 +44,7 @@ struct CommandDescriptor {
 enum CommandLineTool {
   static let version = "0.1.0"
 
-  static var commands: [CommandDescriptor] { [InfoCommand.descriptor] }
+  static var commands: [CommandDescriptor] { [InfoCommand.descriptor, ConvertCommand.descriptor] }
 
   static var help: String {
     var text = """

@@ -64,7 +64,17 @@ public final class ExportReader {
   /// Reads the whole export into `sink`; returns what was seen. Throws ``HealthPortError``.
   @discardableResult
   public func read(into sink: ExportSink) throws -> ReadReport {
-    let (source, format) = try InputOpener.open(path)
+    let (opened, format) = try InputOpener.open(path)
+    // A plain file or stdin is told apart by its first non-blank byte.
+    guard format == .xml else { return try readXML(opened, format: format, into: sink) }
+    let (kind, source) = try InputKind.sniff(opened)
+    switch kind {
+    case .xml: return try readXML(source, format: format, into: sink)
+    case .json: return try JSONLinesReader(source: source, options: options).read(into: sink)
+    }
+  }
+
+  private func readXML(_ source: ByteSource, format: InputFormat, into sink: ExportSink) throws -> ReadReport {
     let builder = ExportTreeBuilder()
     let parser = XMLPushParser(documentName: source.displayName, handler: builder)
     var report = ReadReport(documentName: source.displayName, format: format)

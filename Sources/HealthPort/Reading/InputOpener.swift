@@ -8,6 +8,8 @@ import ZipStream
 /// What an input turned out to be.
 public enum InputFormat: String, Sendable {
   case xml, zip, folder
+  /// healthport's JSON Lines, or its JSON document.
+  case jsonl, json
 }
 
 /// Opens an input (an `export.xml`, an `export.zip`, an unzipped `apple_health_export/`
