@@ -12,7 +12,9 @@ import CLibXML2
 public protocol XMLEventHandler: AnyObject {
   func startElement(_ name: XMLBytes, attributes: XMLAttributes) throws
   func endElement(_ name: XMLBytes) throws
-  /// Character data that is not only white space (Apple exports have none).
+  /// Character data of text that is not only white space (Apple exports have none), in the
+  /// pieces libxml2 delivers; blank pieces are included once the text has begun (and just before
+  /// it), so the pieces concatenate to the exact text. Indentation between tags is not delivered.
   func text(_ bytes: XMLBytes) throws
 }
 
@@ -195,6 +197,7 @@ private final class ParserBox {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     guard firstError == nil, let name else { return }
+    tagSeen()
     depth += 1
     sawRoot = true
     do {
@@ -267,17 +270,50 @@ private final class ParserBox {
 
   func end(_ name: UnsafePointer<xmlChar>?) {
     guard firstError == nil, let name else { return }
+    tagSeen()
     depth -= 1
     do { try handler.endElement(XMLBytes(cString: name)) } catch { fail(error) }
   }
 
+  /// True after a text chunk was handed on, until the next tag: libxml2 delivers text in pieces
+  /// (split at entity and character references), and a blank piece between two others is text.
+  private var inText = false
+  /// A blank piece seen outside text, kept in case text follows before the next tag.
+  private var pendingBlank: [UInt8] = []
+
   func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int32) {
     guard firstError == nil, let bytes, length > 0 else { return }
     let view = XMLBytes(start: bytes, count: Int(length))
-    for byte in view.buffer where !(byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D) {
-      do { try handler.text(view) } catch { fail(error) }
-      return
+    if !inText {
+      var blank = true
+      for byte in view.buffer where !(byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D) {
+        blank = false
+        break
+      }
+      if blank {
+        pendingBlank.append(contentsOf: view.buffer)
+        return
+      }
+      inText = true
+      if !pendingBlank.isEmpty {
+        do {
+          try pendingBlank.withUnsafeBufferPointer {
+            try handler.text(XMLBytes(start: $0.baseAddress!, count: $0.count))
+          }
+        } catch {
+          fail(error)
+          return
+        }
+        pendingBlank.removeAll(keepingCapacity: true)
+      }
     }
+    do { try handler.text(view) } catch { fail(error) }
+  }
+
+  @inline(__always)
+  private func tagSeen() {
+    inText = false
+    if !pendingBlank.isEmpty { pendingBlank.removeAll(keepingCapacity: true) }
   }
 
   func report(_ error: UnsafeMutablePointer<xmlError>?) {
