@@ -59,16 +59,16 @@ final class JSONLinesReader {
       throw HealthPortError.malformed(name, line: 1, column: 1, "the input is empty")
     }
     guard first == UInt8(ascii: "{") else { throw located(position, "expected a JSON object") }
-    let firstKey = try peekFirstKey()
+    let firstKind = try classifyFirstObject()
     var rootName = "HealthData"
-    if firstKey == "kind" || firstKey == "element" {
+    if firstKind != .document {
       var sawHeader = false
       while let byte = try peekNonBlank() {
         guard byte == UInt8(ascii: "{") else { throw located(position, "expected a JSON object") }
         let end = try frameValue()
         if !sawHeader {
           sawHeader = true
-          if firstKey == "kind" {
+          if firstKind == .header {
             (rootName, prolog) = try parseValue(end) { try self.parseHeader($0, &$1) }
             continue
           }
@@ -223,18 +223,52 @@ final class JSONLinesReader {
     position += 1
   }
 
-  /// The first key of the object at `position`, without consuming anything.
-  private func peekFirstKey() throws -> String? {
+  private enum FirstObject { case header, element, document }
+
+  /// Tells the JSON Lines header (a `"kind"` key), a headerless JSON Lines element (`"element"`)
+  /// and the JSON document (`"header"` or `"elements"`) apart by the keys of the first object,
+  /// in any order, without consuming anything.
+  private func classifyFirstObject() throws -> FirstObject {
     while true {
+      if let kind = scanFirstKeys() { return kind }
+      if try !fill() { return .header }
+    }
+  }
+
+  private func scanFirstKeys() -> FirstObject? {
+    pending.withUnsafeBufferPointer { b -> FirstObject? in
       var index = position + 1
-      while index < pending.count, [0x20, 0x0A, 0x0D, 0x09].contains(pending[index]) { index += 1 }
-      if index < pending.count {
-        guard pending[index] == UInt8(ascii: "\"") else { return nil }
-        if let close = pending[(index + 1)...].firstIndex(of: UInt8(ascii: "\"")) {
-          return String(decoding: pending[(index + 1)..<close], as: UTF8.self)
+      var depth = 1
+      var expectKey = true
+      while index < b.count {
+        let byte = b[index]
+        switch byte {
+        case UInt8(ascii: "\""):
+          let start = index + 1
+          index = start
+          while index < b.count, b[index] != UInt8(ascii: "\"") {
+            index += b[index] == UInt8(ascii: "\\") ? 2 : 1
+          }
+          guard index < b.count else { return nil }
+          if depth == 1 && expectKey {
+            switch String(decoding: UnsafeBufferPointer(rebasing: b[start..<index]), as: UTF8.self) {
+            case "kind": return .header
+            case "element": return .element
+            case "header", "elements": return .document
+            default: break
+            }
+          }
+          expectKey = false
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          depth -= 1
+          if depth == 0 { return .header }
+        case UInt8(ascii: ","): if depth == 1 { expectKey = true }
+        default: break
         }
+        index += 1
       }
-      if try !fill() { return nil }
+      return nil
     }
   }
 
