@@ -269,3 +269,25 @@ struct ConvertRoundTripTests {
     #expect((workout["numbers"] as? [String: Double])?["duration"] == 38.347863783439)
   }
 }
+
+@Suite("the XML reader keeps element text exactly")
+struct ElementTextTests {
+  @Test(
+    "text split at references reads back whole, counted once",
+    arguments: [
+      ("a &amp; b", "a & b"), (" &lt;x&gt; ", " <x> "), ("one&#10;two", "one\ntwo"), ("&amp;&#38;", "&&"),
+      ("x\n  y", "x\n  y"),
+    ])
+  func text(xml: String, expected: String) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hp-text-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("t.xml")
+    try "<HealthData>\n <Foo a=\"1&amp;2\">\(xml)</Foo>\n</HealthData>\n".write(
+      to: url, atomically: true, encoding: .utf8)
+    let sink = CollectingSink()
+    let report = try ExportReader(path: url.path).read(into: sink)
+    #expect(sink.elements == [.other(ElementNode(name: "Foo", attributes: [Attribute("a", "1&2")], text: expected))])
+    #expect(report.textNodes == 1)
+  }
+}

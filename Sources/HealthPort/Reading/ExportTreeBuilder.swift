@@ -14,6 +14,7 @@ final class ExportTreeBuilder: XMLEventHandler {
   private var products = ByteKeyedTable<String?>()
   private var stack: [Frame] = []
   private var depth = 0
+  private var inText = false
 
   init() { stack.reserveCapacity(8) }
 
@@ -21,6 +22,7 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
     depth += 1
+    inText = false
     if depth == 1 {
       try onRoot(name.string, attributes.parseGeneric(xml))
       return
@@ -71,6 +73,7 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   func endElement(_ name: XMLBytes) throws {
     depth -= 1
+    inText = false
     guard depth > 0 else { return }
     let frame = stack.removeLast()
     if stack.isEmpty {
@@ -81,7 +84,11 @@ final class ExportTreeBuilder: XMLEventHandler {
   }
 
   func text(_ bytes: XMLBytes) throws {
-    ignoredTextCount += 1
+    // Text comes in pieces (split at entity references): count each run of text once.
+    if !inText {
+      inText = true
+      ignoredTextCount += 1
+    }
     if case .node(var node, let role) = stack.last {
       stack[stack.count - 1] = .placeholder
       node.text = (node.text ?? "") + bytes.string
