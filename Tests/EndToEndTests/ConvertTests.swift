@@ -94,6 +94,25 @@ struct ConvertTests {
     #expect(try Data(contentsOf: output) == Data(contentsOf: Self.sampleXML))
   }
 
+  @Test("the JSON document reads back whatever its formatting (pretty-printed by Python)")
+  func prettyJSON() throws {
+    try #require(Self.hasSamples, "Samples/ is absent")
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json = try Self.convert(Self.sampleXML, to: "json", in: directory)
+    let pretty = directory.appendingPathComponent("pretty.json")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", "-c", "import json,sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], 'w'), indent=2)",
+      json.path, pretty.path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    let output = try Self.convert(pretty, to: "xml", in: directory)
+    #expect(try Data(contentsOf: output) == Data(contentsOf: Self.sampleXML))
+  }
+
   @Test("Samples: the zip converts to the same bytes as the XML inside it")
   func sampleZip() throws {
     try #require(Self.hasSamples, "Samples/ is absent")

@@ -85,6 +85,7 @@ final class JSONLinesReader {
         let key = try readKey()
         switch key {
         case "header":
+          if rootReplayed { throw located(position, "\"header\" must come before \"elements\"") }
           guard try peekNonBlank() == UInt8(ascii: "{") else { throw located(position, "expected the header object") }
           let end = try frameValue()
           (rootName, prolog) = try parseValue(end) { try self.parseHeader($0, &$1) }
