@@ -128,9 +128,9 @@ struct JSONEmitter: ElementEmitter {
       if !childrenEmpty[last] { out.append(UInt8(ascii: ",")) }
       childrenEmpty[last] = false
     }
-    out.append(contentsOf: Self.elementKey)
+    append(Self.elementKey)
     JSONEscaping.appendString(name, to: &out)
-    out.append(contentsOf: Self.attributesKey)
+    append(Self.attributesKey)
     firstAttribute = true
   }
 
@@ -165,7 +165,7 @@ struct JSONEmitter: ElementEmitter {
   private mutating func closeAttributes() {
     out.append(UInt8(ascii: "}"))
     guard !numbers.isEmpty else { return }
-    out.append(contentsOf: Self.numbersKey)
+    append(Self.numbersKey)
     var first = true
     for (name, value) in numbers where JSONNumber.append(value, to: &out, key: name, first: first) {
       first = false
@@ -182,10 +182,10 @@ struct JSONEmitter: ElementEmitter {
   mutating func beginContent(text: String?) {
     closeAttributes()
     if let text {
-      out.append(contentsOf: Self.textKey)
+      append(Self.textKey)
       JSONEscaping.appendString(text, to: &out)
     }
-    out.append(contentsOf: Self.childrenKey)
+    append(Self.childrenKey)
     childrenEmpty.append(true)
   }
 
@@ -194,11 +194,16 @@ struct JSONEmitter: ElementEmitter {
     out.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}")])
   }
 
-  static let elementKey = Array(#"{"element":"#.utf8)
-  static let attributesKey = Array(#","attributes":{"#.utf8)
-  static let numbersKey = Array(#","numbers":{"#.utf8)
-  static let textKey = Array(#","text":"#.utf8)
-  static let childrenKey = Array(#","children":["#.utf8)
+  static let elementKey: StaticString = #"{"element":"#
+  static let attributesKey: StaticString = #","attributes":{"#
+  static let numbersKey: StaticString = #","numbers":{"#
+  static let textKey: StaticString = #","text":"#
+  static let childrenKey: StaticString = #","children":["#
+
+  @inline(__always)
+  private mutating func append(_ text: StaticString) {
+    out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
 }
 
 /// Numbers written as text, turned into JSON numbers.

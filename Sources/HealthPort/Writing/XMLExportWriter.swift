@@ -137,14 +137,11 @@ struct XMLEmitter: ElementEmitter {
 
 /// XML escaping on bytes: unescaped runs are copied in one go.
 enum XMLEscaping {
-  /// What to do with each byte: 0 copy, 1 escape, 2 drop (a control character XML forbids).
-  static let action: [UInt8] = (0..<256).map { byte in
-    switch byte {
-    case 0x22, 0x26, 0x3C, 0x3E, 0x09, 0x0A, 0x0D: 1
-    case 0..<0x20: 2
-    default: 0
-    }
-  }
+  /// Bytes below 0x40 that need work: control characters (escaped or dropped), `"`, `&`, `<`, `>`.
+  static let specialMask: UInt64 = 0x5000_0044_FFFF_FFFF
+
+  @inline(__always)
+  static func isSpecial(_ byte: UInt8) -> Bool { byte < 0x40 && (specialMask >> UInt64(byte)) & 1 != 0 }
 
   /// Appends `text` escaped for an attribute value (or, with `isText`, for character data, where
   /// line feeds and tabs stay raw).
@@ -157,7 +154,7 @@ enum XMLEscaping {
       let count = bytes.count
       while index < count {
         let byte = bytes[index]
-        if byte > 0x3E || action[Int(byte)] == 0 {
+        if !isSpecial(byte) {
           index += 1
           continue
         }
