@@ -147,32 +147,38 @@ enum XMLEscaping {
   /// line feeds and tabs stay raw).
   @inline(__always)
   static func appendEscaped(_ text: String, to out: inout [UInt8], isText: Bool = false) {
-    var text = text
-    text.withUTF8 { bytes in
-      var runStart = 0
-      var index = 0
-      let count = bytes.count
-      while index < count {
-        let byte = bytes[index]
-        if !isSpecial(byte) {
-          index += 1
-          continue
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-        index += 1
-        runStart = index
-        switch byte {
-        case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-        case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-        case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-        case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-        case 0x0A: if isText { out.append(0x0A) } else { out.append(contentsOf: [0x26, 0x23, 0x31, 0x30, 0x3B]) }
-        case 0x09: if isText { out.append(0x09) } else { out.append(contentsOf: [0x26, 0x23, 0x39, 0x3B]) }
-        case 0x0D: out.append(contentsOf: [0x26, 0x23, 0x31, 0x33, 0x3B])  // &#13;
-        default: break  // forbidden control character: dropped
-        }
-      }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+    // Native strings are contiguous UTF-8: read them in place, without a copy.
+    if text.utf8.withContiguousStorageIfAvailable({ appendEscaped(bytes: $0, to: &out, isText: isText) }) == nil {
+      var copy = text
+      copy.withUTF8 { appendEscaped(bytes: $0, to: &out, isText: isText) }
     }
+  }
+
+  @inline(__always)
+  static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], isText: Bool) {
+    var runStart = 0
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if !isSpecial(byte) {
+        index += 1
+        continue
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      index += 1
+      runStart = index
+      switch byte {
+      case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
+      case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
+      case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
+      case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
+      case 0x0A: if isText { out.append(0x0A) } else { out.append(contentsOf: [0x26, 0x23, 0x31, 0x30, 0x3B]) }
+      case 0x09: if isText { out.append(0x09) } else { out.append(contentsOf: [0x26, 0x23, 0x39, 0x3B]) }
+      case 0x0D: out.append(contentsOf: [0x26, 0x23, 0x31, 0x33, 0x3B])  // &#13;
+      default: break  // forbidden control character: dropped
+      }
+    }
+    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
   }
 }
