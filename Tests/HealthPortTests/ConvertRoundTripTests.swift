@@ -291,3 +291,63 @@ struct ElementTextTests {
     #expect(report.textNodes == 1)
   }
 }
+
+@Suite("the JSON Lines reader")
+struct JSONLinesReaderTests {
+  static func read(_ text: String) throws -> (CollectingSink, ReadReport) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hp-jsonl-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("in.jsonl")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    let sink = CollectingSink()
+    let report = try ExportReader(path: url.path).read(into: sink)
+    return (sink, report)
+  }
+
+  @Test("without a header line: no prolog, no root attributes; numbers and null in attributes")
+  func headerless() throws {
+    let (sink, report) = try Self.read(
+      """
+      {"element":"Record","attributes":{"type":"T","sourceName":"s\\u00e9\\ud83d\\ude00","startDate":"2024-12-03 20:15:42 +0100","endDate":"2024-12-03 20:15:42 +0100","value":67.5,"unit":null}}
+
+        {"attributes":{"dateComponents":"2024-12-03","appleStandHours":true},"element":"ActivitySummary"}
+      """)
+    #expect(report.format == .jsonl)
+    #expect(sink.header == ExportHeader(prolog: [], rootAttributes: []))
+    #expect(sink.elements.count == 2)
+    guard case .record(let record) = sink.elements[0] else {
+      Issue.record("expected a Record")
+      return
+    }
+    #expect(record.sourceName == "sé😀")
+    #expect(record.value == "67.5")
+    #expect(record.unit == nil)
+    #expect(
+      sink.elements[1]
+        == .activitySummary(
+          ActivitySummary(
+            node: ElementNode(
+              name: "ActivitySummary",
+              attributes: [Attribute("dateComponents", "2024-12-03"), Attribute("appleStandHours", "true")]))))
+  }
+
+  @Test(
+    "errors are located",
+    arguments: [
+      ("{\"element\":\"Record\",\"attributes\":{\"type\":1}", "1:44", "unexpected end of input"),
+      ("{\"kind\":\"header\"}\n{\"element\":\"X\",\"attributes\":{\"a\":\"b\\q\"}}", "2:36", "invalid escape"),
+      ("{\"kind\":\"header\"}\n{\"element\":\"X\",\"children\":[],\"attributes\":{}}", "2:30", "must come before"),
+      ("{\"kind\":\"header\"}\n[1]", "2:1", "expected a JSON object"),
+    ])
+  func errors(text: String, location: String, message: String) throws {
+    do {
+      _ = try Self.read(text)
+      Issue.record("no error for \(text)")
+    } catch let error as HealthPortError {
+      #expect(error.exitCode == 65)
+      #expect(error.message.contains("in.jsonl:\(location): error: "), "\(error.message)")
+      #expect(error.message.contains(message), "\(error.message)")
+    }
+  }
+}

@@ -54,8 +54,9 @@ public final class ExportReader {
   public let path: String?
   public var options: ReadOptions
 
-  /// `path` may name an `export.xml`, an `export.zip`, an unzipped export folder, or be nil or
-  /// `-` for stdin (zip or XML told apart by their first bytes).
+  /// `path` may name an `export.xml`, an `export.zip`, an unzipped export folder, a JSON Lines or
+  /// JSON file written by healthport (``JSONLinesWriter``), or be nil or `-` for stdin. Zip, XML
+  /// and JSON are told apart by their first bytes (``InputKind``), never by the file name.
   public init(path: String?, options: ReadOptions = ReadOptions()) {
     self.path = path
     self.options = options

@@ -55,6 +55,12 @@ final class JSONLinesReader {
     }
     builder.onElement = { try sink.consume($0) }
 
+    if try peekNonBlank() == 0xEF, pending.count >= position + 3, pending[position + 1] == 0xBB,
+      pending[position + 2] == 0xBF
+    {
+      position += 3  // a UTF-8 byte order mark
+      lineStart = position
+    }
     guard let first = try peekNonBlank() else {
       throw HealthPortError.malformed(name, line: 1, column: 1, "the input is empty")
     }
