@@ -86,8 +86,9 @@ final class JSONLinesReader {
       isDocument = true
       try expectByte(UInt8(ascii: "{"))
       var rootReplayed = false
-      var more = try peekNonBlank() != UInt8(ascii: "}")
-      while more {
+      var empty = try peekNonBlank() == UInt8(ascii: "}")
+      if empty { position += 1 }
+      while !empty {
         let key = try readKey()
         switch key {
         case "header":
@@ -126,11 +127,10 @@ final class JSONLinesReader {
         }
         let separator = try peekNonBlank()
         position += 1
-        if separator == UInt8(ascii: "}") { break }
-        guard separator == UInt8(ascii: ",") else {
+        empty = separator == UInt8(ascii: "}")
+        guard empty || separator == UInt8(ascii: ",") else {
           throw located(position - 1, "expected ',' or '}' in the document object")
         }
-        more = true
       }
       if !rootReplayed { try replayRoot(rootName, []) }
       if try peekNonBlank() != nil { throw located(position, "unexpected data after the JSON document") }
