@@ -4,40 +4,40 @@
 /// For each element: ``begin(_:)``, its attributes in order, then either ``endEmpty()`` or
 /// ``beginContent(text:)``, the children, ``endContent(_:)``.
 protocol ElementEmitter {
-  mutating func begin(_ name: String)
-  mutating func attribute(_ name: String, _ value: String)
-  mutating func attribute(_ name: String, _ date: HealthDate)
+  mutating func begin(_ name: Name)
+  mutating func attribute(_ name: Name, _ value: String)
+  mutating func attribute(_ name: Name, _ date: HealthDate)
   /// An attribute whose value is a number written as text (kept as written).
-  mutating func numericAttribute(_ name: String, _ value: String)
+  mutating func numericAttribute(_ name: Name, _ value: String)
   mutating func endEmpty()
   mutating func beginContent(text: String?)
-  mutating func endContent(_ name: String)
+  mutating func endContent(_ name: Name)
 }
 
 extension ElementEmitter {
   @inline(__always)
-  mutating func attribute(_ name: String, _ value: String?) {
+  mutating func attribute(_ name: Name, _ value: String?) {
     if let value { attribute(name, value) }
   }
 
   @inline(__always)
-  mutating func attribute(_ name: String, _ date: HealthDate?) {
+  mutating func attribute(_ name: Name, _ date: HealthDate?) {
     if let date { attribute(name, date) }
   }
 
   @inline(__always)
-  mutating func numericAttribute(_ name: String, _ value: String?) {
+  mutating func numericAttribute(_ name: Name, _ value: String?) {
     if let value { numericAttribute(name, value) }
   }
 
   @inline(__always)
   mutating func extras(_ attributes: [Attribute]) {
-    for attribute in attributes { self.attribute(attribute.name, attribute.value) }
+    for attribute in attributes { self.attribute(Name(attribute.name), attribute.value) }
   }
 
   /// Writes the element's children (if any) and closes it.
   @inline(__always)
-  mutating func finish<C>(_ name: String, _ children: [C], text: String? = nil, _ each: (inout Self, C) -> Void) {
+  mutating func finish<C>(_ name: Name, _ children: [C], text: String? = nil, _ each: (inout Self, C) -> Void) {
     if children.isEmpty && text == nil {
       endEmpty()
       return
@@ -227,15 +227,51 @@ extension ElementEmitter {
 
   /// A generic element: attributes in their stored order, then its text and children.
   mutating func emit(_ node: ElementNode) {
-    begin(node.name)
+    let name = Name(node.name)
+    begin(name)
     for attribute in node.attributes {
       if GenericNumbers.isNumeric(attribute.name, in: node.name) {
-        numericAttribute(attribute.name, attribute.value)
+        numericAttribute(Name(attribute.name), attribute.value)
       } else {
-        self.attribute(attribute.name, attribute.value)
+        self.attribute(Name(attribute.name), attribute.value)
       }
     }
-    finish(node.name, node.children, text: node.text) { $0.emit($1) }
+    finish(name, node.children, text: node.text) { $0.emit($1) }
+  }
+}
+
+/// An element or attribute name: a literal for the typed elements (copied without a look at its
+/// bytes), or a string read from the input.
+struct Name: ExpressibleByStringLiteral {
+  enum Storage {
+    case literal(StaticString)
+    case string(String)
+  }
+  let storage: Storage
+
+  init(stringLiteral value: StaticString) { storage = .literal(value) }
+  init(_ string: String) { storage = .string(string) }
+
+  /// Appends the name's UTF-8 bytes.
+  @inline(__always)
+  func append(to out: inout [UInt8]) {
+    switch storage {
+    case .literal(let text):
+      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    case .string(let text): out.append(contentsOf: text.utf8)
+    }
+  }
+
+  /// Appends the name as a JSON string (literals are plain ASCII identifiers: no escaping).
+  @inline(__always)
+  func appendJSON(to out: inout [UInt8]) {
+    switch storage {
+    case .literal:
+      out.append(UInt8(ascii: "\""))
+      append(to: &out)
+      out.append(UInt8(ascii: "\""))
+    case .string(let text): JSONEscaping.appendString(text, to: &out)
+    }
   }
 }
 

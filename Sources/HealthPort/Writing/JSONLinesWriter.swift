@@ -116,48 +116,48 @@ struct JSONEmitter: ElementEmitter {
   /// For each open `children` array: whether it is still empty.
   private var childrenEmpty: [Bool] = []
   private var firstAttribute = true
-  private var numbers: [(String, String)] = []
+  private var numbers: [(Name, String)] = []
 
   init() {
     out.reserveCapacity(OutputStream.blockSize * 2)
     childrenEmpty.reserveCapacity(8)
   }
 
-  mutating func begin(_ name: String) {
+  mutating func begin(_ name: Name) {
     if let last = childrenEmpty.indices.last {
       if !childrenEmpty[last] { out.append(UInt8(ascii: ",")) }
       childrenEmpty[last] = false
     }
     append(Self.elementKey)
-    JSONEscaping.appendString(name, to: &out)
+    name.appendJSON(to: &out)
     append(Self.attributesKey)
     firstAttribute = true
   }
 
   @inline(__always)
-  private mutating func key(_ name: String) {
+  private mutating func key(_ name: Name) {
     if firstAttribute {
       firstAttribute = false
     } else {
       out.append(UInt8(ascii: ","))
     }
-    JSONEscaping.appendString(name, to: &out)
+    name.appendJSON(to: &out)
     out.append(UInt8(ascii: ":"))
   }
 
-  mutating func attribute(_ name: String, _ value: String) {
+  mutating func attribute(_ name: Name, _ value: String) {
     key(name)
     JSONEscaping.appendString(value, to: &out)
   }
 
-  mutating func attribute(_ name: String, _ date: HealthDate) {
+  mutating func attribute(_ name: Name, _ date: HealthDate) {
     key(name)
     out.append(UInt8(ascii: "\""))
     date.append(to: &out)
     out.append(UInt8(ascii: "\""))
   }
 
-  mutating func numericAttribute(_ name: String, _ value: String) {
+  mutating func numericAttribute(_ name: Name, _ value: String) {
     attribute(name, value)
     numbers.append((name, value))
   }
@@ -189,7 +189,7 @@ struct JSONEmitter: ElementEmitter {
     childrenEmpty.append(true)
   }
 
-  mutating func endContent(_ name: String) {
+  mutating func endContent(_ name: Name) {
     childrenEmpty.removeLast()
     out.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}")])
   }
@@ -210,7 +210,7 @@ struct JSONEmitter: ElementEmitter {
 enum JSONNumber {
   /// Appends `"key":number` (preceded by a comma unless `first`) when `text` is a finite number;
   /// returns whether it did. Text that already is a JSON number is copied as it is.
-  static func append(_ text: String, to out: inout [UInt8], key: String, first: Bool) -> Bool {
+  static func append(_ text: String, to out: inout [UInt8], key: Name, first: Bool) -> Bool {
     var text = text
     let isJSON = text.withUTF8 { isJSONNumber($0) }
     var value = 0.0
@@ -219,7 +219,7 @@ enum JSONNumber {
       value = parsed
     }
     if !first { out.append(UInt8(ascii: ",")) }
-    JSONEscaping.appendString(key, to: &out)
+    key.appendJSON(to: &out)
     out.append(UInt8(ascii: ":"))
     if isJSON {
       out.append(contentsOf: text.utf8)

@@ -32,7 +32,7 @@ public final class XMLExportWriter: ExportSink {
     }
     emitter.out.append(UInt8(ascii: "<"))
     emitter.out.append(contentsOf: header.rootName.utf8)
-    for attribute in header.rootAttributes { emitter.attribute(attribute.name, attribute.value) }
+    for attribute in header.rootAttributes { emitter.attribute(Name(attribute.name), attribute.value) }
     emitter.out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
     try flushIfNeeded()
   }
@@ -75,32 +75,32 @@ struct XMLEmitter: ElementEmitter {
     for _ in 0..<depth { out.append(0x20) }
   }
 
-  mutating func begin(_ name: String) {
+  mutating func begin(_ name: Name) {
     if inlineDepth == 0 { indent() }
     out.append(UInt8(ascii: "<"))
-    out.append(contentsOf: name.utf8)
+    name.append(to: &out)
   }
 
   @inline(__always)
-  mutating func attribute(_ name: String, _ value: String) {
+  mutating func attribute(_ name: Name, _ value: String) {
     out.append(0x20)
-    out.append(contentsOf: name.utf8)
+    name.append(to: &out)
     out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
     XMLEscaping.appendEscaped(value, to: &out)
     out.append(UInt8(ascii: "\""))
   }
 
   @inline(__always)
-  mutating func attribute(_ name: String, _ date: HealthDate) {
+  mutating func attribute(_ name: Name, _ date: HealthDate) {
     out.append(0x20)
-    out.append(contentsOf: name.utf8)
+    name.append(to: &out)
     out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
     date.append(to: &out)
     out.append(UInt8(ascii: "\""))
   }
 
   @inline(__always)
-  mutating func numericAttribute(_ name: String, _ value: String) { attribute(name, value) }
+  mutating func numericAttribute(_ name: Name, _ value: String) { attribute(name, value) }
 
   mutating func endEmpty() {
     out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: ">")])
@@ -121,7 +121,7 @@ struct XMLEmitter: ElementEmitter {
     if let text { XMLEscaping.appendEscaped(text, to: &out, isText: true) }
   }
 
-  mutating func endContent(_ name: String) {
+  mutating func endContent(_ name: Name) {
     if inlineDepth > 0 {
       inlineDepth -= 1
     } else {
@@ -129,7 +129,7 @@ struct XMLEmitter: ElementEmitter {
       indent()
     }
     out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-    out.append(contentsOf: name.utf8)
+    name.append(to: &out)
     out.append(UInt8(ascii: ">"))
     if inlineDepth == 0 { out.append(0x0A) }
   }
