@@ -345,6 +345,27 @@ struct ConvertTests {
     #expect(fromStdin.stderr.isEmpty)
   }
 
+  @Test("the summary line counts each kind written (Samples/expected.json)")
+  func summaryLine() throws {
+    try #require(Self.hasSamples, "Samples/ is absent")
+    let expectedObject = try Harness.json(try Data(contentsOf: Harness.samples.appendingPathComponent("expected.json")))
+    let expected = try #require(expectedObject as? [String: Any])
+    let result = try Harness.run(["convert", Self.sampleXML.path, "--to", "jsonl"])
+    #expect(result.status == 0)
+    let line = result.stderr
+    #expect(line.hasPrefix("healthport convert: wrote "), "\(line)")
+    for (key, kind) in [
+      ("recordCount", "Record"), ("workoutCount", "Workout"), ("correlationCount", "Correlation"),
+      ("activitySummaryCount", "ActivitySummary"), ("clinicalRecordCount", "ClinicalRecord"),
+      ("audiogramCount", "Audiogram"), ("visionPrescriptionCount", "VisionPrescription"),
+    ] {
+      let count = try #require(expected[key] as? Int, "\(key) in expected.json")
+      #expect(line.contains(" \(count) \(kind)"), "\(kind): \(line)")
+    }
+    #expect(line.contains(" to stdout in "))
+    #expect(line.hasSuffix(" MB/s)\n"))
+  }
+
   @Test("control characters the reader removed are the only difference, and are reported")
   func controlCharacters() throws {
     try #require(Self.hasSamples, "Samples/ is absent")

@@ -15,13 +15,37 @@ public final class CountingSink: ExportSink {
   public func consume(_ element: ExportElement) throws {
     try next.consume(element)
     total += 1
-    let name = element.elementName
-    if let slot = index[name] {
-      counts[slot].count += 1
-    } else {
-      index[name] = counts.count
-      counts.append((name, 1))
+    // The common kinds are counted without hashing their name.
+    let slot: Int
+    switch element {
+    case .record: slot = Self.slot(&recordSlot, "Record", self)
+    case .workout: slot = Self.slot(&workoutSlot, "Workout", self)
+    case .correlation: slot = Self.slot(&correlationSlot, "Correlation", self)
+    default:
+      let name = element.elementName
+      if let known = index[name] {
+        slot = known
+      } else {
+        slot = counts.count
+        index[name] = slot
+        counts.append((name, 0))
+      }
     }
+    counts[slot].count += 1
+  }
+
+  private var recordSlot = -1
+  private var workoutSlot = -1
+  private var correlationSlot = -1
+
+  @inline(__always)
+  private static func slot(_ cached: inout Int, _ name: String, _ sink: CountingSink) -> Int {
+    if cached < 0 {
+      cached = sink.counts.count
+      sink.index[name] = cached
+      sink.counts.append((name, 0))
+    }
+    return cached
   }
 
   public func end(_ report: ReadReport) throws { try next.end(report) }
