@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Release builds of the streaming modules skip the dynamic exclusivity checks: the hot path runs
+/// once per attribute of millions of elements, and the static checks still apply.
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
   name: "healthport",
   products: [
@@ -15,11 +19,11 @@ let package = Package(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
     // Thin wrappers.
-    .target(name: "XMLStream", dependencies: ["CLibXML2"]),
+    .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),
     .target(name: "ZipStream", dependencies: ["CArchive"]),
 
     // The reusable core: model, reading, filtering, aggregation, writing.
-    .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"]),
+    .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"], swiftSettings: hotPath),
 
     // The command-line tool.
     .executableTarget(name: "healthport", dependencies: ["HealthPort"]),

@@ -67,6 +67,13 @@ public struct XMLAttributes {
     XMLBytes(cString: raw![index * 5]!)
   }
 
+  /// The identity of attribute `index`'s name: libxml2 keeps names in a dictionary, so equal
+  /// names have equal pointers for the life of a parser. Lets callers cache name lookups.
+  @inlinable
+  public func nameIdentity(at index: Int) -> UnsafeRawPointer {
+    UnsafeRawPointer(raw![index * 5]!)
+  }
+
   /// The value of attribute `index`, with entities and character references decoded.
   @inlinable
   public func value(at index: Int) -> XMLBytes {

@@ -98,7 +98,13 @@ public final class XMLPushParser {
       }
       try captured.withUnsafeBytes { try parse($0, terminate: false) }
     }
-    try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    do {
+      try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    } catch let error as XMLStreamError where error.underlying == nil && box.sawRoot {
+      throw XMLStreamError(
+        documentName: error.documentName, line: error.line, column: error.column,
+        message: "\(error.message) (the input ends before the document does: truncated file?)")
+    }
     if box.depth != 0 || !box.sawRoot {
       throw XMLStreamError(
         documentName: documentName, line: line, column: column,
@@ -322,6 +328,10 @@ private final class ParserBox {
     guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
     var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
     while message.last == "\n" || message.last == " " { message.removeLast() }
+    message = message.split(separator: "\n").joined(separator: "; ")
+    if message == "Document is empty" || message.hasPrefix("Start tag expected") {
+      message = "not an XML document (\(message))"
+    }
     firstError = XMLStreamError(
       documentName: documentName, line: Int(error.pointee.line), column: Int(error.pointee.int2),
       message: message)

@@ -56,3 +56,30 @@ extension String {
     split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
   }
 }
+
+@Suite("DeviceString")
+struct DeviceStringTests {
+  @Test(
+    "stores the address apart and gives back the identical string",
+    arguments: [
+      "<<HKDevice: 0x282e3a260>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone10,4, software:12.3>",
+      "<<HKDevice: 0x0>, name:X>",
+      "<<HKDevice: 0x00ab>, name:leading zero kept whole>",
+      "<<HKDevice: 0xABC>, name:upper case kept whole>",
+      "<<HKDevice: 0x1234567890abcdef>, name:sixteen digits>",
+      "<<HKDevice: 0x1234567890abcdef1>, name:seventeen digits>",
+      "not a device string at all",
+      "",
+    ])
+  func roundTrip(text: String) {
+    #expect(DeviceString(text).description == text)
+  }
+
+  @Test("records of one device share everything but the address")
+  func sharing() {
+    let a = DeviceString("<<HKDevice: 0x1a>, name:Apple Watch, model:Watch>")
+    let b = DeviceString("<<HKDevice: 0x2b>, name:Apple Watch, model:Watch>")
+    #expect(a.address == 0x1a && b.address == 0x2b)
+    #expect(a.rest == b.rest)
+  }
+}

@@ -42,7 +42,9 @@ public final class ExportSummaryCollector: ExportSink {
   private var sourceIndex: [SourceKey: Int] = [:]
   private var sourceOrder: [SourceKey] = []
   private var sourceCounts: [Int] = []
-  private var unitsSeen: [TypeUnit: Void] = [:]
+  private var lastSource: (key: SourceKey, index: Int)?
+  private var types = TypeTable()
+  private var lastType: (name: String, index: Int, unit: String?)?
   // Element counts are gathered into fixed slots and named at the end (no hashing per element).
   private var counts = ElementTally()
 
@@ -50,9 +52,21 @@ public final class ExportSummaryCollector: ExportSink {
     let name: String
     let product: String?
   }
-  private struct TypeUnit: Hashable {
-    let type: String
-    let unit: String
+  /// Counts and units per record type, in slots.
+  private struct TypeTable {
+    var index: [String: Int] = [:]
+    var names: [String] = []
+    var counts: [Int] = []
+    var units: [Set<String>] = []
+
+    mutating func index(of type: String) -> (name: String, index: Int, unit: String?) {
+      if let found = index[type] { return (type, found, nil) }
+      index[type] = names.count
+      names.append(type)
+      counts.append(0)
+      units.append([])
+      return (type, names.count - 1, nil)
+    }
   }
 
   public init() {}
@@ -67,9 +81,15 @@ public final class ExportSummaryCollector: ExportSink {
     switch element {
     case .record(let record):
       summary.recordCount += 1
-      summary.recordsByType[record.type, default: 0] += 1
-      if let unit = record.unit, unitsSeen.updateValue((), forKey: TypeUnit(type: record.type, unit: unit)) == nil {
-        summary.unitsByType[record.type, default: []].insert(unit)
+      // Records come grouped by type and source: compare with the previous one first (String
+      // equality is immediate for the interned strings the reader hands out).
+      if record.type != lastType?.name {
+        lastType = types.index(of: record.type)
+      }
+      types.counts[lastType!.index] += 1
+      if let unit = record.unit, unit != lastType?.unit {
+        types.units[lastType!.index].insert(unit)
+        lastType?.unit = unit
       }
       if summary.firstDate.map({ record.startDate.secondsSince1970 < $0.secondsSince1970 }) ?? true {
         summary.firstDate = record.startDate
@@ -77,14 +97,20 @@ public final class ExportSummaryCollector: ExportSink {
       if summary.lastDate.map({ record.endDate.secondsSince1970 > $0.secondsSince1970 }) ?? true {
         summary.lastDate = record.endDate
       }
-      let key = SourceKey(name: record.sourceName, product: record.sourceProduct)
-      if let index = sourceIndex[key] {
-        sourceCounts[index] += 1
-      } else {
-        sourceIndex[key] = sourceOrder.count
-        sourceOrder.append(key)
-        sourceCounts.append(1)
+      if lastSource == nil || record.sourceName != lastSource!.key.name
+        || record.sourceProduct != lastSource!.key.product
+      {
+        let key = SourceKey(name: record.sourceName, product: record.sourceProduct)
+        if let index = sourceIndex[key] {
+          lastSource = (key, index)
+        } else {
+          sourceIndex[key] = sourceOrder.count
+          lastSource = (key, sourceOrder.count)
+          sourceOrder.append(key)
+          sourceCounts.append(0)
+        }
       }
+      sourceCounts[lastSource!.index] += 1
       counts.count(record)
     case .correlation(let correlation):
       summary.correlationCount += 1
@@ -120,6 +146,10 @@ public final class ExportSummaryCollector: ExportSink {
     summary.warnings = report.warnings
     summary.documentBytes = report.documentBytes
     summary.elementCounts = counts.named()
+    for (slot, type) in types.names.enumerated() {
+      summary.recordsByType[type] = types.counts[slot]
+      if !types.units[slot].isEmpty { summary.unitsByType[type] = types.units[slot] }
+    }
     summary.sources = zip(sourceOrder, sourceCounts)
       .map { ExportSummary.Source(name: $0.name, product: $0.product, records: $1) }
       .sorted { ($0.records, $1.name) > ($1.records, $0.name) }

@@ -90,14 +90,22 @@ public enum SourceProduct {
   public static let appleProducts = ["Watch", "iPhone", "iPad", "iPod"]
 
   public static func derive(device: DeviceInfo?, sourceName: String) -> String? {
-    for product in appleProducts {
-      if device?.model?.hasPrefix(product) == true || device?.hardware?.hasPrefix(product) == true {
-        return product
-      }
+    appleProduct(of: device) ?? appleProduct(inName: sourceName) ?? device?.model.flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// The Apple product whose name starts the device's `model` or `hardware`.
+  public static func appleProduct(of device: DeviceInfo?) -> String? {
+    guard let device else { return nil }
+    for product in appleProducts
+    where device.model?.hasPrefix(product) == true || device.hardware?.hasPrefix(product) == true {
+      return product
     }
-    let lowered = sourceName.lowercased()
-    for product in appleProducts where lowered.contains(product.lowercased()) { return product }
-    if let model = device?.model, !model.isEmpty { return model }
     return nil
+  }
+
+  /// The Apple product named in a source name ("Ryan’s iPhone", "slobo's watch"), case-insensitively.
+  public static func appleProduct(inName sourceName: String) -> String? {
+    let lowered = sourceName.lowercased()
+    return appleProducts.first { lowered.contains($0.lowercased()) }
   }
 }

@@ -70,7 +70,12 @@ public struct Record: Hashable, Sendable, SourcedSample {
   public var sourceName: String
   public var sourceVersion: String?
   /// The device string exactly as written (memory address included); see ``deviceInfo``.
-  public var device: String?
+  public var device: String? {
+    get { deviceString?.description }
+    set { deviceString = newValue.map(DeviceString.init) }
+  }
+  /// The device string, stored compactly (see ``DeviceString``).
+  public var deviceString: DeviceString? = nil
   public var unit: String?
   public var creationDate: HealthDate?
   public var startDate: HealthDate
@@ -91,7 +96,7 @@ public struct Record: Hashable, Sendable, SourcedSample {
     self.type = type
     self.sourceName = sourceName
     self.sourceVersion = sourceVersion
-    self.device = device
+    self.deviceString = device.map(DeviceString.init)
     self.unit = unit
     self.creationDate = creationDate
     self.startDate = startDate
@@ -124,7 +129,13 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
   public var type: String
   public var sourceName: String
   public var sourceVersion: String?
-  public var device: String?
+  /// The device string exactly as written (memory address included); see ``deviceInfo``.
+  public var device: String? {
+    get { deviceString?.description }
+    set { deviceString = newValue.map(DeviceString.init) }
+  }
+  /// The device string, stored compactly (see ``DeviceString``).
+  public var deviceString: DeviceString? = nil
   public var creationDate: HealthDate?
   public var startDate: HealthDate
   public var endDate: HealthDate
@@ -139,7 +150,7 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
     self.type = type
     self.sourceName = sourceName
     self.sourceVersion = sourceVersion
-    self.device = device
+    self.deviceString = device.map(DeviceString.init)
     self.creationDate = creationDate
     self.startDate = startDate
     self.endDate = endDate
@@ -251,7 +262,13 @@ public struct WorkoutRoute: Hashable, Sendable, SourcedSample {
   }
   public var sourceName: String
   public var sourceVersion: String?
-  public var device: String?
+  /// The device string exactly as written (memory address included); see ``deviceInfo``.
+  public var device: String? {
+    get { deviceString?.description }
+    set { deviceString = newValue.map(DeviceString.init) }
+  }
+  /// The device string, stored compactly (see ``DeviceString``).
+  public var deviceString: DeviceString? = nil
   public var creationDate: HealthDate?
   public var startDate: HealthDate
   public var endDate: HealthDate
@@ -265,7 +282,7 @@ public struct WorkoutRoute: Hashable, Sendable, SourcedSample {
   ) {
     self.sourceName = sourceName
     self.sourceVersion = sourceVersion
-    self.device = device
+    self.deviceString = device.map(DeviceString.init)
     self.creationDate = creationDate
     self.startDate = startDate
     self.endDate = endDate
@@ -293,7 +310,13 @@ public struct Workout: Hashable, Sendable, SourcedSample {
   public var totalEnergyBurnedUnit: String?
   public var sourceName: String
   public var sourceVersion: String?
-  public var device: String?
+  /// The device string exactly as written (memory address included); see ``deviceInfo``.
+  public var device: String? {
+    get { deviceString?.description }
+    set { deviceString = newValue.map(DeviceString.init) }
+  }
+  /// The device string, stored compactly (see ``DeviceString``).
+  public var deviceString: DeviceString? = nil
   public var creationDate: HealthDate?
   public var startDate: HealthDate
   public var endDate: HealthDate
@@ -316,7 +339,7 @@ public struct Workout: Hashable, Sendable, SourcedSample {
     self.totalEnergyBurnedUnit = totalEnergyBurnedUnit
     self.sourceName = sourceName
     self.sourceVersion = sourceVersion
-    self.device = device
+    self.deviceString = device.map(DeviceString.init)
     self.creationDate = creationDate
     self.startDate = startDate
     self.endDate = endDate
@@ -404,8 +427,8 @@ public enum ExportElement: Hashable, Sendable {
   case exportDate(ExportDate)
   case me(Me)
   case record(Record)
-  case correlation(Correlation)
-  case workout(Workout)
+  indirect case correlation(Correlation)
+  indirect case workout(Workout)
   case activitySummary(ActivitySummary)
   case clinicalRecord(ClinicalRecord)
   case audiogram(Audiogram)

@@ -22,28 +22,32 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   }
 
   /// Parses the 25 bytes of `YYYY-MM-DD HH:MM:SS ±HHMM`; nil when the shape or a field range is wrong.
+  @inlinable
   public init?(utf8 bytes: UnsafeRawBufferPointer) {
     guard bytes.count == 25 else { return nil }
-    @inline(__always) func digit(_ index: Int) -> Int? {
-      let value = Int(bytes[index]) &- 48
-      return (0...9).contains(value) ? value : nil
+    // Each field is two digits; a byte minus '0' that is not below 10 is not a digit.
+    @inline(__always) func two(_ index: Int) -> Int {
+      let high = bytes[index] &- 48
+      let low = bytes[index + 1] &- 48
+      return high < 10 && low < 10 ? Int(high) * 10 + Int(low) : 100
     }
-    @inline(__always) func two(_ index: Int) -> Int? {
-      guard let high = digit(index), let low = digit(index + 1) else { return nil }
-      return high * 10 + low
-    }
+    let century = two(0)
+    let yearLow = two(2)
+    let month = two(5)
+    let day = two(8)
+    let hour = two(11)
+    let minute = two(14)
+    let second = two(17)
+    let offsetHours = two(21)
+    let offsetMinutes = two(23)
+    let sign = bytes[20]
     guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
-      bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D,
-      let century = two(0), let yearLow = two(2), let month = two(5), let day = two(8),
-      let hour = two(11), let minute = two(14), let second = two(17),
-      let offsetHours = two(21), let offsetMinutes = two(23)
+      bytes[19] == 0x20, sign == 0x2B || sign == 0x2D, century < 100, yearLow < 100, month >= 1, month <= 12,
+      day >= 1, hour < 24, minute < 60, second < 60, offsetHours < 24, offsetMinutes < 60
     else { return nil }
     let year = century * 100 + yearLow
-    guard (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year, month), hour < 24, minute < 60,
-      second < 60, offsetHours < 24, offsetMinutes < 60
-    else { return nil }
-    let sign = bytes[20] == 0x2D ? -1 : 1
-    let offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+    guard day <= Self.daysInMonth(year, month) else { return nil }
+    let offset = (sign == 0x2D ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
     let days = Self.daysSince1970(year: year, month: month, day: day)
     let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     self.init(secondsSince1970: local - Int64(offset), offsetSeconds: Int32(offset))
@@ -98,6 +102,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
   // MARK: Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days_from_civil)
 
+  @inlinable
   public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
@@ -119,6 +124,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
+  @inlinable
   public static func daysInMonth(_ year: Int, _ month: Int) -> Int {
     switch month {
     case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

@@ -38,21 +38,50 @@ struct ParsedAttributes {
   var time: String?
   var path: String?
   var extras: [Attribute] = []
-  /// Bytes of the `device` value with its memory address removed, plus the source name: the key
-  /// of the product cache.
-  var productKey: [UInt8] = []
+  /// What the device says about the product (see ``SourceProduct``).
+  var deviceProduct: DeviceProduct?
+  /// The Apple product named in the source name.
+  var nameProduct: String?
 
-  func require<T>(_ value: T?, _ name: String, of element: String) throws -> T {
-    guard let value else {
-      throw ExportDataError(message: "\(element) is missing its required attribute '\(name)'")
-    }
-    return value
+  /// The source product: the device's Apple product, else one named in the source name, else
+  /// the device's model.
+  var product: String? {
+    if case .apple(let product) = deviceProduct { return product }
+    if let nameProduct { return nameProduct }
+    if case .other(let model) = deviceProduct { return model }
+    return nil
   }
+}
+
+/// The product a device string gives, cached per device (its text after the memory address).
+enum DeviceProduct {
+  case apple(String)
+  case other(model: String?)
+}
+
+/// Unwraps a required attribute or throws a message naming it.
+@inline(__always)
+func require<T>(_ value: T?, _ name: StaticString, of element: StaticString) throws -> T {
+  guard let value else {
+    throw ExportDataError(message: "\(element) is missing its required attribute '\(name)'")
+  }
+  return value
 }
 
 /// Reads attributes into ``ParsedAttributes`` with interning and date parsing.
 struct AttributeParser {
   var interner = StringInterner()
+  private var deviceProducts = ByteKeyedTable<DeviceProduct>()
+  private var nameProducts = ByteKeyedTable<String?>()
+  private var names = AttributeNameCache()
+  // The previous values of the Record fields that repeat from record to record.
+  private var recentType = RecentString()
+  private var recentSource = RecentString()
+  private var recentSourceProduct: String?
+  private var recentVersion = RecentString()
+  private var recentUnit = RecentString()
+  private var recentDevice = RecentString()
+  private var recentDeviceProduct: DeviceProduct = .other(model: nil)
 
   static let record: UInt32 = mask(
     .type, .sourceName, .sourceVersion, .device, .unit, .creationDate, .startDate, .endDate, .value)
@@ -87,11 +116,15 @@ struct AttributeParser {
       case .type: parsed.type = interner.intern(value.buffer)
       case .unit: parsed.unit = interner.intern(value.buffer)
       case .value: parsed.value = interner.intern(value.buffer)
-      case .sourceName: parsed.sourceName = interner.intern(value.buffer)
+      case .sourceName:
+        parsed.sourceName = interner.intern(value.buffer)
+        parsed.nameProduct = nameProduct(value.buffer, name: parsed.sourceName!)
       case .sourceVersion: parsed.sourceVersion = interner.intern(value.buffer)
       case .device:
         parsed.device = value.string
-        Self.appendMaskedDevice(value.buffer, to: &parsed.productKey)
+        let (_, restStart) = DeviceString.split(value.buffer)
+        parsed.deviceProduct = deviceProduct(
+          UnsafeBufferPointer(rebasing: value.buffer[restStart...]), device: DeviceString(parsed.device!))
       case .creationDate: parsed.creationDate = try Self.date(value, "creationDate", element)
       case .startDate: parsed.startDate = try Self.date(value, "startDate", element)
       case .endDate: parsed.endDate = try Self.date(value, "endDate", element)
@@ -118,6 +151,130 @@ struct AttributeParser {
     return parsed
   }
 
+  /// Reads a `<Record>` start tag straight into a ``Record``: the hot path of every command,
+  /// so it keeps its fields in locals rather than in ``ParsedAttributes``.
+  mutating func record(_ attributes: XMLAttributes) throws -> Record {
+    var type: String?
+    var sourceName: String?
+    var sourceVersion: String?
+    var device: DeviceString?
+    var unit: String?
+    var creationDate: HealthDate?
+    var startDate: HealthDate?
+    var endDate: HealthDate?
+    var value: String?
+    var extras: [Attribute] = []
+    var deviceProduct: DeviceProduct?
+    var nameProduct: String?
+    for index in 0..<attributes.count {
+      let bytes = attributes.value(at: index)
+      let id = names.name(attributes, index)
+      guard id != .unknown, Self.record & id.bit != 0 else {
+        extras.append(Attribute(interner.intern(attributes.name(at: index).buffer), bytes.string))
+        continue
+      }
+      switch id {
+      case .type: type = Self.recent(&recentType, &interner, bytes.buffer)
+      case .sourceName:
+        if let same = recentSource.match(bytes.buffer) {
+          sourceName = same
+          nameProduct = recentSourceProduct
+        } else {
+          let text = interner.intern(bytes.buffer)
+          sourceName = text
+          nameProduct = self.nameProduct(bytes.buffer, name: text)
+          recentSource.remember(bytes.buffer, text)
+          recentSourceProduct = nameProduct
+        }
+      case .sourceVersion: sourceVersion = Self.recent(&recentVersion, &interner, bytes.buffer)
+      case .device:
+        let (address, restStart) = DeviceString.split(bytes.buffer)
+        let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
+        if let same = recentDevice.match(rest) {
+          device = DeviceString(address: address, rest: same)
+          deviceProduct = recentDeviceProduct
+        } else {
+          let text = interner.intern(rest, limit: 1024)
+          device = DeviceString(address: address, rest: text)
+          let product = self.deviceProduct(rest, device: device!)
+          deviceProduct = product
+          recentDevice.remember(rest, text)
+          recentDeviceProduct = product
+        }
+      case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
+      case .creationDate: creationDate = try Self.date(bytes, "creationDate", "Record")
+      case .startDate: startDate = try Self.date(bytes, "startDate", "Record")
+      case .endDate: endDate = try Self.date(bytes, "endDate", "Record")
+      case .value: value = String(decoding: bytes.buffer, as: UTF8.self)
+      default: break
+      }
+    }
+    var record = Record(
+      type: try require(type, "type", of: "Record"), sourceName: try require(sourceName, "sourceName", of: "Record"),
+      sourceVersion: sourceVersion, unit: unit, creationDate: creationDate,
+      startDate: try require(startDate, "startDate", of: "Record"),
+      endDate: try require(endDate, "endDate", of: "Record"), value: value)
+    if unit != nil, let value, !Self.isNumber(value) {
+      throw ExportDataError(message: "Record value \"\(value)\" is not a number (a quantity with unit \(unit!))")
+    }
+    record.deviceString = device
+    if !extras.isEmpty { record.extraAttributes = extras }
+    switch deviceProduct {
+    case .apple(let product): record.sourceProduct = product
+    case .other(let model): record.sourceProduct = nameProduct ?? model
+    case nil: record.sourceProduct = nameProduct
+    }
+    return record
+  }
+
+  /// True for a decimal number as Health writes them (`67`, `-0.5`, `0.00377794`, `1.23457e+06`).
+  static func isNumber(_ text: String) -> Bool {
+    var digits = 0
+    var dots = 0
+    var simple = true
+    for (index, byte) in text.utf8.enumerated() {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+      case UInt8(ascii: "."): dots += 1
+      case UInt8(ascii: "-") where index == 0: break
+      case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"): simple = false
+      default: return false
+      }
+    }
+    // Plain decimals (nearly all values) need no further check; exponents go through Double.
+    return digits > 0 && (simple ? dots <= 1 : Double(text) != nil)
+  }
+
+  /// The field's previous String if the bytes repeat, else the interned one (remembered).
+  @inline(__always)
+  private static func recent(
+    _ cache: inout RecentString, _ interner: inout StringInterner, _ bytes: UnsafeBufferPointer<UInt8>
+  ) -> String {
+    if let same = cache.match(bytes) { return same }
+    let text = interner.intern(bytes)
+    cache.remember(bytes, text)
+    return text
+  }
+
+  /// Reads a `<MetadataEntry key="…" value="…"/>` start tag.
+  mutating func metadataEntry(_ attributes: XMLAttributes) throws -> MetadataEntry {
+    var key: String?
+    var value: String?
+    var extras: [Attribute] = []
+    for index in 0..<attributes.count {
+      let bytes = attributes.value(at: index)
+      switch names.name(attributes, index) {
+      case .key where key == nil: key = interner.intern(bytes.buffer)
+      case .value where value == nil: value = interner.intern(bytes.buffer)
+      default: extras.append(Attribute(interner.intern(attributes.name(at: index).buffer), bytes.string))
+      }
+    }
+    var entry = MetadataEntry(
+      key: try require(key, "key", of: "MetadataEntry"), value: try require(value, "value", of: "MetadataEntry"))
+    if !extras.isEmpty { entry.extraAttributes = extras }
+    return entry
+  }
+
   /// All attributes in order, for generic elements.
   mutating func parseGeneric(_ attributes: XMLAttributes) -> [Attribute] {
     var result: [Attribute] = []
@@ -136,22 +293,27 @@ struct AttributeParser {
       message: "\(element) \(name) \"\(value.string)\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
   }
 
-  /// Copies a device string without the `0x…` address that follows `HKDevice: `.
-  static func appendMaskedDevice(_ bytes: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let byte = bytes[index]
-      key.append(byte)
-      index += 1
-      if byte == UInt8(ascii: "x"), index >= 2, bytes[index - 2] == UInt8(ascii: "0") {
-        while index < count, Self.isHex(bytes[index]) { index += 1 }
-      }
-    }
+  /// The product of a device, cached by the device text after its memory address (the address
+  /// differs on nearly every record; the rest is constant per device).
+  private mutating func deviceProduct(_ rest: UnsafeBufferPointer<UInt8>, device: DeviceString) -> DeviceProduct {
+    let key = UnsafeRawBufferPointer(rest)
+    let hash = ByteKeyedTable<DeviceProduct>.hash(key)
+    if let cached = deviceProducts.lookup(key, hash: hash) { return cached }
+    let info = DeviceInfo(parsing: device.description)
+    let product: DeviceProduct =
+      SourceProduct.appleProduct(of: info).map { .apple($0) }
+      ?? .other(model: info?.model.flatMap { $0.isEmpty ? nil : $0 })
+    deviceProducts.insert(key, hash: hash, value: product)
+    return product
   }
 
-  @inline(__always)
-  static func isHex(_ byte: UInt8) -> Bool {
-    (48...57).contains(byte) || (97...102).contains(byte) || (65...70).contains(byte)
+  /// The Apple product named in a source name, cached per name.
+  private mutating func nameProduct(_ bytes: UnsafeBufferPointer<UInt8>, name: String) -> String? {
+    let key = UnsafeRawBufferPointer(bytes)
+    let hash = ByteKeyedTable<String?>.hash(key)
+    if let cached = nameProducts.lookup(key, hash: hash) { return cached }
+    let product = SourceProduct.appleProduct(inName: name)
+    nameProducts.insert(key, hash: hash, value: product)
+    return product
   }
 }

@@ -11,31 +11,68 @@ final class ExportTreeBuilder: XMLEventHandler {
   private(set) var unknownElementCount = 0
   private(set) var ignoredTextCount = 0
   private var attributes = AttributeParser()
-  private var products = ByteKeyedTable<String?>()
   private var stack: [Frame] = []
   private var depth = 0
   private var inText = false
+  /// The top-level Record being read. Records are nearly all of an export and nearly all
+  /// childless, so they skip the frame stack: `stack` holds `.pendingRecord` in their place.
+  private var pendingRecord: Record?
 
   init() { stack.reserveCapacity(8) }
+
+  /// With `--skip-invalid`: a top-level element whose values do not fit their meaning (a date
+  /// that does not parse, a missing required attribute, a non-numeric quantity) is dropped
+  /// whole and reported through `onSkip` instead of stopping the read.
+  var skipInvalid = false
+  /// Called with the message of each skipped element; the reader adds the location.
+  var onSkip: (String) -> Void = { _ in }
+  /// True while the rest of a damaged top-level element is being passed over.
+  private var skipping = false
 
   // MARK: XMLEventHandler
 
   func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
     depth += 1
     inText = false
+    if skipping { return }
+    guard skipInvalid, depth > 1 else { return try start(name, xml) }
+    do {
+      try start(name, xml)
+    } catch let error as ExportDataError {
+      onSkip(error.message)
+      skipping = true
+      stack.removeAll(keepingCapacity: true)
+      pendingRecord = nil
+      if depth == 2 {
+        // The damaged element is the top-level one: its own end tag ends the skip.
+        return
+      }
+    }
+  }
+
+  private func start(_ name: XMLBytes, _ xml: XMLAttributes) throws {
     if depth == 1 {
       try onRoot(name.string, attributes.parseGeneric(xml))
       return
     }
     let kind = ElementName(name)
+    if depth == 2, kind == .record {
+      pendingRecord = try attributes.record(xml)
+      stack.append(.pendingRecord)
+      return
+    }
+    if case .pendingRecord = stack.last {
+      try startRecordChild(name, kind, xml)
+      return
+    }
     let frame: Frame
     switch (stack.last?.context ?? .root, kind) {
-    case (.root, .record), (.correlation, .record): frame = .record(try record(xml))
+    case (.correlation, .record): frame = .record(try attributes.record(xml))
     case (.root, .correlation): frame = .correlation(try correlation(xml))
     case (.root, .workout): frame = .workout(try workout(xml))
     case (.record, .metadataEntry), (.correlation, .metadataEntry), (.workout, .metadataEntry),
       (.workoutActivity, .metadataEntry), (.workoutEvent, .metadataEntry), (.workoutRoute, .metadataEntry):
-      frame = .metadata(try metadataEntry(xml))
+      frame = .metadata(try attributes.metadataEntry(xml))
     case (.record, .hrvList):
       var list = HeartRateVariabilityList()
       list.extraAttributes = attributes.parseGeneric(xml)
@@ -48,7 +85,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     case (.workout, .workoutRoute): frame = .route(try route(xml))
     case (.workoutRoute, .fileReference):
       let parsed = try attributes.parse(xml, allowed: AttributeParser.fileReference, element: "FileReference")
-      var reference = FileReference(path: try parsed.require(parsed.path, "path", of: "FileReference"))
+      var reference = FileReference(path: try require(parsed.path, "path", of: "FileReference"))
       reference.extraAttributes = parsed.extras
       frame = .fileReference(reference)
     default:
@@ -74,16 +111,30 @@ final class ExportTreeBuilder: XMLEventHandler {
   func endElement(_ name: XMLBytes) throws {
     depth -= 1
     inText = false
+    if skipping {
+      if depth == 1 { skipping = false }
+      return
+    }
     guard depth > 0 else { return }
     let frame = stack.removeLast()
+    if case .pendingRecord = frame {
+      let record = pendingRecord.take()!
+      try onElement(.record(record))
+      return
+    }
+    if case .pendingRecord = stack.last {
+      attachToPendingRecord(frame)
+      return
+    }
     if stack.isEmpty {
       try onElement(frame.topLevelElement())
     } else {
-      stack[stack.count - 1].attach(frame)
+      stack[stack.count - 1].attach(consume frame)
     }
   }
 
   func text(_ bytes: XMLBytes) throws {
+    if skipping { return }
     // Text comes in pieces (split at entity references): count each run of text once.
     if !inText {
       inText = true
@@ -96,54 +147,64 @@ final class ExportTreeBuilder: XMLEventHandler {
     }
   }
 
-  // MARK: Typed elements
+  // MARK: Children of the pending top-level Record
 
-  private func record(_ xml: XMLAttributes) throws -> Record {
-    var p = try attributes.parse(xml, allowed: AttributeParser.record, element: "Record")
-    let sourceName = try p.require(p.sourceName, "sourceName", of: "Record")
-    var record = Record(
-      type: try p.require(p.type, "type", of: "Record"), sourceName: sourceName,
-      sourceVersion: p.sourceVersion, device: p.device, unit: p.unit, creationDate: p.creationDate,
-      startDate: try p.require(p.startDate, "startDate", of: "Record"),
-      endDate: try p.require(p.endDate, "endDate", of: "Record"), value: p.value)
-    record.extraAttributes = p.extras
-    record.sourceProduct = product(&p, sourceName: sourceName)
-    return record
+  private func startRecordChild(_ name: XMLBytes, _ kind: ElementName, _ xml: XMLAttributes) throws {
+    switch kind {
+    case .metadataEntry: stack.append(.metadata(try attributes.metadataEntry(xml)))
+    case .hrvList:
+      var list = HeartRateVariabilityList()
+      list.extraAttributes = attributes.parseGeneric(xml)
+      stack.append(.hrvList(list))
+    default:
+      unknownElementCount += 1
+      stack.append(.node(ElementNode(name: name.string, attributes: attributes.parseGeneric(xml)), .unknown))
+    }
   }
 
+  private func attachToPendingRecord(_ child: consuming Frame) {
+    switch consume child {
+    case .metadata(let entry): pendingRecord!.children.append(.metadata(entry))
+    case .hrvList(let list): pendingRecord!.children.append(.heartRateVariability(list))
+    case let other: pendingRecord!.children.append(.other(other.asNode))
+    }
+  }
+
+  // MARK: Typed elements
+
   private func correlation(_ xml: XMLAttributes) throws -> Correlation {
-    var p = try attributes.parse(xml, allowed: AttributeParser.correlation, element: "Correlation")
-    let sourceName = try p.require(p.sourceName, "sourceName", of: "Correlation")
+    let p = try attributes.parse(xml, allowed: AttributeParser.correlation, element: "Correlation")
+    let sourceName = try require(p.sourceName, "sourceName", of: "Correlation")
     var correlation = Correlation(
-      type: try p.require(p.type, "type", of: "Correlation"), sourceName: sourceName,
+      type: try require(p.type, "type", of: "Correlation"), sourceName: sourceName,
       sourceVersion: p.sourceVersion, device: p.device, creationDate: p.creationDate,
-      startDate: try p.require(p.startDate, "startDate", of: "Correlation"),
-      endDate: try p.require(p.endDate, "endDate", of: "Correlation"))
+      startDate: try require(p.startDate, "startDate", of: "Correlation"),
+      endDate: try require(p.endDate, "endDate", of: "Correlation"))
     correlation.extraAttributes = p.extras
-    correlation.sourceProduct = product(&p, sourceName: sourceName)
+    correlation.sourceProduct = p.product
     return correlation
   }
 
   private func workout(_ xml: XMLAttributes) throws -> Workout {
-    var p = try attributes.parse(xml, allowed: AttributeParser.workout, element: "Workout")
-    let sourceName = try p.require(p.sourceName, "sourceName", of: "Workout")
+    let p = try attributes.parse(xml, allowed: AttributeParser.workout, element: "Workout")
+    let sourceName = try require(p.sourceName, "sourceName", of: "Workout")
     var workout = Workout(
-      workoutActivityType: try p.require(p.workoutActivityType, "workoutActivityType", of: "Workout"),
+      workoutActivityType: try require(p.workoutActivityType, "workoutActivityType", of: "Workout"),
       duration: p.duration, durationUnit: p.durationUnit, totalDistance: p.totalDistance,
       totalDistanceUnit: p.totalDistanceUnit, totalEnergyBurned: p.totalEnergyBurned,
       totalEnergyBurnedUnit: p.totalEnergyBurnedUnit, sourceName: sourceName,
       sourceVersion: p.sourceVersion, device: p.device, creationDate: p.creationDate,
-      startDate: try p.require(p.startDate, "startDate", of: "Workout"),
-      endDate: try p.require(p.endDate, "endDate", of: "Workout"))
+      startDate: try require(p.startDate, "startDate", of: "Workout"),
+      endDate: try require(p.endDate, "endDate", of: "Workout"))
     workout.extraAttributes = p.extras
-    workout.sourceProduct = product(&p, sourceName: sourceName)
+    workout.sourceProduct = p.product
     return workout
   }
 
   private func event(_ xml: XMLAttributes) throws -> WorkoutEvent {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutEvent, element: "WorkoutEvent")
     var event = WorkoutEvent(
-      type: try p.require(p.type, "type", of: "WorkoutEvent"), date: try p.require(p.date, "date", of: "WorkoutEvent"),
+      type: try require(p.type, "type", of: "WorkoutEvent"), date: try require(p.date, "date", of: "WorkoutEvent"),
       duration: p.duration, durationUnit: p.durationUnit)
     event.extraAttributes = p.extras
     return event
@@ -152,8 +213,8 @@ final class ExportTreeBuilder: XMLEventHandler {
   private func activity(_ xml: XMLAttributes) throws -> WorkoutActivity {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutActivity, element: "WorkoutActivity")
     var activity = WorkoutActivity(
-      uuid: try p.require(p.uuid, "uuid", of: "WorkoutActivity"),
-      startDate: try p.require(p.startDate, "startDate", of: "WorkoutActivity"), endDate: p.endDate,
+      uuid: try require(p.uuid, "uuid", of: "WorkoutActivity"),
+      startDate: try require(p.startDate, "startDate", of: "WorkoutActivity"), endDate: p.endDate,
       duration: p.duration, durationUnit: p.durationUnit)
     activity.extraAttributes = p.extras
     return activity
@@ -162,56 +223,33 @@ final class ExportTreeBuilder: XMLEventHandler {
   private func statistics(_ xml: XMLAttributes) throws -> WorkoutStatistics {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutStatistics, element: "WorkoutStatistics")
     var statistics = WorkoutStatistics(
-      type: try p.require(p.type, "type", of: "WorkoutStatistics"),
-      startDate: try p.require(p.startDate, "startDate", of: "WorkoutStatistics"),
-      endDate: try p.require(p.endDate, "endDate", of: "WorkoutStatistics"), average: p.average,
+      type: try require(p.type, "type", of: "WorkoutStatistics"),
+      startDate: try require(p.startDate, "startDate", of: "WorkoutStatistics"),
+      endDate: try require(p.endDate, "endDate", of: "WorkoutStatistics"), average: p.average,
       minimum: p.minimum, maximum: p.maximum, sum: p.sum, unit: p.unit)
     statistics.extraAttributes = p.extras
     return statistics
   }
 
   private func route(_ xml: XMLAttributes) throws -> WorkoutRoute {
-    var p = try attributes.parse(xml, allowed: AttributeParser.workoutRoute, element: "WorkoutRoute")
-    let sourceName = try p.require(p.sourceName, "sourceName", of: "WorkoutRoute")
+    let p = try attributes.parse(xml, allowed: AttributeParser.workoutRoute, element: "WorkoutRoute")
+    let sourceName = try require(p.sourceName, "sourceName", of: "WorkoutRoute")
     var route = WorkoutRoute(
       sourceName: sourceName, sourceVersion: p.sourceVersion, device: p.device, creationDate: p.creationDate,
-      startDate: try p.require(p.startDate, "startDate", of: "WorkoutRoute"),
-      endDate: try p.require(p.endDate, "endDate", of: "WorkoutRoute"))
+      startDate: try require(p.startDate, "startDate", of: "WorkoutRoute"),
+      endDate: try require(p.endDate, "endDate", of: "WorkoutRoute"))
     route.extraAttributes = p.extras
-    route.sourceProduct = product(&p, sourceName: sourceName)
+    route.sourceProduct = p.product
     return route
-  }
-
-  private func metadataEntry(_ xml: XMLAttributes) throws -> MetadataEntry {
-    let p = try attributes.parse(xml, allowed: AttributeParser.metadataEntry, element: "MetadataEntry")
-    var entry = MetadataEntry(
-      key: try p.require(p.key, "key", of: "MetadataEntry"), value: try p.require(p.value, "value", of: "MetadataEntry")
-    )
-    entry.extraAttributes = p.extras
-    return entry
   }
 
   private func beat(_ xml: XMLAttributes) throws -> InstantaneousBeatsPerMinute {
     let p = try attributes.parse(xml, allowed: AttributeParser.beat, element: "InstantaneousBeatsPerMinute")
     var beat = InstantaneousBeatsPerMinute(
-      bpm: try p.require(p.bpm, "bpm", of: "InstantaneousBeatsPerMinute"),
-      time: try p.require(p.time, "time", of: "InstantaneousBeatsPerMinute"))
+      bpm: try require(p.bpm, "bpm", of: "InstantaneousBeatsPerMinute"),
+      time: try require(p.time, "time", of: "InstantaneousBeatsPerMinute"))
     beat.extraAttributes = p.extras
     return beat
-  }
-
-  /// The source product, cached by device (without its address) and source name.
-  private func product(_ parsed: inout ParsedAttributes, sourceName: String) -> String? {
-    parsed.productKey.append(0)
-    parsed.productKey.append(contentsOf: sourceName.utf8)
-    return parsed.productKey.withUnsafeBytes { key in
-      let hash = ByteKeyedTable<String?>.hash(key)
-      if let cached = products.lookup(key, hash: hash) { return cached }
-      let product = SourceProduct.derive(
-        device: parsed.device.flatMap(DeviceInfo.init(parsing:)), sourceName: sourceName)
-      products.insert(key, hash: hash, value: product)
-      return product
-    }
   }
 }
 
@@ -228,17 +266,19 @@ enum Context {
 /// An element under construction.
 enum Frame {
   case record(Record)
-  case correlation(Correlation)
-  case workout(Workout)
-  case event(WorkoutEvent)
-  case activity(WorkoutActivity)
-  case statistics(WorkoutStatistics)
-  case route(WorkoutRoute)
+  indirect case correlation(Correlation)
+  indirect case workout(Workout)
+  indirect case event(WorkoutEvent)
+  indirect case activity(WorkoutActivity)
+  indirect case statistics(WorkoutStatistics)
+  indirect case route(WorkoutRoute)
   case fileReference(FileReference)
   case metadata(MetadataEntry)
   case hrvList(HeartRateVariabilityList)
   case beat(InstantaneousBeatsPerMinute)
   case node(ElementNode, NodeRole)
+  /// Stands for ``ExportTreeBuilder``'s pending top-level Record.
+  case pendingRecord
   case placeholder
 
   var context: Context {
@@ -251,6 +291,7 @@ enum Frame {
     case .route: .workoutRoute
     case .hrvList: .hrvList
     case .statistics, .fileReference, .metadata, .beat: .leaf
+    case .pendingRecord: .record
     case .node, .placeholder: .node
     }
   }
@@ -346,14 +387,14 @@ enum Frame {
       self = .placeholder
       n.children.append(child.asNode)
       self = .node(n, role)
-    case .placeholder:
+    case .placeholder, .pendingRecord:
       break
     }
   }
 
   /// The finished top-level element.
-  func topLevelElement() -> ExportElement {
-    switch self {
+  consuming func topLevelElement() -> ExportElement {
+    switch consume self {
     case .record(let r): .record(r)
     case .correlation(let c): .correlation(c)
     case .workout(let w): .workout(w)
@@ -363,7 +404,7 @@ enum Frame {
     case .node(let node, .clinicalRecord): .clinicalRecord(ClinicalRecord(node: node))
     case .node(let node, .audiogram): .audiogram(Audiogram(node: node))
     case .node(let node, .visionPrescription): .visionPrescription(VisionPrescription(node: node))
-    default: .other(asNode)
+    case let other: .other(other.asNode)
     }
   }
 }

@@ -30,7 +30,13 @@ final class JSONLinesReader {
 
   private let builder = ExportTreeBuilder()
   private var strings: [UInt8] = []
-  private var attributeSpans: [(name: Int, value: Int, end: Int)] = []
+  /// Attributes of the element being started: interned name, value range in `strings`.
+  private var attributeSpans: [(name: UnsafePointer<UInt8>, value: Int, end: Int)] = []
+  /// Attribute names, NUL-terminated, one allocation per distinct name for the whole read: like
+  /// libxml2's dictionary, equal names get equal pointers and a pointer never changes meaning
+  /// (the builder caches name lookups by pointer, `XMLAttributes.nameIdentity(at:)`).
+  private var names = ByteKeyedTable<UnsafeMutablePointer<UInt8>>()
+  private var nameAllocations: [UnsafeMutablePointer<UInt8>] = []
   private var quintuples: [UnsafePointer<UInt8>?] = []
   private var keyBytes: [UInt8] = []
   /// Where the element being started begins (to locate model errors such as a bad date).
@@ -158,6 +164,7 @@ final class JSONLinesReader {
   private lazy var chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
 
   deinit {
+    for allocation in nameAllocations { allocation.deallocate() }
     rootNameBytes.deallocate()
     chunk.deallocate()
   }
@@ -175,10 +182,10 @@ final class JSONLinesReader {
     for attribute in root.attributes {
       let start = strings.count
       strings.append(contentsOf: attribute.name.utf8)
-      strings.append(0)
+      let name = try internName(from: start)
       let value = strings.count
       strings.append(contentsOf: attribute.value.utf8)
-      attributeSpans.append((start, value, strings.count))
+      attributeSpans.append((name, value, strings.count))
     }
     try startElement(nameStart: nameStart, nameEnd: nameStart + root.name.utf8.count)
     strings.removeAll(keepingCapacity: true)
@@ -550,8 +557,11 @@ final class JSONLinesReader {
     while true {
       skipBlank(b, &p)
       let nameStart = strings.count
+      let nameAt = p
       p = try decodeString(b, p, into: &strings)
-      strings.append(0)
+      guard let name = try? internName(from: nameStart) else {
+        throw JSONSyntaxError(nameAt, "more than \(names.capacityLimit) distinct attribute names")
+      }
       let valueStart = strings.count
       try colon(b, &p)
       skipBlank(b, &p)
@@ -559,7 +569,7 @@ final class JSONLinesReader {
       switch b[p] {
       case UInt8(ascii: "\""):
         p = try decodeString(b, p, into: &strings)
-        attributeSpans.append((nameStart, valueStart, strings.count))
+        attributeSpans.append((name, valueStart, strings.count))
       case UInt8(ascii: "n"):
         try literal(b, &p, "null")
         strings.removeLast(strings.count - nameStart)
@@ -571,7 +581,7 @@ final class JSONLinesReader {
           throw JSONSyntaxError(tokenStart, "an attribute value must be a string, number or boolean")
         }
         strings.append(contentsOf: token)
-        attributeSpans.append((nameStart, valueStart, strings.count))
+        attributeSpans.append((name, valueStart, strings.count))
       }
       skipBlank(b, &p)
       guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the attributes") }
@@ -584,13 +594,32 @@ final class JSONLinesReader {
     }
   }
 
+  /// Moves the name in `strings[start...]` out of the scratch buffer and returns its interned copy.
+  private func internName(from start: Int) throws -> UnsafePointer<UInt8> {
+    defer { strings.removeLast(strings.count - start) }
+    return try strings.withUnsafeBytes { all in
+      let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
+      let hash = ByteKeyedTable<UnsafeMutablePointer<UInt8>>.hash(bytes)
+      if let known = names.lookup(bytes, hash: hash) { return UnsafePointer(known) }
+      guard names.count < names.capacityLimit else { throw JSONSyntaxError(0, "too many attribute names") }
+      let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
+      copy.initialize(repeating: 0, count: bytes.count + 1)
+      if let base = bytes.baseAddress {
+        copy.update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+      }
+      nameAllocations.append(copy)
+      names.insert(bytes, hash: hash, value: copy)
+      return UnsafePointer(copy)
+    }
+  }
+
   /// Calls the builder with the collected name and attributes.
   private func startElement(nameStart: Int, nameEnd: Int) throws {
     try strings.withUnsafeBufferPointer { s in
       let base = s.baseAddress!
       quintuples.removeAll(keepingCapacity: true)
       for span in attributeSpans {
-        quintuples.append(base + span.name)
+        quintuples.append(span.name)
         quintuples.append(nil)
         quintuples.append(nil)
         quintuples.append(base + span.value)

@@ -138,3 +138,21 @@ enum AttributeName: Int {
     static let path = StaticBytes("path")
   }
 }
+
+/// Remembers which ``AttributeName`` a libxml2 name pointer stands for (names are interned by
+/// libxml2, see `XMLAttributes.nameIdentity(at:)`), so the bytes are compared once per name.
+struct AttributeNameCache {
+  private var keys = [UnsafeRawPointer?](repeating: nil, count: 64)
+  private var values = [AttributeName](repeating: .unknown, count: 64)
+
+  @inline(__always)
+  mutating func name(_ attributes: XMLAttributes, _ index: Int) -> AttributeName {
+    let key = attributes.nameIdentity(at: index)
+    let slot = Int(bitPattern: UInt(bitPattern: key) >> 3) & 63
+    if keys[slot] == key { return values[slot] }
+    let name = AttributeName(attributes.name(at: index))
+    keys[slot] = key
+    values[slot] = name
+    return name
+  }
+}

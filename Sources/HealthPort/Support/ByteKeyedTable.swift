@@ -28,13 +28,27 @@ struct ByteKeyedTable<Value> {
 
   var count: Int { entries.count }
 
+  /// A fast non-cryptographic hash: eight bytes at a time (multiply and fold), then the tail.
   @inline(__always)
   static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+    guard let base = bytes.baseAddress else { return hash }
+    var index = 0
+    while index + 8 <= bytes.count {
+      let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+      hash ^= hash >> 32
+      index += 8
     }
-    return hash
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while index < bytes.count {
+      tail |= UInt64(bytes[index]) << shift
+      shift += 8
+      index += 1
+    }
+    hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    return hash ^ (hash >> 29)
   }
 
   /// The value stored for these bytes, if any.
@@ -78,14 +92,35 @@ struct ByteKeyedTable<Value> {
 struct StringInterner {
   private var table = ByteKeyedTable<String>()
 
-  mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  /// The shared String for these bytes. Strings longer than `limit` are not shared.
+  mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int = 256) -> String {
     let raw = UnsafeRawBufferPointer(bytes)
     // Strings of up to 15 UTF-8 bytes are stored inline by Swift: nothing to share.
-    if raw.count <= 15 || raw.count > 256 { return String(decoding: bytes, as: UTF8.self) }
+    if raw.count <= 15 || raw.count > limit { return String(decoding: bytes, as: UTF8.self) }
     let hash = ByteKeyedTable<String>.hash(raw)
     if let found = table.lookup(raw, hash: hash) { return found }
     let string = String(decoding: bytes, as: UTF8.self)
     table.insert(raw, hash: hash, value: string)
     return string
+  }
+}
+
+/// The String made for a field's previous value: consecutive records mostly repeat their type,
+/// source, version, unit and device, so comparing with the previous bytes skips hashing.
+struct RecentString {
+  private var bytes: [UInt8] = []
+  private(set) var string: String = ""
+
+  /// The previous String when `value` has the same bytes, else nil.
+  @inline(__always)
+  func match(_ value: UnsafeBufferPointer<UInt8>) -> String? {
+    guard value.count == bytes.count, !bytes.isEmpty else { return nil }
+    return bytes.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 } ? string : nil
+  }
+
+  mutating func remember(_ value: UnsafeBufferPointer<UInt8>, _ string: String) {
+    bytes.removeAll(keepingCapacity: true)
+    bytes.append(contentsOf: value)
+    self.string = string
   }
 }

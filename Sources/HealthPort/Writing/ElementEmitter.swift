@@ -7,6 +7,8 @@ protocol ElementEmitter {
   mutating func begin(_ name: Name)
   mutating func attribute(_ name: Name, _ value: String)
   mutating func attribute(_ name: Name, _ date: HealthDate)
+  /// A `device` attribute, rebuilt from its compact form exactly as written.
+  mutating func attribute(_ name: Name, _ device: DeviceString)
   /// An attribute whose value is a number written as text (kept as written).
   mutating func numericAttribute(_ name: Name, _ value: String)
   mutating func endEmpty()
@@ -23,6 +25,11 @@ extension ElementEmitter {
   @inline(__always)
   mutating func attribute(_ name: Name, _ date: HealthDate?) {
     if let date { attribute(name, date) }
+  }
+
+  @inline(__always)
+  mutating func attribute(_ name: Name, _ device: DeviceString?) {
+    if let device { attribute(name, device) }
   }
 
   @inline(__always)
@@ -69,7 +76,7 @@ extension ElementEmitter {
     attribute("type", record.type)
     attribute("sourceName", record.sourceName)
     attribute("sourceVersion", record.sourceVersion)
-    attribute("device", record.device)
+    attribute("device", record.deviceString)
     attribute("unit", record.unit)
     attribute("creationDate", record.creationDate)
     attribute("startDate", record.startDate)
@@ -114,7 +121,7 @@ extension ElementEmitter {
     attribute("type", correlation.type)
     attribute("sourceName", correlation.sourceName)
     attribute("sourceVersion", correlation.sourceVersion)
-    attribute("device", correlation.device)
+    attribute("device", correlation.deviceString)
     attribute("creationDate", correlation.creationDate)
     attribute("startDate", correlation.startDate)
     attribute("endDate", correlation.endDate)
@@ -139,7 +146,7 @@ extension ElementEmitter {
     attribute("totalEnergyBurnedUnit", workout.totalEnergyBurnedUnit)
     attribute("sourceName", workout.sourceName)
     attribute("sourceVersion", workout.sourceVersion)
-    attribute("device", workout.device)
+    attribute("device", workout.deviceString)
     attribute("creationDate", workout.creationDate)
     attribute("startDate", workout.startDate)
     attribute("endDate", workout.endDate)
@@ -207,7 +214,7 @@ extension ElementEmitter {
     begin("WorkoutRoute")
     attribute("sourceName", route.sourceName)
     attribute("sourceVersion", route.sourceVersion)
-    attribute("device", route.device)
+    attribute("device", route.deviceString)
     attribute("creationDate", route.creationDate)
     attribute("startDate", route.startDate)
     attribute("endDate", route.endDate)
@@ -271,6 +278,18 @@ struct Name: ExpressibleByStringLiteral {
       append(to: &out)
       out.append(UInt8(ascii: "\""))
     case .string(let text): JSONEscaping.appendString(text, to: &out)
+    }
+  }
+}
+
+extension DeviceString {
+  /// Appends the address as lowercase hex digits without leading zeros, as the export writes it.
+  @inline(__always)
+  static func appendHex(_ address: UInt64, to out: inout [UInt8]) {
+    let digits = max(1, (64 - address.leadingZeroBitCount + 3) / 4)
+    for index in stride(from: digits - 1, through: 0, by: -1) {
+      let digit = UInt8((address >> (UInt64(index) * 4)) & 15)
+      out.append(digit < 10 ? 48 + digit : 87 + digit)
     }
   }
 }

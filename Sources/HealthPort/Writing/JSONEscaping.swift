@@ -3,12 +3,18 @@ public enum JSONEscaping {
   /// Appends `text` as a JSON string literal, copying runs that need no escape in one go.
   public static func appendString(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    appendContents(text, to: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends `text` escaped for the inside of a JSON string literal (without the quotes).
+  @inline(__always)
+  public static func appendContents(_ text: String, to out: inout [UInt8]) {
     // Native strings are contiguous UTF-8: read them in place, without a copy.
     if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
       var copy = text
       copy.withUTF8 { appendEscaped($0, to: &out) }
     }
-    out.append(UInt8(ascii: "\""))
   }
 
   @inline(__always)

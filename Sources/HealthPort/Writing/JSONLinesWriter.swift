@@ -157,6 +157,20 @@ struct JSONEmitter: ElementEmitter {
     out.append(UInt8(ascii: "\""))
   }
 
+  mutating func attribute(_ name: Name, _ device: DeviceString) {
+    key(name)
+    if let address = device.address {
+      out.append(UInt8(ascii: "\""))
+      let head: StaticString = "<<HKDevice: 0x"
+      out.append(contentsOf: UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
+      DeviceString.appendHex(address, to: &out)
+      JSONEscaping.appendContents(device.rest, to: &out)
+      out.append(UInt8(ascii: "\""))
+    } else {
+      JSONEscaping.appendString(device.rest, to: &out)
+    }
+  }
+
   mutating func numericAttribute(_ name: Name, _ value: String) {
     attribute(name, value)
     numbers.append((name, value))

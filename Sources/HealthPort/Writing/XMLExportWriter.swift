@@ -99,6 +99,19 @@ struct XMLEmitter: ElementEmitter {
     out.append(UInt8(ascii: "\""))
   }
 
+  mutating func attribute(_ name: Name, _ device: DeviceString) {
+    out.append(0x20)
+    name.append(to: &out)
+    out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+    if let address = device.address {
+      let head: StaticString = "&lt;&lt;HKDevice: 0x"
+      out.append(contentsOf: UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
+      DeviceString.appendHex(address, to: &out)
+    }
+    XMLEscaping.appendEscaped(device.rest, to: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+
   @inline(__always)
   mutating func numericAttribute(_ name: Name, _ value: String) { attribute(name, value) }
 

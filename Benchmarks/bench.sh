@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Benchmark healthport against a bare libxml2 SAX loop (the floor) on a large synthetic export.
+#
+# Run from anywhere (`make bench` runs it from the repo root). Steps:
+#   1. swift build -c release --product healthport          (skip with BENCH_NO_BUILD=1)
+#   2. generate .bench/export.xml of about BENCH_MB MB with a fixed seed, unless an up-to-date
+#      one is there (same size, seed and generator), plus .bench/expected.json
+#   3. build the floor (Benchmarks/sax_floor.c) into .bench/sax_floor
+#   4. warm the page cache, then run the floor and every selected command BENCH_RUNS times under
+#      /usr/bin/time (peak RSS) timed with bash's EPOCHREALTIME (wall seconds); keep the best
+#      time and the highest peak RSS
+#   5. print a table and write it to .bench/results.txt
+#
+# Environment:
+#   BENCH_MB=1000        size of the generated export in MB (10^6 bytes)
+#   BENCH_RUNS=3         runs per command (best time wins)
+#   BENCH_SEED=1         generator seed
+#   BENCH_ONLY=a,b       run only the commands with these names (the floor always runs)
+#   BENCH_EXTRA='n:args;m:args'  extra commands, same "name:arguments" form as CMDS below
+#   BENCH_NO_BUILD=1     do not run swift build
+#   HEALTHPORT=path      binary to measure (default .build/release/healthport)
+#
+# Exit status: 0 when every selected command succeeded, 1 when one failed (the run goes on and
+# the failure shows in the table as FAILED with its exit code), 2 when the setup failed.
+
+set -uo pipefail
+export LC_ALL=C
+
+# Measured commands: "name:arguments". {IN} is replaced by the input file. Arguments are split on
+# whitespace (no quoting). stdout goes to /dev/null, stderr to .bench/<name>.stderr.
+CMDS=(
+  "info:info {IN} --format json --quiet"
+)
+
+(( BASH_VERSINFO[0] >= 5 )) || { echo "bench: needs bash 5 (EPOCHREALTIME)" >&2; exit 2; }
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 2
+
+BENCH_MB="${BENCH_MB:-1000}"
+BENCH_RUNS="${BENCH_RUNS:-3}"
+BENCH_SEED="${BENCH_SEED:-1}"
+BENCH_ONLY="${BENCH_ONLY:-}"
+BENCH_EXTRA="${BENCH_EXTRA:-}"
+HEALTHPORT="${HEALTHPORT:-.build/release/healthport}"
+DIR=.bench
+IN="$DIR/export.xml"
+TIME=/usr/bin/time
+
+die() { echo "bench: $*" >&2; exit 2; }
+note() { echo "bench: $*" >&2; }
+
+[[ "$BENCH_MB" =~ ^[0-9]+([.][0-9]+)?$ ]] || die "BENCH_MB must be a number, got '$BENCH_MB'"
+[[ "$BENCH_RUNS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer, got '$BENCH_RUNS'"
+[[ "$BENCH_SEED" =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a non-negative integer, got '$BENCH_SEED'"
+
+mkdir -p "$DIR" || die "cannot create $DIR"
+
+# -- /usr/bin/time (GNU time, for peak RSS)
+if [[ ! -x "$TIME" ]]; then
+  note "/usr/bin/time is missing; installing the Debian 'time' package"
+  if [[ $(id -u) -eq 0 ]]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; } >&2 \
+      || die "could not install 'time'"
+  else
+    die "/usr/bin/time is missing; install the 'time' package (apt-get install time)"
+  fi
+fi
+
+# -- 1. release build
+if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
+  note "swift build -c release --product healthport"
+  if ! swift build -c release --product healthport >&2; then
+    note "release build FAILED; healthport commands will show as FAILED"
+  fi
+fi
+
+# -- 2. the input
+GEN=Benchmarks/generate_export.py
+gen_sum=$(sha256sum "$GEN" | cut -c1-16)
+params="mb=$BENCH_MB seed=$BENCH_SEED generator=$gen_sum"
+if [[ ! -s "$IN" || ! -f "$DIR/export.params" || "$(cat "$DIR/export.params")" != "$params" ]]; then
+  note "generating $IN (~$BENCH_MB MB, seed $BENCH_SEED)"
+  rm -f "$DIR/export.params"
+  python3 "$GEN" --size-mb "$BENCH_MB" --seed "$BENCH_SEED" -o "$IN.tmp" --expected "$DIR/expected.json.tmp" \
+    || die "generation failed"
+  mv -f "$IN.tmp" "$IN" && mv -f "$DIR/expected.json.tmp" "$DIR/expected.json" || die "cannot move the generated files"
+  echo "$params" > "$DIR/export.params"
+else
+  note "reusing $IN ($params)"
+fi
+in_bytes=$(stat -c %s "$IN")
+in_mb=$(awk -v b="$in_bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
+
+# -- 3. the floor
+FLOOR="$DIR/sax_floor"
+if [[ ! -x "$FLOOR" || Benchmarks/sax_floor.c -nt "$FLOOR" ]]; then
+  # shellcheck disable=SC2046
+  cc -O2 -o "$FLOOR" Benchmarks/sax_floor.c $(pkg-config --cflags --libs libxml-2.0) \
+    || die "cannot build the floor (is libxml2-dev installed?)"
+fi
+
+# -- 4. measure
+note "warming the page cache"
+cat "$IN" > /dev/null
+
+# measure NAME CMD... → sets M_STATUS (exit code), M_SECS (best), M_RSS_KB (max)
+measure() {
+  local name=$1; shift
+  local run out rc secs rss t0 t1
+  M_STATUS=0; M_SECS=""; M_RSS_KB=0
+  : > "$DIR/$name.stderr"
+  for ((run = 1; run <= BENCH_RUNS; run++)); do
+    out="$DIR/$name.time"
+    t0=$EPOCHREALTIME
+    "$TIME" -f '%e %M' -o "$out" "$@" > /dev/null 2>> "$DIR/$name.stderr"
+    rc=$?
+    t1=$EPOCHREALTIME
+    if [[ $rc -ne 0 ]]; then
+      M_STATUS=$rc
+      return
+    fi
+    # Wall time from bash's microsecond clock (GNU time's %e has 10 ms resolution); RSS from time.
+    read -r _ rss < <(tail -n 1 "$out")
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    if [[ -z "$M_SECS" ]] || awk -v a="$secs" -v b="$M_SECS" 'BEGIN { exit !(a < b) }'; then
+      M_SECS=$secs
+    fi
+    (( rss > M_RSS_KB )) && M_RSS_KB=$rss
+    note "  $name run $run: ${secs}s, $((rss / 1024)) MB"
+  done
+}
+
+selected() {
+  [[ -z "$BENCH_ONLY" ]] && return 0
+  local n
+  IFS=',' read -r -a wanted <<< "$BENCH_ONLY"
+  for n in "${wanted[@]}"; do [[ "$n" == "$1" ]] && return 0; done
+  return 1
+}
+
+all_cmds=("${CMDS[@]}")
+if [[ -n "$BENCH_EXTRA" ]]; then
+  IFS=';' read -r -a extra <<< "$BENCH_EXTRA"
+  all_cmds+=("${extra[@]}")
+fi
+
+rows=()
+failed=0
+
+note "floor: $FLOOR $IN ($BENCH_RUNS runs)"
+measure floor "$FLOOR" "$IN"
+if [[ $M_STATUS -ne 0 ]]; then
+  tail -n 5 "$DIR/floor.stderr" >&2
+  die "the floor failed (exit $M_STATUS) on $IN"
+fi
+floor_secs=$M_SECS
+floor_mbs=$(awk -v mb="$in_mb" -v s="$floor_secs" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
+rows+=("$(printf '%-22s %9s %9s %9s %9s' floor "$floor_secs" "$floor_mbs" "1.00" $((M_RSS_KB / 1024)))")
+floor_elements=$("$FLOOR" "$IN")
+expected_elements=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["elementCount"])' "$DIR/expected.json" 2>/dev/null || echo "?")
+
+for entry in "${all_cmds[@]}"; do
+  name=${entry%%:*}
+  args=${entry#*:}
+  selected "$name" || continue
+  args=${args//\{IN\}/$IN}
+  read -r -a argv <<< "$args"
+  if [[ ! -x "$HEALTHPORT" ]]; then
+    note "$name: $HEALTHPORT is missing"
+    rows+=("$(printf '%-22s %9s' "$name" "FAILED (exit 127: $HEALTHPORT missing)")")
+    failed=1
+    continue
+  fi
+  note "$name: healthport ${argv[*]} ($BENCH_RUNS runs)"
+  measure "$name" "$HEALTHPORT" "${argv[@]}"
+  if [[ $M_STATUS -ne 0 ]]; then
+    note "$name FAILED with exit code $M_STATUS; last lines of $DIR/$name.stderr:"
+    tail -n 5 "$DIR/$name.stderr" | sed 's/^/    /' >&2
+    rows+=("$(printf '%-22s %9s' "$name" "FAILED (exit $M_STATUS)")")
+    failed=1
+    continue
+  fi
+  mbs=$(awk -v mb="$in_mb" -v s="$M_SECS" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
+  ratio=$(awk -v a="$mbs" -v f="$floor_mbs" 'BEGIN { printf "%.2f", (f > 0 ? a / f : 0) }')
+  rows+=("$(printf '%-22s %9s %9s %9s %9s' "$name" "$M_SECS" "$mbs" "$ratio" $((M_RSS_KB / 1024)))")
+done
+
+# -- 5. report
+{
+  echo "healthport benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo none)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
+  echo "machine: $(uname -sm), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
+  echo "input:   $IN, $in_mb MB ($in_bytes bytes), $params; floor elements $floor_elements, expected $expected_elements"
+  echo "runs:    best of $BENCH_RUNS (warm page cache); ratio = MB/s relative to the floor"
+  echo
+  printf '%-22s %9s %9s %9s %9s\n' name seconds "MB/s" ratio "RSS MB"
+  printf '%s\n' "${rows[@]}"
+} | tee "$DIR/results.txt"
+
+exit $failed
