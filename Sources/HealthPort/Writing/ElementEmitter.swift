@@ -294,6 +294,37 @@ extension DeviceString {
   }
 }
 
+/// Remembers the escaped bytes of recently written long strings, keyed by the identity of their
+/// storage: the reader shares one String per device (``DeviceString/rest``), so the same few
+/// device strings are escaped once instead of once per record. A cached entry keeps its String
+/// alive, so an equal storage address always means the same string.
+struct EscapedStringCache {
+  private var keys = [UnsafeRawPointer?](repeating: nil, count: 32)
+  private var strings = [String](repeating: "", count: 32)
+  private var values = [[UInt8]](repeating: [], count: 32)
+
+  @inline(__always)
+  mutating func append(_ text: String, to out: inout [UInt8], escape: (String, inout [UInt8]) -> Void) {
+    guard text.utf8.count > 15,
+      let key = text.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }) ?? nil
+    else {
+      escape(text, &out)
+      return
+    }
+    let slot = Int(bitPattern: UInt(bitPattern: key) >> 4) & 31
+    if keys[slot] == key {
+      out.append(contentsOf: values[slot])
+      return
+    }
+    var escaped: [UInt8] = []
+    escape(text, &escaped)
+    keys[slot] = key
+    strings[slot] = text
+    values[slot] = escaped
+    out.append(contentsOf: escaped)
+  }
+}
+
 /// Which attributes of generic elements hold numbers (for the typed `numbers` of JSON output).
 enum GenericNumbers {
   static let activitySummary: Set<String> = [

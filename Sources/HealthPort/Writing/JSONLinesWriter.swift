@@ -117,6 +117,7 @@ struct JSONEmitter: ElementEmitter {
   private var childrenEmpty: [Bool] = []
   private var firstAttribute = true
   private var numbers: [(Name, String)] = []
+  private var deviceCache = EscapedStringCache()
 
   init() {
     out.reserveCapacity(OutputStream.blockSize * 2)
@@ -164,7 +165,7 @@ struct JSONEmitter: ElementEmitter {
       let head: StaticString = "<<HKDevice: 0x"
       out.append(contentsOf: UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
       DeviceString.appendHex(address, to: &out)
-      JSONEscaping.appendContents(device.rest, to: &out)
+      deviceCache.append(device.rest, to: &out) { JSONEscaping.appendContents($0, to: &$1) }
       out.append(UInt8(ascii: "\""))
     } else {
       JSONEscaping.appendString(device.rest, to: &out)

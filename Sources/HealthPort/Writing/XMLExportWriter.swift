@@ -67,6 +67,7 @@ struct XMLEmitter: ElementEmitter {
   private var depth = 1
   /// > 0 inside an element written on one line because it holds text.
   private var inlineDepth = 0
+  private var deviceCache = EscapedStringCache()
 
   init() { out.reserveCapacity(OutputStream.blockSize * 2) }
 
@@ -108,7 +109,7 @@ struct XMLEmitter: ElementEmitter {
       out.append(contentsOf: UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
       DeviceString.appendHex(address, to: &out)
     }
-    XMLEscaping.appendEscaped(device.rest, to: &out)
+    deviceCache.append(device.rest, to: &out) { XMLEscaping.appendEscaped($0, to: &$1) }
     out.append(UInt8(ascii: "\""))
   }
 
