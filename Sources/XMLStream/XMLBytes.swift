@@ -54,6 +54,13 @@ public struct XMLAttributes {
     self.count = raw == nil ? 0 : count
   }
 
+  /// Attributes laid out by the caller as libxml2 does: `count` quintuples of
+  /// `(localname, prefix, URI, valueBegin, valueEnd)`, names NUL-terminated. Lets readers of
+  /// other formats replay start tags through the same ``XMLEventHandler``.
+  public init(quintuples: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
+    self.init(raw: quintuples, count: count)
+  }
+
   /// The local name of attribute `index`.
   @inlinable
   public func name(at index: Int) -> XMLBytes {

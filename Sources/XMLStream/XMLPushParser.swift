@@ -1,5 +1,9 @@
 import CLibXML2
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Receives the events of an ``XMLPushParser``.
 ///
 /// Names and values are byte views into libxml2's buffers: they are valid only during the
@@ -8,7 +12,9 @@ import CLibXML2
 public protocol XMLEventHandler: AnyObject {
   func startElement(_ name: XMLBytes, attributes: XMLAttributes) throws
   func endElement(_ name: XMLBytes) throws
-  /// Character data that is not only white space (Apple exports have none).
+  /// Character data of text that is not only white space (Apple exports have none), in the
+  /// pieces libxml2 delivers; blank pieces are included once the text has begun (and just before
+  /// it), so the pieces concatenate to the exact text. Indentation between tags is not delivered.
   func text(_ bytes: XMLBytes) throws
 }
 
@@ -197,29 +203,123 @@ private final class ParserBox {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     guard firstError == nil, let name else { return }
+    tagSeen()
     depth += 1
     sawRoot = true
     do {
-      try handler.startElement(
-        XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: Int(count)))
+      if let attributes, count > 0, Self.hasAmpersand(attributes, Int(count)) {
+        try startDecodingAmpersands(name, Int(count), attributes)
+      } else {
+        try handler.startElement(
+          XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: Int(count)))
+      }
     } catch {
       fail(error)
     }
   }
 
+  private var valueScratch: [UInt8] = []
+  private var quintupleScratch: [UnsafePointer<xmlChar>?] = []
+
+  /// Without entity substitution (never `XML_PARSE_NOENT`), libxml2 hands every `&` of an
+  /// attribute value (`&amp;`, `&#38;`) on as the five bytes `&#38;`, and every other character as
+  /// itself. Turning each `&#38;` back into `&` therefore gives the exact value.
+  private static func hasAmpersand(_ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) -> Bool {
+    for index in 0..<count {
+      let begin = raw[index * 5 + 3]!
+      let end = raw[index * 5 + 4]!
+      if end > begin, memchr(begin, 0x26, end - begin) != nil { return true }
+    }
+    return false
+  }
+
+  private func startDecodingAmpersands(
+    _ name: UnsafePointer<xmlChar>, _ count: Int, _ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
+  ) throws {
+    valueScratch.removeAll(keepingCapacity: true)
+    var spans: [(Int, Int)] = []
+    spans.reserveCapacity(count)
+    for index in 0..<count {
+      let begin = raw[index * 5 + 3]!
+      let length = raw[index * 5 + 4]! - begin
+      let start = valueScratch.count
+      var offset = 0
+      while offset < length {
+        let byte = begin[offset]
+        valueScratch.append(byte)
+        if byte == 0x26, offset + 4 < length, begin[offset + 1] == 0x23, begin[offset + 2] == 0x33,
+          begin[offset + 3] == 0x38, begin[offset + 4] == 0x3B
+        {
+          offset += 5
+        } else {
+          offset += 1
+        }
+      }
+      spans.append((start, valueScratch.count))
+    }
+    try valueScratch.withUnsafeBufferPointer { values in
+      let base = values.baseAddress ?? UnsafePointer(bitPattern: 1)!
+      quintupleScratch.removeAll(keepingCapacity: true)
+      for index in 0..<count {
+        quintupleScratch.append(raw[index * 5])
+        quintupleScratch.append(raw[index * 5 + 1])
+        quintupleScratch.append(raw[index * 5 + 2])
+        quintupleScratch.append(base + spans[index].0)
+        quintupleScratch.append(base + spans[index].1)
+      }
+      try quintupleScratch.withUnsafeMutableBufferPointer { quintuples in
+        try handler.startElement(
+          XMLBytes(cString: name), attributes: XMLAttributes(raw: quintuples.baseAddress, count: count))
+      }
+    }
+  }
+
   func end(_ name: UnsafePointer<xmlChar>?) {
     guard firstError == nil, let name else { return }
+    tagSeen()
     depth -= 1
     do { try handler.endElement(XMLBytes(cString: name)) } catch { fail(error) }
   }
 
+  /// True after a text chunk was handed on, until the next tag: libxml2 delivers text in pieces
+  /// (split at entity and character references), and a blank piece between two others is text.
+  private var inText = false
+  /// A blank piece seen outside text, kept in case text follows before the next tag.
+  private var pendingBlank: [UInt8] = []
+
   func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int32) {
     guard firstError == nil, let bytes, length > 0 else { return }
     let view = XMLBytes(start: bytes, count: Int(length))
-    for byte in view.buffer where !(byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D) {
-      do { try handler.text(view) } catch { fail(error) }
-      return
+    if !inText {
+      var blank = true
+      for byte in view.buffer where !(byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D) {
+        blank = false
+        break
+      }
+      if blank {
+        pendingBlank.append(contentsOf: view.buffer)
+        return
+      }
+      inText = true
+      if !pendingBlank.isEmpty {
+        do {
+          try pendingBlank.withUnsafeBufferPointer {
+            try handler.text(XMLBytes(start: $0.baseAddress!, count: $0.count))
+          }
+        } catch {
+          fail(error)
+          return
+        }
+        pendingBlank.removeAll(keepingCapacity: true)
+      }
     }
+    do { try handler.text(view) } catch { fail(error) }
+  }
+
+  @inline(__always)
+  private func tagSeen() {
+    inText = false
+    if !pendingBlank.isEmpty { pendingBlank.removeAll(keepingCapacity: true) }
   }
 
   func report(_ error: UnsafeMutablePointer<xmlError>?) {

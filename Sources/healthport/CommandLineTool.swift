@@ -46,8 +46,8 @@ enum CommandLineTool {
 
   static var commands: [CommandDescriptor] {
     [
-      InfoCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor, StatsCommand.descriptor,
-      LoadCommand.descriptor,
+      InfoCommand.descriptor, ConvertCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor,
+      StatsCommand.descriptor, LoadCommand.descriptor,
     ]
   }
 

@@ -63,8 +63,9 @@ public final class ExportReader {
   public let path: String?
   public var options: ReadOptions
 
-  /// `path` may name an `export.xml`, an `export.zip`, an unzipped export folder, or be nil or
-  /// `-` for stdin (zip or XML told apart by their first bytes).
+  /// `path` may name an `export.xml`, an `export.zip`, an unzipped export folder, a JSON Lines or
+  /// JSON file written by healthport (``JSONLinesWriter``), or be nil or `-` for stdin. Zip, XML
+  /// and JSON are told apart by their first bytes (``InputKind``), never by the file name.
   public init(path: String?, options: ReadOptions = ReadOptions()) {
     self.path = path
     self.options = options
@@ -77,7 +78,17 @@ public final class ExportReader {
     if let path, path != "-", let kind = CSVInput.detect(path: path) {
       return try CSVExportReader(path: path, kind: kind, options: options).read(into: sink)
     }
-    let (source, format) = try InputOpener.open(path)
+    let (opened, format) = try InputOpener.open(path)
+    // A plain file or stdin is told apart by its first non-blank byte.
+    guard format == .xml else { return try readXML(opened, format: format, into: sink) }
+    let (kind, source) = try InputKind.sniff(opened)
+    switch kind {
+    case .xml: return try readXML(source, format: format, into: sink)
+    case .json: return try JSONLinesReader(source: source, options: options).read(into: sink)
+    }
+  }
+
+  private func readXML(_ source: ByteSource, format: InputFormat, into sink: ExportSink) throws -> ReadReport {
     let builder = ExportTreeBuilder()
     builder.interest = sink.interest
     let parser = XMLPushParser(documentName: source.displayName, handler: builder)

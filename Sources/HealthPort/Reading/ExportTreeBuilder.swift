@@ -13,6 +13,7 @@ final class ExportTreeBuilder: XMLEventHandler {
   private var attributes = AttributeParser()
   private var stack: [Frame] = []
   private var depth = 0
+  private var inText = false
   /// The top-level Record being read. Records are nearly all of an export and nearly all
   /// childless, so they skip the frame stack: `stack` holds `.pendingRecord` in their place.
   private var pendingRecord: Record?
@@ -37,6 +38,7 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
     depth += 1
+    inText = false
     if skipping { return }
     guard skipInvalid, depth > 1 else { return try start(name, xml) }
     do {
@@ -117,6 +119,7 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   func endElement(_ name: XMLBytes) throws {
     depth -= 1
+    inText = false
     if skipping {
       if depth == 1 { skipping = false }
       return
@@ -141,7 +144,11 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   func text(_ bytes: XMLBytes) throws {
     if skipping { return }
-    ignoredTextCount += 1
+    // Text comes in pieces (split at entity references): count each run of text once.
+    if !inText {
+      inText = true
+      ignoredTextCount += 1
+    }
     if case .node(var node, let role) = stack.last {
       stack[stack.count - 1] = .placeholder
       node.text = (node.text ?? "") + bytes.string

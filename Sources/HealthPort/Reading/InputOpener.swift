@@ -11,6 +11,8 @@ public enum InputFormat: String, Sendable {
   /// A CSV table, or a `convert --split` folder of CSV tables.
   case csv
   case csvSplit = "csv-split"
+  /// healthport's JSON Lines, or its JSON document.
+  case jsonl, json
 }
 
 /// Opens an input (an `export.xml`, an `export.zip`, an unzipped `apple_health_export/`

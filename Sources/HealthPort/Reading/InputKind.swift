@@ -1,0 +1,63 @@
+/// What kind of document a byte stream holds, told apart by content.
+enum InputKind: Equatable {
+  /// Apple's export XML (or anything else: the XML parser names the problem).
+  case xml
+  /// healthport's JSON Lines or JSON document (starts with `{`).
+  case json
+
+  /// Looks at the first byte that is not white space (a UTF-8 byte order mark is skipped).
+  static func sniff(_ head: [UInt8]) -> InputKind {
+    var index = 0
+    if head.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    while index < head.count, [0x20, 0x0A, 0x0D, 0x09].contains(head[index]) { index += 1 }
+    guard index < head.count else { return .xml }
+    switch head[index] {
+    case UInt8(ascii: "{"): return .json
+    default: return .xml
+    }
+  }
+
+  /// Reads from `source` until the first non-blank byte (or the end), and returns the kind and a
+  /// source that serves those bytes again.
+  static func sniff(_ source: ByteSource) throws -> (InputKind, ByteSource) {
+    var head: [UInt8] = []
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    defer { buffer.deallocate() }
+    while head.count < 4 << 20 {
+      let count = try source.read(into: buffer)
+      if count == 0 { break }
+      head.append(contentsOf: buffer[0..<count])
+      if head.contains(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) { break }
+    }
+    return (sniff(head), PrefixedByteSource(prefix: head, base: source))
+  }
+}
+
+/// Serves bytes that were read ahead, then the rest of the underlying source.
+final class PrefixedByteSource: ByteSource {
+  private var prefix: [UInt8]
+  private var prefixOffset = 0
+  private let base: ByteSource
+
+  init(prefix: [UInt8], base: ByteSource) {
+    self.prefix = prefix
+    self.base = base
+  }
+
+  var displayName: String { base.displayName }
+  var totalBytes: Int64? { base.totalBytes }
+  var bytesConsumed: Int64 { base.bytesConsumed }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    if prefixOffset < prefix.count {
+      let count = min(prefix.count - prefixOffset, buffer.count)
+      prefix.withUnsafeBytes {
+        buffer.baseAddress!.copyMemory(from: $0.baseAddress! + prefixOffset, byteCount: count)
+      }
+      prefixOffset += count
+      if prefixOffset == prefix.count { prefix = [] }
+      return count
+    }
+    return try base.read(into: buffer)
+  }
+}
