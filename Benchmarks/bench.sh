@@ -30,6 +30,15 @@ export LC_ALL=C
 # whitespace (no quoting). stdout goes to /dev/null, stderr to .bench/<name>.stderr.
 CMDS=(
   "info:info {IN} --format json --quiet"
+  "convert-csv:convert {IN} --to csv --quiet"
+  "convert-csv-split:convert {IN} --to csv --split -o .bench/split --quiet"
+  "convert-jsonl:convert {IN} --to jsonl --quiet"
+  "convert-xml:convert {IN} --to xml --quiet"
+  "steps:steps {IN} --quiet"
+  "steps-dedupe:steps {IN} --dedupe --quiet"
+  "workouts-summary:workouts {IN} --summary --quiet"
+  "stats:stats {IN} --type HeartRate --by month --quiet"
+  "load:load {IN} --db {DB} --quiet"
 )
 
 (( BASH_VERSINFO[0] >= 5 )) || { echo "bench: needs bash 5 (EPOCHREALTIME)" >&2; exit 2; }
@@ -111,6 +120,8 @@ measure() {
   M_STATUS=0; M_SECS=""; M_RSS_KB=0
   : > "$DIR/$name.stderr"
   for ((run = 1; run <= BENCH_RUNS; run++)); do
+    # {DB} is a fresh database for every run (removed before it, kept after the last for its size).
+    rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm"
     out="$DIR/$name.time"
     t0=$EPOCHREALTIME
     "$TIME" -f '%e %M' -o "$out" "$@" > /dev/null 2>> "$DIR/$name.stderr"
@@ -165,6 +176,7 @@ for entry in "${all_cmds[@]}"; do
   args=${entry#*:}
   selected "$name" || continue
   args=${args//\{IN\}/$IN}
+  args=${args//\{DB\}/$DIR/$name.db}
   read -r -a argv <<< "$args"
   if [[ ! -x "$HEALTHPORT" ]]; then
     note "$name: $HEALTHPORT is missing"
@@ -184,6 +196,9 @@ for entry in "${all_cmds[@]}"; do
   mbs=$(awk -v mb="$in_mb" -v s="$M_SECS" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
   ratio=$(awk -v a="$mbs" -v f="$floor_mbs" 'BEGIN { printf "%.2f", (f > 0 ? a / f : 0) }')
   rows+=("$(printf '%-22s %9s %9s %9s %9s' "$name" "$M_SECS" "$mbs" "$ratio" $((M_RSS_KB / 1024)))")
+  if [[ -f "$DIR/$name.db" ]]; then
+    note "$name: database $(awk -v b="$(stat -c %s "$DIR/$name.db")" 'BEGIN { printf "%.1f MB", b / 1e6 }')"
+  fi
 done
 
 # -- 5. report
