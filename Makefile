@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/healthport
 
-.PHONY: deps build release demo test lint bench fuzz clean
+.PHONY: deps build release demo test lint bench fuzz ci clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -16,6 +16,13 @@ release: deps
 ## Installs what is missing, builds, and runs the main job on the bundled sample.
 demo: release
 	$(BIN) info Samples/export.zip
+	@mkdir -p .demo
+	$(BIN) convert Samples/export.zip --to csv -o .demo/records.csv
+	$(BIN) convert Samples/export.zip --to csv --split -o .demo/tables
+	$(BIN) steps Samples/export.zip --by month --source-product Watch
+	$(BIN) steps Samples/export.zip --by month --dedupe
+	$(BIN) workouts Samples/export.zip --summary
+	@echo "CSV written to .demo/records.csv and .demo/tables/"
 
 ## Installs what is missing, builds, lints and passes the tests.
 test: deps lint
@@ -28,5 +35,15 @@ lint:
 bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench.sh
 
+## Fuzzes the XML and CSV readers (libFuzzer + address sanitizer) for SECONDS each.
+SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build --product healthport
+	bash scripts/fuzz.sh $(SECONDS)
+
+## What CI runs: the tests, then a short fuzz smoke.
+ci: test
+	$(MAKE) fuzz SECONDS=60
+
 clean:
-	rm -rf .build .bench
+	rm -rf .build .bench .demo

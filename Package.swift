@@ -34,6 +34,10 @@ let package = Package(
     // The command-line tool.
     .executableTarget(name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite"]),
 
+    // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments.
+    .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
+    .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
+
     .testTarget(name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore"]),
     .testTarget(name: "EndToEndTests", dependencies: ["healthport"]),
   ],

@@ -58,7 +58,14 @@ public final class XMLPushParser {
   }
 
   /// Current 1-based line of the parser, for locating problems found by the handler.
-  public var line: Int { Int(cx_xml_line(box.ctxt)) }
+  public var line: Int { Int(cx_xml_line(box.ctxt)) + lineOffset }
+
+  /// Added to every line number this parser reports: a parser restarted in the middle of a
+  /// file (after damage, with `--skip-invalid`) still names the file's own lines.
+  public var lineOffset: Int {
+    get { box.lineOffset }
+    set { box.lineOffset = newValue }
+  }
   /// Current 1-based column of the parser.
   public var column: Int { Int(cx_xml_column(box.ctxt)) }
 
@@ -95,6 +102,12 @@ public final class XMLPushParser {
       if captured.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
         throw XMLStreamError(
           documentName: documentName, line: 1, column: 1, message: "the input is empty")
+      }
+      // Never let libxml2 see a DOCTYPE, not even an unfinished one.
+      if captured.firstRange(of: Array("<!DOCTYPE".utf8)) != nil {
+        throw XMLStreamError(
+          documentName: documentName, line: captured.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }, column: 1,
+          message: "the input ends inside the DOCTYPE, before the root element (truncated file?)")
       }
       try captured.withUnsafeBytes { try parse($0, terminate: false) }
     }
@@ -189,6 +202,7 @@ private final class ParserBox {
   var ctxt: xmlParserCtxtPtr?
   var documentName = ""
   var firstError: XMLStreamError?
+  var lineOffset = 0
   var depth = 0
   var sawRoot = false
 
@@ -333,13 +347,13 @@ private final class ParserBox {
       message = "not an XML document (\(message))"
     }
     firstError = XMLStreamError(
-      documentName: documentName, line: Int(error.pointee.line), column: Int(error.pointee.int2),
+      documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
       message: message)
     if let ctxt { xmlStopParser(ctxt) }
   }
 
   private func fail(_ error: any Error) {
-    let line = Int(cx_xml_line(ctxt))
+    let line = Int(cx_xml_line(ctxt)) + lineOffset
     let column = Int(cx_xml_column(ctxt))
     firstError =
       (error as? XMLStreamError)

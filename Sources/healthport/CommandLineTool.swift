@@ -105,7 +105,13 @@ enum CommandLineTool {
           return 0
         }
       }
-      try command.run(ParsedArguments(rest, options: command.options, command: command.name))
+      let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
+      ReadingFlags.skipInvalid = parsed.flag("--skip-invalid")
+      try command.run(parsed)
+      let skipped = ReadingFlags.skipped.load(ordering: .relaxed)
+      if skipped > 0 {
+        writeError("healthport \(command.name): skipped \(skipped) damaged element(s); everything else was read\n")
+      }
       return 0
     } catch let error as HealthPortError {
       writeError(error.message + "\n")

@@ -26,6 +26,7 @@ enum FilterOptions {
     OptionSpec(
       name: "--tz", short: nil, valueName: "zone",
       help: "Local days in this zone: +02:00 or an IANA name (Europe/Berlin). Default: each date's written offset."),
+    ReadingFlags.skipInvalidOption,
   ]
 
   /// The options minus those a command defines itself.

@@ -15,6 +15,7 @@ enum LoadCommand: Command {
       name: "--person", short: nil, valueName: "name",
       help: "Whose export this is; keeps several people apart in one database."),
     OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar and no summary."),
+    ReadingFlags.skipInvalidOption,
   ]
   static let usage = """
     USAGE: healthport load [INPUT ...] --db <path> [--person <name>] [--quiet]

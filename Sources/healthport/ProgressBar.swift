@@ -1,4 +1,5 @@
 import HealthPort
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -59,6 +60,25 @@ extension ReadOptions {
   static func with(_ bar: ProgressBar?) -> ReadOptions {
     var options = ReadOptions()
     if let bar { options.progress = { bar.update(done: $0, total: $1) } }
+    if ReadingFlags.skipInvalid {
+      options.skipInvalid = true
+      options.onSkip = { message in
+        ReadingFlags.skipped.add(1, ordering: .relaxed)
+        CommandLineTool.writeError(message + "\n")
+      }
+    }
     return options
   }
+}
+
+/// `--skip-invalid`, shared by every command that reads an export: set once from the command
+/// line, read where the command builds its ``ReadOptions``.
+enum ReadingFlags {
+  static let skipInvalidOption = OptionSpec(
+    name: "--skip-invalid", short: nil, valueName: nil,
+    help: "Skip damaged elements (reported on stderr, with a total) instead of stopping at the first.")
+
+  nonisolated(unsafe) static var skipInvalid = false
+  /// Elements skipped so far (reported from the parsing thread of `load` too).
+  static let skipped = Atomic<Int>(0)
 }

@@ -45,4 +45,21 @@ final class IndependentCount: NSObject, XMLParserDelegate {
   func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
     path.removeLast()
   }
+
+  /// Top-level Records closed in `data`, a document cut short: counted on the text, line by line,
+  /// for the Health app's layout (one space before top-level elements).
+  static func topLevelRecordsClosed(in data: Data) -> Int {
+    let text = String(decoding: data, as: UTF8.self)
+    var count = 0
+    var open = false
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix(" <Record ") {
+        if line.hasSuffix("/>") { count += 1 } else if line.hasSuffix(">") { open = true }
+      } else if line == " </Record>" && open {
+        count += 1
+        open = false
+      }
+    }
+    return count
+  }
 }

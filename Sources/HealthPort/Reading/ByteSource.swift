@@ -90,3 +90,26 @@ final class ZipMemberByteSource: ByteSource {
     }
   }
 }
+
+/// Bytes held in memory.
+final class MemoryByteSource: ByteSource {
+  let displayName: String
+  private let bytes: [UInt8]
+  private var offset = 0
+
+  init(bytes: [UInt8], name: String) {
+    self.bytes = bytes
+    displayName = name
+  }
+
+  var totalBytes: Int64? { Int64(bytes.count) }
+  var bytesConsumed: Int64 { Int64(offset) }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let count = min(buffer.count, bytes.count - offset)
+    guard count > 0 else { return 0 }
+    bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+    offset += count
+    return count
+  }
+}

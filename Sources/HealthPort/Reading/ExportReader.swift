@@ -26,6 +26,8 @@ public struct ReadReport: Sendable {
   public var hasBrokenDTD = false
   /// Other notes for stderr (e.g. a CSV input with a header but no rows).
   public var notes: [String] = []
+  /// With `--skip-invalid`: each damaged element passed over, as `path:line:col: error: …`.
+  public var skipped: [String] = []
 
   /// Human-readable warnings, one per kind, with counts.
   public var warnings: [String] {
@@ -38,6 +40,9 @@ public struct ReadReport: Sendable {
     if unknownElements > 0 { result.append("\(unknownElements) unknown element(s) kept as they are") }
     if textNodes > 0 { result.append("\(textNodes) text node(s) in elements (not written by the Health app)") }
     result.append(contentsOf: notes)
+    if !skipped.isEmpty {
+      result.append("skipped \(skipped.count) damaged element(s) (--skip-invalid); everything else was read")
+    }
     return result
   }
 }
@@ -52,6 +57,11 @@ public struct ReadOptions: Sendable {
   public var csvDefaultType: String?
   /// CSV input: the source name of rows without one (default: the file's base name).
   public var csvDefaultSourceName: String?
+  /// Pass over damaged top-level elements (reported through `onSkip` and
+  /// ``ReadReport/skipped``) instead of stopping at the first.
+  public var skipInvalid = false
+  /// Called with each skip as it happens (`path:line:col: error: …`).
+  public var onSkip: (@Sendable (String) -> Void)?
 
   public init() {}
 }
@@ -69,11 +79,29 @@ public final class ExportReader {
   public init(path: String?, options: ReadOptions = ReadOptions()) {
     self.path = path
     self.options = options
+    memory = nil
   }
+
+  /// Reads an export (XML, or healthport's JSON Lines / JSON) held in memory; `name` is used in
+  /// messages. For library users and the fuzz targets.
+  public init(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) {
+    path = nil
+    self.options = options
+    memory = (bytes, name)
+  }
+
+  private let memory: (bytes: [UInt8], name: String)?
 
   /// Reads the whole export into `sink`; returns what was seen. Throws ``HealthPortError``.
   @discardableResult
   public func read(into sink: ExportSink) throws -> ReadReport {
+    if let memory {
+      let (kind, source) = try InputKind.sniff(MemoryByteSource(bytes: memory.bytes, name: memory.name))
+      switch kind {
+      case .xml: return try readXML(source, format: .xml, into: sink)
+      case .json: return try JSONLinesReader(source: source, options: options).read(into: sink)
+      }
+    }
     // CSV inputs (one table or a `--split` folder), told apart by content.
     if let path, path != "-", let kind = CSVInput.detect(path: path) {
       return try CSVExportReader(path: path, kind: kind, options: options).read(into: sink)
@@ -110,6 +138,18 @@ public final class ExportReader {
       builder.onElement = { _ in }
     }
 
+    let recovery = options.skipInvalid ? DamageRecovery(parser: parser, builder: builder) : nil
+    if let recovery {
+      builder.skipInvalid = true
+      builder.onSkip = { [options] message in
+        let current = recovery.parser
+        let located = "\(source.displayName):\(current.line):\(current.column): error: \(message); skipped the element"
+        report.skipped.append(located)
+        options.onSkip?(located)
+      }
+    }
+    defer { builder.onSkip = { _ in } }
+
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 64)
     defer { buffer.deallocate() }
     do {
@@ -117,16 +157,31 @@ public final class ExportReader {
         let count = try source.read(into: buffer)
         if count == 0 { break }
         report.documentBytes += Int64(count)
-        try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        if let recovery {
+          try recovery.feed(chunk) {
+            report.skipped.append($0)
+            self.options.onSkip?($0)
+          }
+        } else {
+          try parser.feed(chunk)
+        }
         options.progress?(source.bytesConsumed, source.totalBytes)
       }
-      try parser.finish()
+      if let recovery {
+        try recovery.finish {
+          report.skipped.append($0)
+          self.options.onSkip?($0)
+        }
+      } else {
+        try parser.finish()
+      }
     } catch let error as XMLStreamError {
       if let underlying = error.underlying, !(underlying is ExportDataError) { throw underlying }
       throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
     }
-    report.removedControlCharacters = parser.removedControlCharacters
-    report.firstControlCharacterOffset = parser.firstControlCharacterOffset
+    report.removedControlCharacters = recovery?.removedControlCharacters ?? parser.removedControlCharacters
+    report.firstControlCharacterOffset = recovery?.firstControlCharacterOffset ?? parser.firstControlCharacterOffset
     report.unknownElements = builder.unknownElementCount
     report.textNodes = builder.ignoredTextCount
     try sink.end(report)

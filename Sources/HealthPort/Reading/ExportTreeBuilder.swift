@@ -55,8 +55,27 @@ final class ExportTreeBuilder: XMLEventHandler {
     }
   }
 
+  /// Forgets the element that damage interrupted, for a parser restarted after it: the next
+  /// root start tag is the restarted parser's own, not the document's, and is not reported.
+  func resumeAfterDamage() {
+    depth = 0
+    stack.removeAll(keepingCapacity: true)
+    pendingRecord = nil
+    skipping = false
+    resuming = true
+  }
+
+  private var resuming = false
+  /// True once the document's root start tag was read.
+  private(set) var hasRoot = false
+
   private func start(_ name: XMLBytes, _ xml: XMLAttributes) throws {
+    if depth == 1, resuming {
+      resuming = false
+      return
+    }
     if depth == 1 {
+      hasRoot = true
       try onRoot(name.string, attributes.parseGeneric(xml))
       return
     }
