@@ -54,7 +54,10 @@ public final class XMLPushParser {
   }
 
   deinit {
-    if let ctxt = box.ctxt { xmlFreeParserCtxt(ctxt) }
+    guard let ctxt = box.ctxt else { return }
+    // libxml2 may have started a document of its own (it never should see a DTD; belt and braces).
+    if let document = ctxt.pointee.myDoc { xmlFreeDoc(document) }
+    xmlFreeParserCtxt(ctxt)
   }
 
   /// Current 1-based line of the parser, for locating problems found by the handler.
@@ -74,7 +77,9 @@ public final class XMLPushParser {
     precondition(!finished, "feed after finish")
     guard bytes.count > 0 else { return }
     if !prolog.isComplete {
-      let result = prolog.consume(bytes)
+      // The prolog is scanned after the control characters are removed, so that the scanner
+      // sees exactly what libxml2 would (a `\x0b<!DOCTYPE` must be found and hidden too).
+      let result = try withoutControlCharacters(bytes) { prolog.consume($0) }
       if case .tooLarge = result {
         throw XMLStreamError(
           documentName: documentName, line: prolog.lineCount, column: 1,
@@ -84,9 +89,9 @@ public final class XMLPushParser {
       guard prolog.isComplete else { return }
       // Hand libxml2 the prolog with the DOCTYPE blanked out, then what followed it.
       let masked = prolog.maskedForParser()
-      try masked.withUnsafeBytes { try feedFiltered($0) }
+      try masked.withUnsafeBytes { try parse($0, terminate: false) }
       let rest = prolog.takeRemainder()
-      try rest.withUnsafeBytes { try feedFiltered($0) }
+      try rest.withUnsafeBytes { try parse($0, terminate: false) }
       return
     }
     try feedFiltered(bytes)
@@ -127,12 +132,17 @@ public final class XMLPushParser {
 
   /// Removes forbidden control characters, then parses.
   private func feedFiltered(_ bytes: UnsafeRawBufferPointer) throws {
+    try withoutControlCharacters(bytes) { try parse($0, terminate: false) }
+  }
+
+  /// Calls `body` with `bytes` minus the forbidden control characters (counted), copying only
+  /// when there are any.
+  private func withoutControlCharacters<T>(
+    _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T
+  ) throws -> T {
     let start = bytesSeen
     bytesSeen += bytes.count
-    guard let firstBad = ControlCharacters.firstForbidden(in: bytes) else {
-      try parse(bytes, terminate: false)
-      return
-    }
+    guard let firstBad = ControlCharacters.firstForbidden(in: bytes) else { return try body(bytes) }
     scratch.removeAll(keepingCapacity: true)
     scratch.reserveCapacity(bytes.count)
     scratch.append(contentsOf: bytes[0..<firstBad])
@@ -145,7 +155,7 @@ public final class XMLPushParser {
         scratch.append(byte)
       }
     }
-    try scratch.withUnsafeBytes { try parse($0, terminate: false) }
+    return try scratch.withUnsafeBytes { try body($0) }
   }
 
   private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {
