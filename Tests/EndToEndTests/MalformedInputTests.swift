@@ -28,7 +28,33 @@ struct MalformedInputTests {
     Case(file: "billion-laughs.xml", status: 65, message: "not defined"),
     Case(file: "invalid-utf8.xml", status: 65, message: "UTF-8"),
     Case(file: "binary-garbage.xml", status: 65, message: "error:"),
+    Case(file: "ragged-row.csv", status: 65, message: "the row has 4 fields, the header has 6"),
+    Case(file: "unbalanced-quote.csv", status: 65, message: "unbalanced quote"),
+    Case(file: "non-numeric-value.csv", status: 65, message: "is not a number"),
+    Case(file: "bad-date.jsonl", status: 65, message: "startDate \"bad\" is not a date"),
+    Case(file: "truncated.jsonl", status: 65, message: "error:"),
   ]
+
+  /// Inputs that are odd but fine: the documented result, not an error.
+  @Test("a CSV with a byte-order mark and CRLF line ends reads")
+  func bomAndCRLF() throws {
+    let path = Self.fixtures.appendingPathComponent("bom-crlf.csv").path
+    let result = try Harness.run(["info", path, "--format", "json"])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let json = try #require(try Harness.json(result.stdout) as? [String: Any])
+    #expect(json["recordCount"] as? Int == 1)
+    #expect((json["sources"] as? [[String: Any]])?.first?["name"] as? String == "Phone")
+  }
+
+  @Test("a CSV with only a header is an empty export, with a warning")
+  func headerOnly() throws {
+    let path = Self.fixtures.appendingPathComponent("header-only.csv").path
+    let result = try Harness.run(["info", path, "--format", "json"])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let json = try #require(try Harness.json(result.stdout) as? [String: Any])
+    #expect(json["recordCount"] as? Int == 0)
+    #expect((json["warnings"] as? [String] ?? []).contains { $0.contains("header row but no rows") })
+  }
 
   @Test("fails with a located error and the documented exit code", arguments: cases)
   func fails(testCase: Case) throws {

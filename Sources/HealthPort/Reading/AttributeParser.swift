@@ -7,6 +7,13 @@ struct ExportDataError: Error, CustomStringConvertible {
   var description: String { message }
 }
 
+/// Input beyond healthport's limits (nesting depth): an error with location that
+/// `--skip-invalid` does not skip, since it may go on for as long as the input.
+struct ExportLimitError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}
+
 /// The attributes of one typed element, read in one pass: the known ones into fields, all
 /// others (and known names that do not belong to this element kind) into `extras` in order.
 struct ParsedAttributes {

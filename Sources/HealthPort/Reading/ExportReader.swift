@@ -28,6 +28,12 @@ public struct ReadReport: Sendable {
   public var notes: [String] = []
   /// With `--skip-invalid`: each damaged element passed over, as `path:line:col: error: …`.
   public var skipped: [String] = []
+  /// Workouts whose metadata block is written twice (v13/v14 exports; both copies are kept).
+  public var duplicatedWorkoutMetadata = 0
+  /// Records without a `value` (not-applicable category samples of 2019–2023 exports).
+  public var recordsWithoutValue = 0
+  /// Attributes healthport does not know, kept on their elements.
+  public var unknownAttributes = 0
 
   /// Human-readable warnings, one per kind, with counts.
   public var warnings: [String] {
@@ -38,6 +44,15 @@ public struct ReadReport: Sendable {
     }
     if hasBrokenDTD { result.append("the DTD is the malformed one of iOS 16.0 exports; it was skipped as always") }
     if unknownElements > 0 { result.append("\(unknownElements) unknown element(s) kept as they are") }
+    if unknownAttributes > 0 { result.append("\(unknownAttributes) unknown attribute(s) on Records kept as they are") }
+    if duplicatedWorkoutMetadata > 0 {
+      result.append(
+        "\(duplicatedWorkoutMetadata) workout(s) with their metadata block written twice (an Apple quirk; both copies kept)"
+      )
+    }
+    if recordsWithoutValue > 0 {
+      result.append("\(recordsWithoutValue) record(s) without a value (not-applicable categories; kept without one)")
+    }
     if textNodes > 0 { result.append("\(textNodes) text node(s) in elements (not written by the Health app)") }
     result.append(contentsOf: notes)
     if !skipped.isEmpty {
@@ -177,13 +192,18 @@ public final class ExportReader {
         try parser.finish()
       }
     } catch let error as XMLStreamError {
-      if let underlying = error.underlying, !(underlying is ExportDataError) { throw underlying }
+      if let underlying = error.underlying, !(underlying is ExportDataError || underlying is ExportLimitError) {
+        throw underlying
+      }
       throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
     }
     report.removedControlCharacters = recovery?.removedControlCharacters ?? parser.removedControlCharacters
     report.firstControlCharacterOffset = recovery?.firstControlCharacterOffset ?? parser.firstControlCharacterOffset
     report.unknownElements = builder.unknownElementCount
     report.textNodes = builder.ignoredTextCount
+    report.duplicatedWorkoutMetadata = builder.duplicatedWorkoutMetadata
+    report.recordsWithoutValue = builder.recordsWithoutValue
+    report.unknownAttributes = builder.unknownAttributeCount
     try sink.end(report)
     return report
   }

@@ -9,6 +9,11 @@ final class ExportTreeBuilder: XMLEventHandler {
   var onElement: (ExportElement) throws -> Void = { _ in }
 
   private(set) var unknownElementCount = 0
+  /// Known quirks, counted for the warnings (FORMAT.md §9): Workouts whose metadata block is
+  /// written twice, Records without a `value` (not-applicable categories), unknown attributes.
+  private(set) var duplicatedWorkoutMetadata = 0
+  private(set) var recordsWithoutValue = 0
+  private(set) var unknownAttributeCount = 0
   private(set) var ignoredTextCount = 0
   private var attributes = AttributeParser()
   private var stack: [Frame] = []
@@ -36,9 +41,16 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   // MARK: XMLEventHandler
 
+  /// Deeper nesting is an error (Apple exports nest 5 levels; libxml2's push parser sets no limit).
+  static let maximumDepth = 256
+
   func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
     depth += 1
     inText = false
+    if depth > Self.maximumDepth {
+      // Not skippable: the damage may go on for as long as the input.
+      throw ExportLimitError(message: "elements are nested deeper than \(Self.maximumDepth) levels")
+    }
     if skipping { return }
     guard skipInvalid, depth > 1 else { return try start(name, xml) }
     do {
@@ -147,6 +159,8 @@ final class ExportTreeBuilder: XMLEventHandler {
     let frame = stack.removeLast()
     if case .pendingRecord = frame {
       let record = pendingRecord.take()!
+      if record.value == nil { recordsWithoutValue += 1 }
+      if !record.extraAttributes.isEmpty { unknownAttributeCount += record.extraAttributes.count }
       try onElement(.record(record))
       return
     }
@@ -155,10 +169,22 @@ final class ExportTreeBuilder: XMLEventHandler {
       return
     }
     if stack.isEmpty {
+      if case .workout(let workout) = frame, Self.hasDuplicatedMetadata(workout) { duplicatedWorkoutMetadata += 1 }
       try onElement(frame.topLevelElement())
     } else {
       stack[stack.count - 1].attach(consume frame)
     }
+  }
+
+  /// True when a Workout's trailing metadata block repeats its leading one (v13/v14 exports).
+  static func hasDuplicatedMetadata(_ workout: Workout) -> Bool {
+    let children = workout.children
+    var leading = 0
+    while leading < children.count, case .metadata = children[leading] { leading += 1 }
+    guard leading > 0, children.count >= 2 * leading else { return false }
+    let tail = children[(children.count - leading)...]
+    guard tail.allSatisfy({ if case .metadata = $0 { true } else { false } }) else { return false }
+    return children[0..<leading].elementsEqual(tail)
   }
 
   func text(_ bytes: XMLBytes) throws {

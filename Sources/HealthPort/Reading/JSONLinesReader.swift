@@ -381,6 +381,8 @@ final class JSONLinesReader {
       throw located(error.offset, error.message)
     } catch let error as ExportDataError {
       throw located(elementStart ?? p, error.message)
+    } catch let error as ExportLimitError {
+      throw located(elementStart ?? p, error.message)
     }
     consume(to: end)
     return result

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// Hostile input stays inert and bounded: it is stopped with a clear error, within bounded
+/// memory and time (each case is generated here, so nothing large is committed).
+@Suite("Hostile input")
+struct HostileInputTests {
+  static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+
+  func write(_ data: Data, _ name: String, in directory: URL) throws -> URL {
+    let url = directory.appendingPathComponent(name)
+    try data.write(to: url)
+    return url
+  }
+
+  @Test("very deep nesting is stopped (at 256 levels)")
+  func deepNesting() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let depth = 100_000
+    let text =
+      Self.head + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth) + "</HealthData>\n"
+    let file = try write(Data(text.utf8), "deep.xml", in: directory)
+    let result = try Harness.run(["info", file.path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("nested deeper than 256 levels"), "stderr: \(result.stderr)")
+  }
+
+  @Test("a huge attribute value is stopped (libxml2's 10 MB limit)")
+  func hugeAttribute() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var text = Self.head + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\""
+    text += String(repeating: "x", count: 12_000_000)
+    text += "\" startDate=\"2024-01-01 10:00:00 +0100\" endDate=\"2024-01-01 10:00:00 +0100\"/>\n</HealthData>\n"
+    let file = try write(Data(text.utf8), "huge.xml", in: directory)
+    let result = try Harness.run(["info", file.path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("error:"), "stderr: \(result.stderr)")
+  }
+
+  @Test("a zip bomb (an extreme compression ratio) is stopped")
+  func zipBomb() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let zip = directory.appendingPathComponent("bomb.zip")
+    // 300 MB of blanks inside a HealthData root deflate about 1000:1.
+    let script = """
+      import sys, zipfile
+      with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+          with z.open("apple_health_export/export.xml", "w", force_zip64=True) as f:
+              f.write(b'<?xml version="1.0"?>\\n<HealthData locale="en_US">\\n')
+              block = b" " * (1 << 20)
+              for _ in range(300):
+                  f.write(block)
+              f.write(b"</HealthData>\\n")
+      """
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    python.arguments = ["python3", "-c", script, zip.path]
+    try python.run()
+    python.waitUntilExit()
+    try #require(python.terminationStatus == 0)
+    let result = try Harness.run(["info", zip.path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("zip bomb"), "stderr: \(result.stderr)")
+  }
+
+  @Test("a full disk ends with a clear message (stdout on /dev/full)")
+  func fullDisk() throws {
+    try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
+    let process = Process()
+    process.executableURL = Harness.binary
+    process.arguments = [
+      "convert", Harness.samples.appendingPathComponent("export.xml").path, "--to", "xml", "--quiet",
+    ]
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(stderr.contains("No space left on device"), "stderr: \(stderr)")
+  }
+}
+
+@Suite("Known quirks are reported as warnings")
+struct QuirkWarningTests {
+  static let workouts: [String] = [
+    "workout_cycling.xml", "workout_hiking.xml", "workout_running.xml", "workout_running_multiple_parts.xml",
+    "workout_running_usaint_bolt.xml", "workout_strength.xml", "workout_swimming.xml", "workout_walking.xml",
+  ]
+
+  /// FORMAT.md §9 item 5: all eight real 2026 workouts write their metadata block twice.
+  @Test("the duplicated workout metadata block of modern exports", arguments: workouts)
+  func duplicatedMetadata(file: String) throws {
+    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
+    let fragment = Harness.realFixtures.appendingPathComponent("NicolasReyrolle-apple-health-analyzer/\(file)")
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let wrapped = directory.appendingPathComponent("export.xml")
+    let body = try String(contentsOf: fragment, encoding: .utf8)
+    try ("<HealthData locale=\"en_US\">\n " + body + "\n</HealthData>\n").write(
+      to: wrapped, atomically: true, encoding: .utf8)
+    let result = try Harness.run(["info", wrapped.path, "--format", "json"])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let json = try #require(try Harness.json(result.stdout) as? [String: Any])
+    let warnings = json["warnings"] as? [String] ?? []
+    #expect(warnings.contains { $0.hasPrefix("1 workout(s) with their metadata block written twice") }, "\(warnings)")
+  }
+
+  @Test("records without a value are counted")
+  func recordsWithoutValue() throws {
+    let export = Harness.samples.appendingPathComponent("export.xml")
+    let text = try String(contentsOf: export, encoding: .utf8)
+    // Independent count: top-level Record lines without a value attribute.
+    let expected = text.split(separator: "\n").filter { $0.hasPrefix(" <Record ") && !$0.contains(" value=\"") }.count
+    try #require(expected > 0)
+    let result = try Harness.run(["info", export.path, "--format", "json"])
+    let json = try #require(try Harness.json(result.stdout) as? [String: Any])
+    let warnings = json["warnings"] as? [String] ?? []
+    #expect(warnings.contains { $0.hasPrefix("\(expected) record(s) without a value") }, "\(warnings)")
+  }
+}
