@@ -24,33 +24,23 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   /// Parses the 25 bytes of `YYYY-MM-DD HH:MM:SS ±HHMM`; nil when the shape or a field range is wrong.
   @inlinable
   public init?(utf8 bytes: UnsafeRawBufferPointer) {
-    guard bytes.count == 25 else { return nil }
-    // Each field is two digits; a byte minus '0' that is not below 10 is not a digit.
-    @inline(__always) func two(_ index: Int) -> Int {
-      let high = bytes[index] &- 48
-      let low = bytes[index + 1] &- 48
-      return high < 10 && low < 10 ? Int(high) * 10 + Int(low) : 100
-    }
-    let century = two(0)
-    let yearLow = two(2)
-    let month = two(5)
-    let day = two(8)
-    let hour = two(11)
-    let minute = two(14)
-    let second = two(17)
-    let offsetHours = two(21)
-    let offsetMinutes = two(23)
-    let sign = bytes[20]
-    guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
-      bytes[19] == 0x20, sign == 0x2B || sign == 0x2D, century < 100, yearLow < 100, month >= 1, month <= 12,
-      day >= 1, hour < 24, minute < 60, second < 60, offsetHours < 24, offsetMinutes < 60
-    else { return nil }
+    guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D else { return nil }
+    let century = Self.twoDigits(bytes, 0)
+    let yearLow = Self.twoDigits(bytes, 2)
+    let month = Self.twoDigits(bytes, 5)
+    let day = Self.twoDigits(bytes, 8)
+    guard century < 100, yearLow < 100, month >= 1, month <= 12, day >= 1 else { return nil }
     let year = century * 100 + yearLow
     guard day <= Self.daysInMonth(year, month) else { return nil }
-    let offset = (sign == 0x2D ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
-    let days = Self.daysSince1970(year: year, month: month, day: day)
-    let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    self.init(secondsSince1970: local - Int64(offset), offsetSeconds: Int32(offset))
+    self.init(utf8: bytes, daysSince1970: Self.daysSince1970(year: year, month: month, day: day))
+  }
+
+  /// Two decimal digits at `index`, or 100 when they are not digits.
+  @inlinable @inline(__always)
+  static func twoDigits(_ bytes: UnsafeRawBufferPointer, _ index: Int) -> Int {
+    let high = bytes[index] &- 48
+    let low = bytes[index + 1] &- 48
+    return high < 10 && low < 10 ? Int(high) * 10 + Int(low) : 100
   }
 
   /// Parses the time and offset of a date whose `YYYY-MM-DD` is known to be valid and to fall
@@ -58,16 +48,11 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   @inlinable
   public init?(utf8 bytes: UnsafeRawBufferPointer, daysSince1970 days: Int) {
     guard bytes.count == 25 else { return nil }
-    @inline(__always) func two(_ index: Int) -> Int {
-      let high = bytes[index] &- 48
-      let low = bytes[index + 1] &- 48
-      return high < 10 && low < 10 ? Int(high) * 10 + Int(low) : 100
-    }
-    let hour = two(11)
-    let minute = two(14)
-    let second = two(17)
-    let offsetHours = two(21)
-    let offsetMinutes = two(23)
+    let hour = Self.twoDigits(bytes, 11)
+    let minute = Self.twoDigits(bytes, 14)
+    let second = Self.twoDigits(bytes, 17)
+    let offsetHours = Self.twoDigits(bytes, 21)
+    let offsetMinutes = Self.twoDigits(bytes, 23)
     let sign = bytes[20]
     guard bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x20, sign == 0x2B || sign == 0x2D,
       hour < 24, minute < 60, second < 60, offsetHours < 24, offsetMinutes < 60
