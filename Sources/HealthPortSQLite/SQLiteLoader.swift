@@ -100,6 +100,7 @@ public final class SQLiteLoader: ExportSink {
       try db.execute(
         """
         PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;
+        PRAGMA wal_autocheckpoint = 16384;
         PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;
         """)
       if state == .empty {

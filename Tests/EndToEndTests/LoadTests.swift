@@ -278,8 +278,11 @@ struct LoadTests {
       let started = Date()
       while process.isRunning, Date().timeIntervalSince(started) < 120 {
         if attempt == 0 {
-          let size = (try? FileManager.default.attributesOfItem(atPath: killed))?[.size] as? NSNumber
-          if (size?.intValue ?? 0) > 2 << 20 { break }
+          // Committed rows live in the database file or, until a checkpoint, in its WAL.
+          let size = [killed, killed + "-wal"].reduce(0) {
+            $0 + (((try? FileManager.default.attributesOfItem(atPath: $1))?[.size] as? NSNumber)?.intValue ?? 0)
+          }
+          if size > 2 << 20 { break }
         } else if Date().timeIntervalSince(started) > 1.5 {
           break
         }
