@@ -71,15 +71,9 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   public func append(to bytes: inout [UInt8]) {
     if let address {
       bytes.append(contentsOf: Self.head)
-      var digits: [UInt8] = []
-      var value = address
-      repeat {
-        let digit = UInt8(value & 15)
-        digits.append(digit < 10 ? 48 + digit : 87 + digit)
-        value >>= 4
-      } while value != 0
-      bytes.append(contentsOf: digits.reversed())
+      Self.appendHex(address, to: &bytes)
     }
     bytes.append(contentsOf: rest.utf8)
   }
+
 }

@@ -27,7 +27,13 @@ public enum CSVEncoding {
       return
     }
     out.append(quote)
-    let base = bytes.baseAddress!
+    appendDoublingQuotes(bytes, to: &out)
+    out.append(quote)
+  }
+
+  /// Appends `bytes` with each `"` doubled, copying the runs between quotes in one go.
+  static func appendDoublingQuotes(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    guard let base = bytes.baseAddress else { return }
     var runStart = 0
     while runStart < bytes.count,
       let found = memchr(base + runStart, Int32(quote), bytes.count - runStart)
@@ -38,7 +44,6 @@ public enum CSVEncoding {
       runStart = index + 1
     }
     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-    out.append(quote)
   }
 
   /// True when the bytes hold a comma, a quote, CR or LF. Scans eight bytes per step (the
@@ -73,6 +78,27 @@ public enum CSVEncoding {
   public static func appendField(_ text: String?, to out: inout [UInt8]) {
     guard var text else { return }
     text.withUTF8 { appendField($0, to: &out) }
+  }
+
+  /// Appends a device string without building it as a String first: its `<<HKDevice: 0x…`
+  /// head and address never need quoting, its shared rest may (it holds commas).
+  public static func appendField(_ device: DeviceString?, to out: inout [UInt8]) {
+    guard let device else { return }
+    var rest = device.rest
+    rest.withUTF8 { bytes in
+      let quoted = needsQuotes(bytes) || (device.address == nil && bytes.isEmpty)
+      if quoted { out.append(quote) }
+      if let address = device.address {
+        out.append(contentsOf: DeviceString.head)
+        DeviceString.appendHex(address, to: &out)
+      }
+      if quoted {
+        appendDoublingQuotes(bytes, to: &out)
+        out.append(quote)
+      } else {
+        out.append(contentsOf: bytes)
+      }
+    }
   }
 
   /// Appends a byte-array field (the prolog), quoted if needed.

@@ -205,7 +205,7 @@ public final class CSVSplitWriter: ExportSink {
     out.append(CSVEncoding.comma)
     CSVEncoding.appendField(record.sourceProduct, to: &out)
     out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.device, to: &out)
+    CSVEncoding.appendField(record.deviceString, to: &out)
     out.append(CSVEncoding.comma)
     CSVEncoding.appendField(record.unit, to: &out)
     out.append(CSVEncoding.comma)
