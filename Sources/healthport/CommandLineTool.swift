@@ -106,7 +106,6 @@ enum CommandLineTool {
         }
       }
       let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
-      ReadingFlags.skipInvalid = parsed.flag("--skip-invalid")
       try command.run(parsed)
       let skipped = ReadingFlags.skipped.load(ordering: .relaxed)
       if skipped > 0 {

@@ -98,7 +98,9 @@ enum ConvertCommand: Command {
         throw HealthPortError(
           .usage, "healthport convert: error: filters do not apply to --to sqlite; load everything, then query")
       }
-      try LoadCommand.load(inputs: [input], database: outputPath, person: "", quiet: quiet)
+      try LoadCommand.load(
+        inputs: [input], database: outputPath, person: "", quiet: quiet,
+        skipInvalid: arguments.flag("--skip-invalid"))
       return
     }
 
@@ -120,7 +122,7 @@ enum ConvertCommand: Command {
     }
     let counter = CountingSink(writer)
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    var options = ReadOptions.with(bar)
+    var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
     if let types = filter.types, types.count == 1 { options.csvDefaultType = types.first }
     let report: ReadReport
     do {

@@ -74,9 +74,11 @@ enum FilterOptions {
   }
 
   /// Reads `input` into `sink` through the filter, with a progress bar when it fits.
-  static func read(_ input: String?, into sink: ExportSink, filter: ExportFilter, quiet: Bool) throws {
+  static func read(_ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments) throws {
+    let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    try ExportReader(path: input, options: .with(bar)).read(into: wrap(sink, in: filter))
+    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
+    try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
     bar?.finish()
   }
 

@@ -32,7 +32,8 @@ enum InfoCommand: Command {
     let filter = try FilterOptions.parse(arguments, command: name)
     let bar = ProgressBar.make(inputPath: input, quiet: arguments.flag("--quiet"))
     let collector = ExportSummaryCollector()
-    let report = try ExportReader(path: input, options: .with(bar)).read(
+    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
+    let report = try ExportReader(path: input, options: options).read(
       into: FilterOptions.wrap(collector, in: filter))
     bar?.finish()
     let out = OutputStream()

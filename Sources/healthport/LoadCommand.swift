@@ -51,18 +51,20 @@ enum LoadCommand: Command {
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
       throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
     }
-    try load(inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet)
+    try load(
+      inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet,
+      skipInvalid: arguments.flag("--skip-invalid"))
   }
 
   /// Loads and prints the summary: shared with `convert --to sqlite`.
-  static func load(inputs: [String?], database: String, person: String, quiet: Bool) throws {
+  static func load(inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool) throws {
     var bars: [ProgressBar] = []
     let results = try SQLiteLoader.load(
       paths: inputs, database: database, person: person,
       readOptions: { path in
         let bar = ProgressBar.make(inputPath: path, quiet: quiet)
         if let bar { bars.append(bar) }
-        return .with(bar)
+        return .with(bar, skipInvalid: skipInvalid)
       })
     for bar in bars { bar.finish() }
     guard !quiet else { return }

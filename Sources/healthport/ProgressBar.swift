@@ -57,10 +57,10 @@ final class ProgressBar: @unchecked Sendable {
 
 extension ReadOptions {
   /// Read options wired to a progress bar, if any.
-  static func with(_ bar: ProgressBar?) -> ReadOptions {
+  static func with(_ bar: ProgressBar?, skipInvalid: Bool) -> ReadOptions {
     var options = ReadOptions()
     if let bar { options.progress = { bar.update(done: $0, total: $1) } }
-    if ReadingFlags.skipInvalid {
+    if skipInvalid {
       options.skipInvalid = true
       options.onSkip = { message in
         ReadingFlags.skipped.add(1, ordering: .relaxed)
@@ -71,14 +71,13 @@ extension ReadOptions {
   }
 }
 
-/// `--skip-invalid`, shared by every command that reads an export: set once from the command
-/// line, read where the command builds its ``ReadOptions``.
+/// `--skip-invalid`, shared by every command that reads an export, and the count of skips that
+/// ``CommandLineTool`` reports at the end.
 enum ReadingFlags {
   static let skipInvalidOption = OptionSpec(
     name: "--skip-invalid", short: nil, valueName: nil,
     help: "Skip damaged elements (reported on stderr, with a total) instead of stopping at the first.")
 
-  nonisolated(unsafe) static var skipInvalid = false
   /// Elements skipped so far (reported from the parsing thread of `load` too).
   static let skipped = Atomic<Int>(0)
 }

@@ -46,7 +46,7 @@ enum StepsCommand: Command {
       throw HealthPortError(.usage, "healthport steps: error: --priority only applies with --dedupe")
     }
     let totals = StepTotals(configuration)
-    try FilterOptions.read(input, into: totals, filter: filter, quiet: arguments.flag("--quiet"))
+    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments)
 
     var output = TabularOutput(columns: ["period", "steps", "samples"])
     for row in totals.result {

@@ -39,7 +39,7 @@ enum WorkoutsCommand: Command {
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
     totals.keepsRows = !summaryOnly
-    try FilterOptions.read(input, into: totals, filter: filter, quiet: arguments.flag("--quiet"))
+    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments)
 
     func number(_ value: Double?) -> TabularOutput.Cell {
       value.map { .number(NumberText.format($0)) } ?? .empty
