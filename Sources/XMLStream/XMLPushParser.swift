@@ -40,7 +40,8 @@ public final class XMLPushParser {
   public let documentName: String
 
   /// The bytes before the root element, exactly as read (empty until the root is reached).
-  public var prologBytes: [UInt8] { prolog.captured }
+  /// A copy taken before libxml2 sees the root, so that a handler on another thread can read it.
+  public private(set) var prologBytes: [UInt8] = []
 
   /// Number of forbidden control characters removed so far.
   public private(set) var removedControlCharacters = 0
@@ -48,20 +49,38 @@ public final class XMLPushParser {
   public private(set) var firstControlCharacterOffset: Int?
   private var bytesSeen = 0
 
-  public init(documentName: String, handler: XMLEventHandler) {
+  /// With `concurrent`, the handler runs on a thread of its own while libxml2 parses on the
+  /// caller's (see ``EventPipeline``); it is called in the same order, with the same bytes and
+  /// positions, and every call has returned when ``feed(_:)`` throws or ``finish()`` returns.
+  /// Until then the caller must leave the handler's state alone.
+  public init(documentName: String, handler: XMLEventHandler, concurrent: Bool = false) {
     self.documentName = documentName
     self.box = ParserBox(handler: handler)
+    box.dispatcher.documentName = documentName
+    if concurrent { box.pipeline = EventPipeline(dispatcher: box.dispatcher) }
+  }
+
+  /// True when the handler runs on a thread of its own.
+  public var isConcurrent: Bool { box.pipeline != nil }
+
+  /// Waits until the handler has been given every event parsed so far (the handler thread ends).
+  /// For callers that stop reading early; ``finish()`` and a thrown error do this already.
+  public func waitForHandler() {
+    box.pipeline?.finish()
   }
 
   deinit {
+    // The handler thread replays names that live in the context's dictionary.
+    box.pipeline?.finish()
     guard let ctxt = box.ctxt else { return }
     // libxml2 may have started a document of its own (it never should see a DTD; belt and braces).
     if let document = ctxt.pointee.myDoc { xmlFreeDoc(document) }
     xmlFreeParserCtxt(ctxt)
   }
 
-  /// Current 1-based line of the parser, for locating problems found by the handler.
-  public var line: Int { Int(cx_xml_line(box.ctxt)) + lineOffset }
+  /// The 1-based line where the event being handed to the handler was read, for locating
+  /// problems the handler finds (call it from the handler).
+  public var line: Int { Int(box.dispatcher.line) + lineOffset }
 
   /// Added to every line number this parser reports: a parser restarted in the middle of a
   /// file (after damage, with `--skip-invalid`) still names the file's own lines.
@@ -69,8 +88,8 @@ public final class XMLPushParser {
     get { box.lineOffset }
     set { box.lineOffset = newValue }
   }
-  /// Current 1-based column of the parser.
-  public var column: Int { Int(cx_xml_column(box.ctxt)) }
+  /// The 1-based column of that event.
+  public var column: Int { Int(box.dispatcher.column) }
 
   /// Feeds the next bytes of the document.
   public func feed(_ bytes: UnsafeRawBufferPointer) throws {
@@ -88,6 +107,7 @@ public final class XMLPushParser {
       }
       guard prolog.isComplete else { return }
       // Hand libxml2 the prolog with the DOCTYPE blanked out, then what followed it.
+      prologBytes = prolog.captured
       let masked = prolog.maskedForParser()
       try masked.withUnsafeBytes { try parse($0, terminate: false) }
       let rest = prolog.takeRemainder()
@@ -114,10 +134,12 @@ public final class XMLPushParser {
           documentName: documentName, line: captured.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }, column: 1,
           message: "the input ends inside the DOCTYPE, before the root element (truncated file?)")
       }
+      prologBytes = prolog.captured
       try captured.withUnsafeBytes { try parse($0, terminate: false) }
     }
     do {
       try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+      if let error = box.pendingError(final: true) { throw error }
     } catch let error as XMLStreamError where error.underlying == nil && box.sawRoot {
       throw XMLStreamError(
         documentName: error.documentName, line: error.line, column: error.column,
@@ -125,7 +147,7 @@ public final class XMLPushParser {
     }
     if box.depth != 0 || !box.sawRoot {
       throw XMLStreamError(
-        documentName: documentName, line: line, column: column,
+        documentName: documentName, line: Int(cx_xml_line(box.ctxt)) + lineOffset, column: Int(cx_xml_column(box.ctxt)),
         message: "the document ends before its root element is closed (truncated file?)")
     }
   }
@@ -168,10 +190,10 @@ public final class XMLPushParser {
       let isLast = terminate && offset + length == bytes.count
       let rc = xmlParseChunk(ctxt, pointer, Int32(length), isLast ? 1 : 0)
       offset += length
-      if let error = box.firstError { throw error }
+      if let error = box.pendingError(final: rc != 0) { throw error }
       if rc != 0 {
         throw XMLStreamError(
-          documentName: documentName, line: line, column: column,
+          documentName: documentName, line: Int(cx_xml_line(ctxt)) + lineOffset, column: Int(cx_xml_column(ctxt)),
           message: "malformed XML (libxml2 error \(rc))")
       }
     } while offset < bytes.count
@@ -202,24 +224,40 @@ public final class XMLPushParser {
     xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
     box.ctxt = ctxt
     box.documentName = documentName
+    try box.pipeline?.start()
     return ctxt
   }
 }
 
-/// The object libxml2's callbacks reach through their `userData` pointer.
+/// The object libxml2's callbacks reach through their `userData` pointer: it hands each event to
+/// the dispatcher, directly or through the pipeline's tape.
 private final class ParserBox {
-  let handler: XMLEventHandler
+  let dispatcher: EventDispatcher
+  var pipeline: EventPipeline?
   var ctxt: xmlParserCtxtPtr?
   var documentName = ""
+  /// libxml2's first error.
   var firstError: XMLStreamError?
-  var lineOffset = 0
+  var lineOffset: Int {
+    get { dispatcher.lineOffset }
+    set { dispatcher.lineOffset = newValue }
+  }
   var depth = 0
   var sawRoot = false
 
-  init(handler: XMLEventHandler) { self.handler = handler }
+  init(handler: XMLEventHandler) { dispatcher = EventDispatcher(handler: handler) }
 
   static func from(_ pointer: UnsafeMutableRawPointer?) -> ParserBox {
     Unmanaged<ParserBox>.fromOpaque(pointer!).takeUnretainedValue()
+  }
+
+  /// The first error: the handler's (which always comes first in the document), else libxml2's.
+  /// With a pipeline, waits for the handler to catch up first.
+  func pendingError(final: Bool) -> XMLStreamError? {
+    if let pipeline, final || firstError != nil || pipeline.handlerFailed {
+      pipeline.finish()
+    }
+    return dispatcher.failure ?? firstError
   }
 
   func start(
@@ -227,15 +265,86 @@ private final class ParserBox {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     guard firstError == nil, let name else { return }
-    tagSeen()
     depth += 1
     sawRoot = true
+    if let pipeline {
+      pipeline.recordStart(name, Int(count), attributes, line: cx_xml_line(ctxt), column: cx_xml_column(ctxt))
+      if pipeline.handlerFailed { xmlStopParser(ctxt) }
+    } else {
+      dispatcher.line = cx_xml_line(ctxt)
+      dispatcher.column = cx_xml_column(ctxt)
+      dispatcher.start(name, Int(count), attributes)
+      if dispatcher.failure != nil { xmlStopParser(ctxt) }
+    }
+  }
+
+  func end(_ name: UnsafePointer<xmlChar>?) {
+    guard firstError == nil, let name else { return }
+    depth -= 1
+    if let pipeline {
+      pipeline.recordEnd(name, line: cx_xml_line(ctxt), column: cx_xml_column(ctxt))
+      if pipeline.handlerFailed { xmlStopParser(ctxt) }
+    } else {
+      dispatcher.line = cx_xml_line(ctxt)
+      dispatcher.column = cx_xml_column(ctxt)
+      dispatcher.end(name)
+      if dispatcher.failure != nil { xmlStopParser(ctxt) }
+    }
+  }
+
+  func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int32) {
+    guard firstError == nil, let bytes, length > 0 else { return }
+    if let pipeline {
+      pipeline.recordText(bytes, Int(length), line: cx_xml_line(ctxt), column: cx_xml_column(ctxt))
+    } else {
+      dispatcher.line = cx_xml_line(ctxt)
+      dispatcher.column = cx_xml_column(ctxt)
+      dispatcher.characters(bytes, Int(length))
+      if dispatcher.failure != nil { xmlStopParser(ctxt) }
+    }
+  }
+
+  func report(_ error: UnsafeMutablePointer<xmlError>?) {
+    guard firstError == nil, let error else { return }
+    let level = error.pointee.level
+    guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
+    var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+    while message.last == "\n" || message.last == " " { message.removeLast() }
+    message = message.split(separator: "\n").joined(separator: "; ")
+    if message == "Document is empty" || message.hasPrefix("Start tag expected") {
+      message = "not an XML document (\(message))"
+    }
+    firstError = XMLStreamError(
+      documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
+      message: message)
+    if let ctxt { xmlStopParser(ctxt) }
+  }
+}
+
+/// Hands libxml2's events to the handler: decodes `&#38;` in attribute values, joins text
+/// pieces, and turns the handler's first error into a located ``XMLStreamError``. Runs on
+/// whichever thread calls the handler (see ``EventPipeline``).
+final class EventDispatcher {
+  let handler: XMLEventHandler
+  var documentName = ""
+  var lineOffset = 0
+  /// The handler's first error; no event is handed on after it.
+  private(set) var failure: XMLStreamError?
+  /// Where libxml2 was when it read the event being handed on (its own line numbering).
+  var line: Int32 = 0
+  var column: Int32 = 0
+
+  init(handler: XMLEventHandler) { self.handler = handler }
+
+  func start(_ name: UnsafePointer<xmlChar>, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?)
+  {
+    guard failure == nil else { return }
+    tagSeen()
     do {
-      if let attributes, count > 0, Self.hasAmpersand(attributes, Int(count)) {
-        try startDecodingAmpersands(name, Int(count), attributes)
+      if let attributes, count > 0, Self.hasAmpersand(attributes, count) {
+        try startDecodingAmpersands(name, count, attributes)
       } else {
-        try handler.startElement(
-          XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: Int(count)))
+        try handler.startElement(XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: count))
       }
     } catch {
       fail(error)
@@ -298,10 +407,9 @@ private final class ParserBox {
     }
   }
 
-  func end(_ name: UnsafePointer<xmlChar>?) {
-    guard firstError == nil, let name else { return }
+  func end(_ name: UnsafePointer<xmlChar>) {
+    guard failure == nil else { return }
     tagSeen()
-    depth -= 1
     do { try handler.endElement(XMLBytes(cString: name)) } catch { fail(error) }
   }
 
@@ -311,9 +419,9 @@ private final class ParserBox {
   /// A blank piece seen outside text, kept in case text follows before the next tag.
   private var pendingBlank: [UInt8] = []
 
-  func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int32) {
-    guard firstError == nil, let bytes, length > 0 else { return }
-    let view = XMLBytes(start: bytes, count: Int(length))
+  func characters(_ bytes: UnsafePointer<xmlChar>, _ length: Int) {
+    guard failure == nil else { return }
+    let view = XMLBytes(start: bytes, count: length)
     if !inText {
       var blank = true
       for byte in view.buffer where !(byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D) {
@@ -346,29 +454,11 @@ private final class ParserBox {
     if !pendingBlank.isEmpty { pendingBlank.removeAll(keepingCapacity: true) }
   }
 
-  func report(_ error: UnsafeMutablePointer<xmlError>?) {
-    guard firstError == nil, let error else { return }
-    let level = error.pointee.level
-    guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
-    var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-    while message.last == "\n" || message.last == " " { message.removeLast() }
-    message = message.split(separator: "\n").joined(separator: "; ")
-    if message == "Document is empty" || message.hasPrefix("Start tag expected") {
-      message = "not an XML document (\(message))"
-    }
-    firstError = XMLStreamError(
-      documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
-      message: message)
-    if let ctxt { xmlStopParser(ctxt) }
-  }
-
   private func fail(_ error: any Error) {
-    let line = Int(cx_xml_line(ctxt)) + lineOffset
-    let column = Int(cx_xml_column(ctxt))
-    firstError =
+    failure =
       (error as? XMLStreamError)
       ?? XMLStreamError(
-        documentName: documentName, line: line, column: column, message: "\(error)", underlying: error)
-    if let ctxt { xmlStopParser(ctxt) }
+        documentName: documentName, line: Int(line) + lineOffset, column: Int(column), message: "\(error)",
+        underlying: error)
   }
 }

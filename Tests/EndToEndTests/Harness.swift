@@ -37,7 +37,9 @@ enum Harness {
 
   /// Runs healthport with `arguments`; stdin from `stdin` (a file) or empty. Output goes through
   /// temporary files so that a full pipe can never block the child.
-  static func run(_ arguments: [String], stdin: URL? = nil, in directory: URL? = nil) throws -> Result {
+  static func run(
+    _ arguments: [String], stdin: URL? = nil, in directory: URL? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
     let scratch = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outURL = scratch.appendingPathComponent("stdout")
@@ -48,6 +50,9 @@ enum Harness {
     process.executableURL = binary
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
     process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice

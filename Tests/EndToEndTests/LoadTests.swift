@@ -266,8 +266,8 @@ struct LoadTests {
 
     let killed = Self.database(in: directory, "killed.db")
     var interruptions = 0
-    // The first attempt is killed once a batch is committed and checkpointed (the main file has
-    // grown past its empty schema), the second one after a moment, wherever it is.
+    // The first attempt is killed once a batch is committed, the second one after a moment,
+    // wherever it is.
     for attempt in 0..<2 {
       let process = Process()
       process.executableURL = Harness.binary
@@ -276,17 +276,32 @@ struct LoadTests {
       process.standardError = FileHandle.nullDevice
       try process.run()
       let started = Date()
-      while process.isRunning, Date().timeIntervalSince(started) < 120 {
-        if attempt == 0 {
-          // Committed rows live in the database file or, until a checkpoint, in its WAL.
-          let size = [killed, killed + "-wal"].reduce(0) {
-            $0 + (((try? FileManager.default.attributesOfItem(atPath: $1))?[.size] as? NSNumber)?.intValue ?? 0)
-          }
-          if size > 2 << 20 { break }
-        } else if Date().timeIntervalSince(started) > 1.5 {
-          break
-        }
-        usleep(5_000)
+      if attempt == 0 {
+        // Wait until a batch is committed: a reader sees Records (in the file or its WAL). The
+        // files' sizes say nothing, as uncommitted pages spill into the WAL too.
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        watcher.arguments = [
+          "python3", "-c",
+          """
+          import sqlite3, sys, time
+          deadline = time.time() + 120
+          while time.time() < deadline:
+              try:
+                  db = sqlite3.connect(sys.argv[1], timeout=0.05)
+                  count = db.execute("select count(*) from records").fetchone()[0]
+                  db.close()
+                  if count > 0: break
+              except sqlite3.Error:
+                  pass
+              time.sleep(0.01)
+          """,
+          killed,
+        ]
+        try watcher.run()
+        watcher.waitUntilExit()
+      } else {
+        while process.isRunning, Date().timeIntervalSince(started) < 1.5 { usleep(5_000) }
       }
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)

@@ -124,7 +124,7 @@ final class DamageRecovery {
   private func restart(atLine line: Int) {
     totalUp(parser)
     builder.resumeAfterDamage()
-    let fresh = XMLPushParser(documentName: documentName, handler: builder)
+    let fresh = XMLPushParser(documentName: documentName, handler: builder, concurrent: parser.isConcurrent)
     // The restarted parser's line 1 is its own `<HealthData>`; its line 2 is the file's line + 1.
     fresh.lineOffset = line - 1
     let root = Array("<HealthData>".utf8)

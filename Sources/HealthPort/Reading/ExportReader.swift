@@ -1,5 +1,9 @@
 import XMLStream
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Receives an export as it streams: the header, then each top-level element in document order.
 public protocol ExportSink: AnyObject {
   /// The top-level elements this sink needs built (see ``ElementInterest``).
@@ -77,6 +81,18 @@ public struct ReadOptions: Sendable {
   public var skipInvalid = false
   /// Called with each skip as it happens (`path:line:col: error: …`).
   public var onSkip: (@Sendable (String) -> Void)?
+  /// Build elements and run the sink on a second thread while libxml2 parses (XML inputs): the
+  /// two then share the cores instead of taking turns. On by default when the machine has more
+  /// than one processor; the environment variable `HEALTHPORT_THREADS` overrides that (`1`: one
+  /// thread, `2`: two). The sink is still called from one thread at a time, in document order.
+  public var concurrent = ReadOptions.concurrentByDefault
+
+  static let concurrentByDefault: Bool = {
+    if let threads = getenv("HEALTHPORT_THREADS"), let count = Int(String(cString: threads)), count > 0 {
+      return count > 1
+    }
+    return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+  }()
 
   public init() {}
 }
@@ -134,15 +150,19 @@ public final class ExportReader {
   private func readXML(_ source: ByteSource, format: InputFormat, into sink: ExportSink) throws -> ReadReport {
     let builder = ExportTreeBuilder()
     builder.interest = sink.interest
-    let parser = XMLPushParser(documentName: source.displayName, handler: builder)
+    let parser = XMLPushParser(documentName: source.displayName, handler: builder, concurrent: options.concurrent)
     var report = ReadReport(documentName: source.displayName, format: format)
+    // Set from the builder's callbacks, which may run on the handler thread while this one
+    // updates `report`: kept apart, and read after the parser has finished.
+    var hasBrokenDTD = false
+    var skipped: [String] = []
     builder.onRoot = { name, attributes in
       guard name == "HealthData" else {
         throw ExportDataError(
           message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
       }
       let prolog = parser.prologBytes
-      report.hasBrokenDTD = ExportReader.isBrokenDTD(prolog)
+      hasBrokenDTD = ExportReader.isBrokenDTD(prolog)
       try sink.begin(ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: name))
     }
     builder.onElement = { try sink.consume($0) }
@@ -159,11 +179,16 @@ public final class ExportReader {
       builder.onSkip = { [options] message in
         let current = recovery.parser
         let located = "\(source.displayName):\(current.line):\(current.column): error: \(message); skipped the element"
-        report.skipped.append(located)
+        skipped.append(located)
         options.onSkip?(located)
       }
     }
     defer { builder.onSkip = { _ in } }
+    // Runs first on the way out: no callback may still be running when the closures are reset.
+    defer {
+      recovery?.parser.waitForHandler()
+      parser.waitForHandler()
+    }
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 64)
     defer { buffer.deallocate() }
@@ -175,7 +200,7 @@ public final class ExportReader {
         let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
         if let recovery {
           try recovery.feed(chunk) {
-            report.skipped.append($0)
+            skipped.append($0)
             self.options.onSkip?($0)
           }
         } else {
@@ -185,7 +210,7 @@ public final class ExportReader {
       }
       if let recovery {
         try recovery.finish {
-          report.skipped.append($0)
+          skipped.append($0)
           self.options.onSkip?($0)
         }
       } else {
@@ -197,6 +222,8 @@ public final class ExportReader {
       }
       throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
     }
+    report.hasBrokenDTD = hasBrokenDTD
+    report.skipped = skipped
     report.removedControlCharacters = recovery?.removedControlCharacters ?? parser.removedControlCharacters
     report.firstControlCharacterOffset = recovery?.firstControlCharacterOffset ?? parser.firstControlCharacterOffset
     report.unknownElements = builder.unknownElementCount
