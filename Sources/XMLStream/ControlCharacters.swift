@@ -5,16 +5,20 @@ enum ControlCharacters {
     byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
   }
 
-  /// The index of the first forbidden byte, scanning sixteen bytes at a time: a block is only
-  /// looked at byte by byte when it holds some byte below 0x20 (usually a line feed).
+  /// The index of the first forbidden byte, scanning sixteen bytes at a time: a block is only looked
+  /// at byte by byte when it holds a byte below 0x20 other than tab, line feed and return.
   static func firstForbidden(in bytes: UnsafeRawBufferPointer) -> Int? {
     guard let base = bytes.baseAddress else { return nil }
     let count = bytes.count
     var index = 0
     let space = SIMD16<UInt8>(repeating: 0x20)
+    let tab = SIMD16<UInt8>(repeating: 0x09)
+    let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+    let carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
     while index + 16 <= count {
       let block = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-      if any(block .< space) {
+      let control = block .< space
+      if any(control), any(control .& .!(block .== tab .| block .== lineFeed .| block .== carriageReturn)) {
         for offset in index..<(index + 16) where isForbidden(bytes[offset]) { return offset }
       }
       index += 16

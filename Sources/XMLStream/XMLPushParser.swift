@@ -55,9 +55,8 @@ public final class XMLPushParser {
   /// Until then the caller must leave the handler's state alone.
   public init(documentName: String, handler: XMLEventHandler, concurrent: Bool = false) {
     self.documentName = documentName
-    self.box = ParserBox(handler: handler)
+    self.box = ParserBox(handler: handler, concurrent: concurrent)
     box.dispatcher.documentName = documentName
-    if concurrent { box.pipeline = EventPipeline(dispatcher: box.dispatcher) }
   }
 
   /// True when the handler runs on a thread of its own.
@@ -233,7 +232,7 @@ public final class XMLPushParser {
 /// the dispatcher, directly or through the pipeline's tape.
 private final class ParserBox {
   let dispatcher: EventDispatcher
-  var pipeline: EventPipeline?
+  let pipeline: EventPipeline?
   var ctxt: xmlParserCtxtPtr?
   var documentName = ""
   /// libxml2's first error.
@@ -245,7 +244,10 @@ private final class ParserBox {
   var depth = 0
   var sawRoot = false
 
-  init(handler: XMLEventHandler) { dispatcher = EventDispatcher(handler: handler) }
+  init(handler: XMLEventHandler, concurrent: Bool) {
+    dispatcher = EventDispatcher(handler: handler)
+    pipeline = concurrent ? EventPipeline(dispatcher: dispatcher) : nil
+  }
 
   static func from(_ pointer: UnsafeMutableRawPointer?) -> ParserBox {
     Unmanaged<ParserBox>.fromOpaque(pointer!).takeUnretainedValue()
