@@ -27,9 +27,11 @@ set -uo pipefail
 export LC_ALL=C
 
 # Measured commands: "name:arguments". {IN} is replaced by the input file. Arguments are split on
-# whitespace (no quoting). stdout goes to /dev/null, stderr to .bench/<name>.stderr.
+# whitespace (no quoting); leading NAME=value words are set in the environment. stdout goes to
+# /dev/null, stderr to .bench/<name>.stderr.
 CMDS=(
   "info:info {IN} --format json --quiet"
+  "info-1-thread:HEALTHPORT_THREADS=1 info {IN} --format json --quiet"
   "convert-csv:convert {IN} --to csv --quiet"
   "convert-csv-split:convert {IN} --to csv --split -o .bench/split --quiet"
   "convert-jsonl:convert {IN} --to jsonl --quiet"
@@ -178,14 +180,19 @@ for entry in "${all_cmds[@]}"; do
   args=${args//\{IN\}/$IN}
   args=${args//\{DB\}/$DIR/$name.db}
   read -r -a argv <<< "$args"
+  environment=()
+  while (( ${#argv[@]} )) && [[ ${argv[0]} =~ ^[A-Z_][A-Z0-9_]*= ]]; do
+    environment+=("${argv[0]}")
+    argv=("${argv[@]:1}")
+  done
   if [[ ! -x "$HEALTHPORT" ]]; then
     note "$name: $HEALTHPORT is missing"
     rows+=("$(printf '%-22s %9s' "$name" "FAILED (exit 127: $HEALTHPORT missing)")")
     failed=1
     continue
   fi
-  note "$name: healthport ${argv[*]} ($BENCH_RUNS runs)"
-  measure "$name" "$HEALTHPORT" "${argv[@]}"
+  note "$name: ${environment[*]:+${environment[*]} }healthport ${argv[*]} ($BENCH_RUNS runs)"
+  measure "$name" env "${environment[@]}" "$HEALTHPORT" "${argv[@]}"
   if [[ $M_STATUS -ne 0 ]]; then
     note "$name FAILED with exit code $M_STATUS; last lines of $DIR/$name.stderr:"
     tail -n 5 "$DIR/$name.stderr" | sed 's/^/    /' >&2
