@@ -61,7 +61,7 @@ struct ByteBuffer: ~Copyable, ByteAppender {
   /// Makes room for at least `extra` more bytes.
   @inline(__always)
   mutating func reserve(_ extra: Int) {
-    if capacity - count < extra { grow(extra) }
+    if capacity &- count < extra { grow(extra) }
   }
 
   @inline(never)
@@ -79,28 +79,54 @@ struct ByteBuffer: ~Copyable, ByteAppender {
   mutating func append(_ byte: UInt8) {
     if count == capacity { grow(1) }
     base[count] = byte
-    count += 1
+    count &+= 1
   }
 
   @inline(__always)
   mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
     reserve(bytes.count)
-    if let source = bytes.baseAddress { (base + count).update(from: source, count: bytes.count) }
-    count += bytes.count
+    if let source = bytes.baseAddress { Self.copy(source, to: base + count, count: bytes.count) }
+    count &+= bytes.count
+  }
+
+  /// Copies `count` bytes; up to 16 by two overlapping loads and stores instead of a call to
+  /// `memcpy` (most fields and names are that short). Only bytes inside both ranges are touched.
+  @inline(__always)
+  static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    switch count {
+    case 8...16:
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+    case 4...7:
+      let head = from.loadUnaligned(as: UInt32.self)
+      let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+    case 1...3:
+      target[0] = source[0]
+      target[count &- 1] = source[count &- 1]
+      target[count >> 1] = source[count >> 1]
+    case 0: break
+    default: target.update(from: source, count: count)
+    }
   }
 
   @inline(__always)
   mutating func appendUnsafe(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
     reserve(maxCount)
-    count += body(base + count)
+    count &+= body(base + count)
   }
 
   /// Appends a copy of bytes already in the buffer (`range` must lie below ``count``).
   @inline(__always)
   mutating func appendCopy(of range: Range<Int>) {
     reserve(range.count)
-    (base + count).update(from: base + range.lowerBound, count: range.count)
-    count += range.count
+    Self.copy(base + range.lowerBound, to: base + count, count: range.count)
+    count &+= range.count
   }
 
   /// Drops the last byte.

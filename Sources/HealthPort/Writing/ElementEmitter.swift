@@ -268,43 +268,51 @@ struct Name: ExpressibleByStringLiteral {
     }
   }
 
-  /// Appends `prefix`, the name, then `suffix` (each at most 3 bytes): one capacity check and
-  /// one copy for a literal name, such as `,"type":"` for a JSON key.
-  @inline(__always)
-  func append(to out: inout ByteBuffer, prefix: StaticString, suffix: StaticString) {
-    guard case .literal(let text) = storage else {
-      out.append(prefix)
-      append(to: &out)
-      out.append(suffix)
-      return
-    }
-    let length = text.utf8CodeUnitCount
-    let prefixLength = prefix.utf8CodeUnitCount
-    let suffixLength = suffix.utf8CodeUnitCount
-    out.appendUnsafe(maxCount: length + 6) { pointer in
-      for index in 0..<prefixLength { pointer[index] = prefix.utf8Start[index] }
-      (pointer + prefixLength).update(from: text.utf8Start, count: length)
-      for index in 0..<suffixLength { pointer[prefixLength + length + index] = suffix.utf8Start[index] }
-      return prefixLength + length + suffixLength
-    }
-  }
-
   /// Appends `"name":`, after a comma when `comma`, and before the opening quote of a string
-  /// value when `quote`.
+  /// value when `quote`: for a literal name, one capacity check, one copy and a few stores.
   @inline(__always)
   func appendJSONKey(to out: inout ByteBuffer, comma: Bool, quote: Bool) {
-    guard case .literal = storage else {
+    guard case .literal(let text) = storage else {
       if comma { out.append(UInt8(ascii: ",")) }
       appendJSON(to: &out)
       out.append(UInt8(ascii: ":"))
       if quote { out.append(UInt8(ascii: "\"")) }
       return
     }
-    switch (comma, quote) {
-    case (true, true): append(to: &out, prefix: ",\"", suffix: "\":\"")
-    case (false, true): append(to: &out, prefix: "\"", suffix: "\":\"")
-    case (true, false): append(to: &out, prefix: ",\"", suffix: "\":")
-    case (false, false): append(to: &out, prefix: "\"", suffix: "\":")
+    let length = text.utf8CodeUnitCount
+    let name = text.utf8Start
+    out.appendUnsafe(maxCount: length + 6) { pointer in
+      var index = 0
+      if comma {
+        pointer[0] = UInt8(ascii: ",")
+        index = 1
+      }
+      pointer[index] = UInt8(ascii: "\"")
+      ByteBuffer.copy(name, to: pointer + index + 1, count: length)
+      index += length + 1
+      // `":"` in one little-endian store; its last quote is kept when `quote`.
+      UnsafeMutableRawPointer(pointer + index).storeBytes(of: 0x0022_3A22 as UInt32, as: UInt32.self)
+      return index + (quote ? 3 : 2)
+    }
+  }
+
+  /// Appends ` name="` (an XML attribute's start): for a literal name, one capacity check, one
+  /// copy and two stores.
+  @inline(__always)
+  func appendXMLAttributeStart(to out: inout ByteBuffer) {
+    guard case .literal(let text) = storage else {
+      out.append(0x20)
+      append(to: &out)
+      out.append("=\"")
+      return
+    }
+    let length = text.utf8CodeUnitCount
+    let name = text.utf8Start
+    out.appendUnsafe(maxCount: length + 3) { pointer in
+      pointer[0] = 0x20
+      ByteBuffer.copy(name, to: pointer + 1, count: length)
+      UnsafeMutableRawPointer(pointer + 1 + length).storeBytes(of: 0x223D as UInt16, as: UInt16.self)
+      return length + 3
     }
   }
 

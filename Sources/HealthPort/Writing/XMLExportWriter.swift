@@ -84,7 +84,7 @@ struct XMLEmitter: ElementEmitter, ~Copyable {
   /// Appends ` name="`.
   @inline(__always)
   private mutating func open(_ name: Name) {
-    name.append(to: &out, prefix: " ", suffix: "=\"")
+    name.appendXMLAttributeStart(to: &out)
   }
 
   @inline(__always)
