@@ -375,9 +375,11 @@ extension DeviceString {
   }
 }
 
-/// Remembers the escaped bytes of recently written long strings, keyed by their identity (see
+/// Remembers the escaped bytes of recently written strings, keyed by their identity (see
 /// ``EncodedFieldCache``): the reader shares one String per type, source, unit and device, so
-/// the same few strings are escaped once instead of once per element. Direct-mapped, 64 slots.
+/// the same few strings are escaped once instead of once per element. Short strings are cached
+/// too (their identity is their bytes; a hit skips the copy out of the String). Direct-mapped,
+/// 64 slots. Values that vary (numbers) should bypass it.
 struct EscapedStringCache: ~Copyable {
   private static let slotCount = 64
   private let slots: UnsafeMutablePointer<EncodedFieldCache>
@@ -397,11 +399,6 @@ struct EscapedStringCache: ~Copyable {
   func append(
     _ text: String, to out: inout ByteBuffer, encode: (UnsafeBufferPointer<UInt8>, inout ByteBuffer) -> Void
   ) {
-    // Short strings are escaped as fast as they are looked up.
-    guard text.utf8.count > 15 else {
-      text.withUTF8Bytes { encode($0, &out) }
-      return
-    }
     let words = unsafeBitCast(text, to: (UInt64, UInt64).self)
     let slot = Int(truncatingIfNeeded: ((words.0 ^ words.1) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     slots[slot].append(text, to: &out, encode: encode)

@@ -115,8 +115,13 @@ struct XMLEmitter: ElementEmitter, ~Copyable {
     out.append(UInt8(ascii: "\""))
   }
 
+  /// Numbers vary from element to element: escaped directly, not through the cache.
   @inline(__always)
-  mutating func numericAttribute(_ name: Name, _ value: String) { attribute(name, value) }
+  mutating func numericAttribute(_ name: Name, _ value: String) {
+    name.appendXMLAttributeStart(to: &out)
+    value.withUTF8Bytes { Self.escape($0, to: &out) }
+    out.append(UInt8(ascii: "\""))
+  }
 
   mutating func endEmpty() {
     out.append("/>")
