@@ -170,4 +170,49 @@ struct WriterPrimitivesTests {
     }
     #expect(String(decoding: cached.array, as: UTF8.self) == String(decoding: direct, as: UTF8.self))
   }
+
+  /// Records whose type, source and version repeat, change, or are equal text in other storage.
+  static func headRecords() -> [Record] {
+    let date = HealthDate("2024-11-28 07:01:12 +0100")!
+    let type = "HKQuantityTypeIdentifierHeartRate"
+    let sameType = String(decoding: Array(type.utf8), as: UTF8.self)
+    var records: [Record] = []
+    for (index, (t, source, version)) in [
+      (type, "Mikian’s Apple Watch", "10.1" as String?), (type, "Mikian’s Apple Watch", "10.1"),
+      (sameType, "Mikian’s Apple Watch", "10.1"), (type, "Mikian’s Apple Watch", nil),
+      (type, "Mikian’s Apple Watch", ""),
+      (type, "Health \"app\" & co", nil), ("HKQuantityTypeIdentifierStepCount", "Mikian’s Apple Watch", "10.1"),
+      ("HKQuantityTypeIdentifierStepCount", "Mikian’s Apple Watch", "10.1"),
+    ].enumerated() {
+      records.append(
+        Record(type: t, sourceName: source, sourceVersion: version, startDate: date, endDate: date, value: "\(index)"))
+    }
+    return records
+  }
+
+  @Test("a Record's replayed head is what writing it afresh gives", arguments: ["xml", "json"])
+  func recordHead(format: String) {
+    var together: [UInt8] = []
+    var apart: [UInt8] = []
+    if format == "xml" {
+      var emitter = XMLEmitter()
+      for record in Self.headRecords() {
+        emitter.emit(record)
+        var fresh = XMLEmitter()
+        fresh.emit(record)
+        apart += fresh.out.array
+      }
+      together = emitter.out.array
+    } else {
+      var emitter = JSONEmitter()
+      for record in Self.headRecords() {
+        emitter.emit(record)
+        var fresh = JSONEmitter()
+        fresh.emit(record)
+        apart += fresh.out.array
+      }
+      together = emitter.out.array
+    }
+    #expect(String(decoding: together, as: UTF8.self) == String(decoding: apart, as: UTF8.self))
+  }
 }

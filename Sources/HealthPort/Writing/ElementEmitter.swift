@@ -14,9 +14,15 @@ protocol ElementEmitter: ~Copyable {
   mutating func endEmpty()
   mutating func beginContent(text: String?)
   mutating func endContent(_ name: Name)
+  /// Writes a Record's `type`, `sourceName` and `sourceVersion` attributes by calling `write`,
+  /// or from a copy of what it wrote for the previous Record with the same three strings.
+  mutating func recordHead(_ record: Record, _ write: (inout Self, Record) -> Void)
 }
 
 extension ElementEmitter where Self: ~Copyable {
+  @inline(__always)
+  mutating func recordHead(_ record: Record, _ write: (inout Self, Record) -> Void) { write(&self, record) }
+
   @inline(__always)
   mutating func attribute(_ name: Name, _ value: String?) {
     if let value { attribute(name, value) }
@@ -73,9 +79,12 @@ extension ElementEmitter where Self: ~Copyable {
 
   mutating func emit(_ record: Record) {
     begin("Record")
-    attribute("type", record.type)
-    attribute("sourceName", record.sourceName)
-    attribute("sourceVersion", record.sourceVersion)
+    // The record is passed to the closure rather than captured: a capture would copy it.
+    recordHead(record) { emitter, record in
+      emitter.attribute("type", record.type)
+      emitter.attribute("sourceName", record.sourceName)
+      emitter.attribute("sourceVersion", record.sourceVersion)
+    }
     attribute("device", record.deviceString)
     attribute("unit", record.unit)
     attribute("creationDate", record.creationDate)

@@ -16,7 +16,7 @@ struct EncodedFieldCache {
   private(set) var flag = false
 
   @inline(__always)
-  private static func words(_ text: String) -> (UInt64, UInt64) {
+  static func words(_ text: String) -> (UInt64, UInt64) {
     unsafeBitCast(text, to: (UInt64, UInt64).self)
   }
 
@@ -59,5 +59,40 @@ struct EncodedFieldCache {
     let start = out.count
     text.withUTF8Bytes { encode($0, &out) }
     store(text, encoded: out.bytes(in: start..<out.count))
+  }
+}
+
+/// The bytes an emitter wrote for a Record's `type`, `sourceName` and `sourceVersion`, replayed
+/// for the next Records with the same three strings (the same storage, as in
+/// ``EncodedFieldCache``): Records come in long runs of one type and source.
+struct RecordHeadCache {
+  private typealias Key = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+  private var key: Key = (0, 0, 0, 0, 0, 0)
+  /// Keeps the storage of the key's strings alive.
+  private var strings: (String, String, String?) = ("", "", nil)
+  private var bytes: [UInt8] = []
+
+  @inline(__always)
+  private static func key(_ record: Record) -> Key {
+    let type = EncodedFieldCache.words(record.type)
+    let source = EncodedFieldCache.words(record.sourceName)
+    let version = record.sourceVersion.map(EncodedFieldCache.words) ?? (0, 0)
+    return (type.0, type.1, source.0, source.1, version.0, version.1)
+  }
+
+  /// Appends the stored bytes if they were written for the same three strings.
+  @inline(__always)
+  func replay(_ record: Record, to out: inout ByteBuffer) -> Bool {
+    guard Self.key(record) == key else { return false }
+    bytes.withUnsafeBufferPointer { out.append(bytes: $0) }
+    return true
+  }
+
+  /// Stores what was written for the record's three strings.
+  mutating func store(_ record: Record, bytes written: UnsafeBufferPointer<UInt8>) {
+    key = Self.key(record)
+    strings = (record.type, record.sourceName, record.sourceVersion)
+    bytes.removeAll(keepingCapacity: true)
+    bytes.append(contentsOf: written)
   }
 }

@@ -118,8 +118,12 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
   private var numbers: [(Name, Range<Int>)] = []
   /// How many entries of `numbers` belong to the open element (the array is reused).
   private var numberCount = 0
+  /// The open element's first numeric attribute when its name is a literal and its text a JSON
+  /// number (a Record's value, a beat's bpm), kept apart from `numbers`, which costs more.
+  private var quickNumber: (name: StaticString, range: Range<Int>)?
   private var strings = EscapedStringCache()
   private var dates = ExportDateFormatter()
+  private var head = RecordHeadCache()
 
   init() {
     childrenEmpty.reserveCapacity(8)
@@ -148,6 +152,18 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
     JSONEscaping.appendEscaped(bytes, to: &out)
   }
 
+  mutating func recordHead(_ record: Record, _ write: (inout JSONEmitter, Record) -> Void) {
+    // The stored bytes start with the first attribute (no comma before them).
+    guard firstAttribute else { return write(&self, record) }
+    if head.replay(record, to: &out) {
+      firstAttribute = false
+      return
+    }
+    let start = out.count
+    write(&self, record)
+    head.store(record, bytes: out.bytes(in: start..<out.count))
+  }
+
   mutating func attribute(_ name: Name, _ value: String) {
     key(name)
     strings.append(value, to: &out, encode: Self.escape)
@@ -173,20 +189,34 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
     key(name)
     let start = out.count
     value.withUTF8Bytes { JSONEscaping.appendEscaped($0, to: &out) }
+    let range = start..<out.count
+    out.append(UInt8(ascii: "\""))
+    // The common case (a Record's value): the first number, a literal name, JSON-number text.
+    if numberCount == 0, quickNumber == nil, case .literal(let text) = name.storage,
+      JSONNumber.isJSONNumber(out.bytes(in: range))
+    {
+      quickNumber = (text, range)
+      return
+    }
     if numberCount < numbers.count {
-      numbers[numberCount] = (name, start..<out.count)
+      numbers[numberCount] = (name, range)
     } else {
-      numbers.append((name, start..<out.count))
+      numbers.append((name, range))
     }
     numberCount += 1
-    out.append(UInt8(ascii: "\""))
   }
 
   private mutating func closeAttributes() {
     out.append(UInt8(ascii: "}"))
-    guard numberCount > 0 else { return }
+    guard quickNumber != nil || numberCount > 0 else { return }
     out.append(#","numbers":{"#)
     var first = true
+    if let (name, range) = quickNumber {
+      Name(stringLiteral: name).appendJSONKey(to: &out, comma: false, quote: false)
+      out.appendCopy(of: range)
+      quickNumber = nil
+      first = false
+    }
     for index in 0..<numberCount {
       let (name, range) = numbers[index]
       if JSONNumber.append(range, of: &out, key: name, first: first) { first = false }

@@ -67,8 +67,16 @@ struct XMLEmitter: ElementEmitter, ~Copyable {
   private var inlineDepth = 0
   private var strings = EscapedStringCache()
   private var dates = ExportDateFormatter()
+  private var head = RecordHeadCache()
 
   init() {}
+
+  mutating func recordHead(_ record: Record, _ write: (inout XMLEmitter, Record) -> Void) {
+    if head.replay(record, to: &out) { return }
+    let start = out.count
+    write(&self, record)
+    head.store(record, bytes: out.bytes(in: start..<out.count))
+  }
 
   @inline(__always)
   private mutating func indent() {
