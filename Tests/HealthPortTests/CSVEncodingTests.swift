@@ -162,7 +162,9 @@ struct CSVEncodingTests {
 
   @Test("the fast date formatter writes what HealthDate.description writes")
   func dateFormatter() {
-    var formatter = CSVDateFormatter()
+    var formatter = ExportDateFormatter()
+    var buffered = ExportDateFormatter()
+    var buffer = ByteBuffer(capacity: 16)
     var generator = SystemRandomNumberGenerator()
     var dates = [
       HealthDate("2019-03-02 08:15:30 -0800")!, HealthDate("1970-01-01 00:00:00 +0000")!,
@@ -179,7 +181,13 @@ struct CSVEncodingTests {
       var out: [UInt8] = []
       formatter.append(date, to: &out)
       #expect(String(decoding: out, as: UTF8.self) == date.description)
+      // Straight into the writers' buffer, one date after the other (it grows on the way).
+      let start = buffer.count
+      buffered.append(date, to: &buffer)
+      #expect(Array(buffer.bytes(in: start..<buffer.count)) == Array(date.description.utf8))
     }
+    let total = buffer.count
+    #expect(total == dates.count * 25)
   }
 
   @Test("the word-at-a-time scan finds a special byte at any position", arguments: [",", "\"", "\n", "\r", "x"])

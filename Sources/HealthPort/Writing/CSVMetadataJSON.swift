@@ -6,7 +6,7 @@
 /// (FORMAT.md §9 item 5), so that no entry is ever lost. Both forms are read back.
 enum CSVMetadataJSON {
   /// Appends `{…}` for distinct keys, else `[[k,v],…]`. Appends nothing for no entries.
-  static func appendMetadata(_ entries: [MetadataEntry], to out: inout [UInt8]) {
+  static func appendMetadata<Out: ByteAppender & ~Copyable>(_ entries: [MetadataEntry], to out: inout Out) {
     guard !entries.isEmpty else { return }
     if hasDistinctKeys(entries) {
       out.append(UInt8(ascii: "{"))
@@ -23,7 +23,7 @@ enum CSVMetadataJSON {
   }
 
   /// Appends `[[k,v],…]`.
-  static func appendPairs(_ pairs: [(String, String)], to out: inout [UInt8]) {
+  static func appendPairs<Out: ByteAppender & ~Copyable>(_ pairs: [(String, String)], to out: inout Out) {
     out.append(UInt8(ascii: "["))
     for (index, pair) in pairs.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -25,7 +25,8 @@ public final class CSVSplitWriter: ExportSink {
   private var budget = CSVSplitWriter.openFileBudget
   private var finished = false
   private var scratch: [UInt8] = []
-  private var dates = CSVDateFormatter()
+  private var dates = ExportDateFormatter()
+  private var recordFields = CSVRecordFields()
   private var header: ExportHeader?
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
@@ -182,7 +183,7 @@ public final class CSVSplitWriter: ExportSink {
   private func write(_ record: Record, parent: Int?) throws {
     let table = parent == nil ? recordTable(for: record.type) : self.table(.correlationRecords)
     let id = startRow(table, parent: parent, hasParent: parent != nil)
-    Self.appendRecordFields(record, dates: &dates, to: &table.buffer)
+    recordFields.append(record, dates: &dates, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(record.extraAttributes, of: id)
     for child in record.children {
@@ -192,30 +193,6 @@ public final class CSVSplitWriter: ExportSink {
       case .other(let node): try writeNode(node, parent: id)
       }
     }
-  }
-
-  /// `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,startDate,endDate`.
-  @inline(__always)
-  static func appendRecordFields(_ record: Record, dates: inout CSVDateFormatter, to out: inout [UInt8]) {
-    CSVEncoding.appendField(record.type, to: &out)
-    out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.sourceName, to: &out)
-    out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.sourceVersion, to: &out)
-    out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.sourceProduct, to: &out)
-    out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.deviceString, to: &out)
-    out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.unit, to: &out)
-    out.append(CSVEncoding.comma)
-    CSVEncoding.appendField(record.value, to: &out)
-    out.append(CSVEncoding.comma)
-    dates.append(record.creationDate, to: &out)
-    out.append(CSVEncoding.comma)
-    dates.append(record.startDate, to: &out)
-    out.append(CSVEncoding.comma)
-    dates.append(record.endDate, to: &out)
   }
 
   private func write(_ correlation: Correlation) throws {
@@ -416,7 +393,7 @@ public final class CSVSplitWriter: ExportSink {
       CSVEncoding.appendField("ExportDate", to: &table.buffer)
       table.buffer.append(CSVEncoding.comma)
       CSVEncoding.appendField(node.attributes[0].value, to: &table.buffer)
-      table.buffer.append(contentsOf: [CSVEncoding.comma, CSVEncoding.comma, CSVEncoding.comma, CSVEncoding.comma])
+      table.buffer.append(",,,,")
       try table.endRow(budget: &budget)
     } else {
       let table = self.table(.elements)
@@ -462,7 +439,7 @@ public final class CSVSplitWriter: ExportSink {
   // MARK: Helpers
 
   @inline(__always)
-  private static func appendFields(_ fields: [String?], to out: inout [UInt8], trailingComma: Bool = true) {
+  private static func appendFields(_ fields: [String?], to out: inout ByteBuffer, trailingComma: Bool = true) {
     for (index, field) in fields.enumerated() {
       if index > 0 { out.append(CSVEncoding.comma) }
       CSVEncoding.appendField(field, to: &out)
@@ -472,7 +449,7 @@ public final class CSVSplitWriter: ExportSink {
 
   @inline(__always)
   private func appendDates(
-    _ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, to out: inout [UInt8]
+    _ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, to out: inout ByteBuffer
   ) {
     dates.append(creation, to: &out)
     out.append(CSVEncoding.comma)

@@ -3,7 +3,7 @@
 ///
 /// For each element: ``begin(_:)``, its attributes in order, then either ``endEmpty()`` or
 /// ``beginContent(text:)``, the children, ``endContent(_:)``.
-protocol ElementEmitter {
+protocol ElementEmitter: ~Copyable {
   mutating func begin(_ name: Name)
   mutating func attribute(_ name: Name, _ value: String)
   mutating func attribute(_ name: Name, _ date: HealthDate)
@@ -14,9 +14,15 @@ protocol ElementEmitter {
   mutating func endEmpty()
   mutating func beginContent(text: String?)
   mutating func endContent(_ name: Name)
+  /// Writes a Record's `type`, `sourceName` and `sourceVersion` attributes by calling `write`,
+  /// or from a copy of what it wrote for the previous Record with the same three strings.
+  mutating func recordHead(_ record: Record, _ write: (inout Self, Record) -> Void)
 }
 
-extension ElementEmitter {
+extension ElementEmitter where Self: ~Copyable {
+  @inline(__always)
+  mutating func recordHead(_ record: Record, _ write: (inout Self, Record) -> Void) { write(&self, record) }
+
   @inline(__always)
   mutating func attribute(_ name: Name, _ value: String?) {
     if let value { attribute(name, value) }
@@ -73,9 +79,12 @@ extension ElementEmitter {
 
   mutating func emit(_ record: Record) {
     begin("Record")
-    attribute("type", record.type)
-    attribute("sourceName", record.sourceName)
-    attribute("sourceVersion", record.sourceVersion)
+    // The record is passed to the closure rather than captured: a capture would copy it.
+    recordHead(record) { emitter, record in
+      emitter.attribute("type", record.type)
+      emitter.attribute("sourceName", record.sourceName)
+      emitter.attribute("sourceVersion", record.sourceVersion)
+    }
     attribute("device", record.deviceString)
     attribute("unit", record.unit)
     attribute("creationDate", record.creationDate)
@@ -261,17 +270,64 @@ struct Name: ExpressibleByStringLiteral {
 
   /// Appends the name's UTF-8 bytes.
   @inline(__always)
-  func append(to out: inout [UInt8]) {
+  func append<Out: ByteAppender & ~Copyable>(to out: inout Out) {
     switch storage {
-    case .literal(let text):
-      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    case .string(let text): out.append(contentsOf: text.utf8)
+    case .literal(let text): out.append(text)
+    case .string(let text): text.withUTF8Bytes { out.append(bytes: $0) }
+    }
+  }
+
+  /// Appends `"name":`, after a comma when `comma`, and before the opening quote of a string
+  /// value when `quote`: for a literal name, one capacity check, one copy and a few stores.
+  @inline(__always)
+  func appendJSONKey(to out: inout ByteBuffer, comma: Bool, quote: Bool) {
+    guard case .literal(let text) = storage else {
+      if comma { out.append(UInt8(ascii: ",")) }
+      appendJSON(to: &out)
+      out.append(UInt8(ascii: ":"))
+      if quote { out.append(UInt8(ascii: "\"")) }
+      return
+    }
+    let length = text.utf8CodeUnitCount
+    let name = text.utf8Start
+    out.appendUnsafe(maxCount: length + 6) { pointer in
+      var index = 0
+      if comma {
+        pointer[0] = UInt8(ascii: ",")
+        index = 1
+      }
+      pointer[index] = UInt8(ascii: "\"")
+      ByteBuffer.copy(name, to: pointer + index + 1, count: length)
+      index += length + 1
+      // `":"` in one little-endian store; its last quote is kept when `quote`.
+      UnsafeMutableRawPointer(pointer + index).storeBytes(of: 0x0022_3A22 as UInt32, as: UInt32.self)
+      return index + (quote ? 3 : 2)
+    }
+  }
+
+  /// Appends ` name="` (an XML attribute's start): for a literal name, one capacity check, one
+  /// copy and two stores.
+  @inline(__always)
+  func appendXMLAttributeStart(to out: inout ByteBuffer) {
+    guard case .literal(let text) = storage else {
+      out.append(0x20)
+      append(to: &out)
+      out.append("=\"")
+      return
+    }
+    let length = text.utf8CodeUnitCount
+    let name = text.utf8Start
+    out.appendUnsafe(maxCount: length + 3) { pointer in
+      pointer[0] = 0x20
+      ByteBuffer.copy(name, to: pointer + 1, count: length)
+      UnsafeMutableRawPointer(pointer + 1 + length).storeBytes(of: 0x223D as UInt16, as: UInt16.self)
+      return length + 3
     }
   }
 
   /// Appends the name as a JSON string (literals are plain ASCII identifiers: no escaping).
   @inline(__always)
-  func appendJSON(to out: inout [UInt8]) {
+  func appendJSON<Out: ByteAppender & ~Copyable>(to out: inout Out) {
     switch storage {
     case .literal:
       out.append(UInt8(ascii: "\""))
@@ -284,44 +340,77 @@ struct Name: ExpressibleByStringLiteral {
 
 extension DeviceString {
   /// Appends the address as lowercase hex digits without leading zeros, as the export writes it.
+  ///
+  /// All sixteen digits are computed at once in two words (each nibble spread to a byte, then
+  /// turned into its ASCII digit), and the leading zeros shifted out before the store.
   @inline(__always)
-  static func appendHex(_ address: UInt64, to out: inout [UInt8]) {
+  static func appendHex<Out: ByteAppender & ~Copyable>(_ address: UInt64, to out: inout Out) {
     let digits = max(1, (64 - address.leadingZeroBitCount + 3) / 4)
-    for index in stride(from: digits - 1, through: 0, by: -1) {
-      let digit = UInt8((address >> (UInt64(index) * 4)) & 15)
-      out.append(digit < 10 ? 48 + digit : 87 + digit)
+    // Digits 0–7 (most significant first) in `high`, 8–15 in `low`, first digit in the lowest byte.
+    let high = hexDigits(UInt32(truncatingIfNeeded: address >> 32))
+    let low = hexDigits(UInt32(truncatingIfNeeded: address))
+    let skipped = UInt64(16 - digits)
+    let first: UInt64
+    let second: UInt64
+    if skipped >= 8 {
+      first = low >> (8 * (skipped - 8))
+      second = 0
+    } else if skipped == 0 {
+      first = high
+      second = low
+    } else {
+      first = high >> (8 * skipped) | low << (8 * (8 - skipped))
+      second = low >> (8 * skipped)
     }
+    out.appendUnsafe(maxCount: 16) { pointer in
+      let raw = UnsafeMutableRawPointer(pointer)
+      raw.storeBytes(of: first, toByteOffset: 0, as: UInt64.self)
+      raw.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+      return digits
+    }
+  }
+
+  /// The eight hex digits of `value`, most significant first from the lowest byte.
+  @inline(__always)
+  static func hexDigits(_ value: UInt32) -> UInt64 {
+    var x = UInt64(value)
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+    // Nibble i (least significant first) is now in byte i; the text wants the most significant first.
+    x = x.byteSwapped
+    let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    return x &+ 0x3030_3030_3030_3030 &+ letters &* 39
   }
 }
 
-/// Remembers the escaped bytes of recently written long strings, keyed by the identity of their
-/// storage: the reader shares one String per device (``DeviceString/rest``), so the same few
-/// device strings are escaped once instead of once per record. A cached entry keeps its String
-/// alive, so an equal storage address always means the same string.
-struct EscapedStringCache {
-  private var keys = [UnsafeRawPointer?](repeating: nil, count: 32)
-  private var strings = [String](repeating: "", count: 32)
-  private var values = [[UInt8]](repeating: [], count: 32)
+/// Remembers the escaped bytes of recently written strings, keyed by their identity (see
+/// ``EncodedFieldCache``): the reader shares one String per type, source, unit and device, so
+/// the same few strings are escaped once instead of once per element. Short strings are cached
+/// too (their identity is their bytes; a hit skips the copy out of the String). Direct-mapped,
+/// 64 slots. Values that vary (numbers) should bypass it.
+struct EscapedStringCache: ~Copyable {
+  private static let slotCount = 64
+  private let slots: UnsafeMutablePointer<EncodedFieldCache>
 
+  init() {
+    slots = .allocate(capacity: Self.slotCount)
+    slots.initialize(repeating: EncodedFieldCache(), count: Self.slotCount)
+  }
+
+  deinit {
+    slots.deinitialize(count: Self.slotCount)
+    slots.deallocate()
+  }
+
+  /// Appends `text` as `encode` escapes it (from its UTF-8), from the cache when it can.
   @inline(__always)
-  mutating func append(_ text: String, to out: inout [UInt8], escape: (String, inout [UInt8]) -> Void) {
-    guard text.utf8.count > 15,
-      let key = text.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }) ?? nil
-    else {
-      escape(text, &out)
-      return
-    }
-    let slot = Int(bitPattern: UInt(bitPattern: key) >> 4) & 31
-    if keys[slot] == key {
-      out.append(contentsOf: values[slot])
-      return
-    }
-    var escaped: [UInt8] = []
-    escape(text, &escaped)
-    keys[slot] = key
-    strings[slot] = text
-    values[slot] = escaped
-    out.append(contentsOf: escaped)
+  func append(
+    _ text: String, to out: inout ByteBuffer, encode: (UnsafeBufferPointer<UInt8>, inout ByteBuffer) -> Void
+  ) {
+    let words = unsafeBitCast(text, to: (UInt64, UInt64).self)
+    let slot = Int(truncatingIfNeeded: ((words.0 ^ words.1) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    slots[slot].append(text, to: &out, encode: encode)
   }
 }
 

@@ -62,7 +62,7 @@ public final class JSONLinesWriter: ExportSink {
       pendingHeader = nil
       writeHeader(header, exportDate: nil)
     }
-    if style == .document { emitter.out.append(contentsOf: Array("]}\n".utf8)) }
+    if style == .document { emitter.out.append("]}\n") }
     try flush()
   }
 
@@ -99,29 +99,35 @@ public final class JSONLinesWriter: ExportSink {
     out.append(UInt8(ascii: "}"))
     if style == .document { out.append(contentsOf: Array(#","elements":["#.utf8)) }
     out.append(0x0A)
-    emitter.out.append(contentsOf: out)
+    emitter.out.append(bytes: out)
   }
 
-  /// Hands the buffer to the output without copying it.
   private func flush() throws {
-    swap(&emitter.out, &output.buffer)
-    defer { swap(&emitter.out, &output.buffer) }
-    try output.flush()
+    try output.write(emitter.out)
+    emitter.out.removeAll()
   }
 }
 
 /// Appends elements as JSON objects: `{"element":…,"attributes":{…},"numbers":{…},"text":…,"children":[…]}`.
-struct JSONEmitter: ElementEmitter {
-  var out: [UInt8] = []
+struct JSONEmitter: ElementEmitter, ~Copyable {
+  var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
   /// For each open `children` array: whether it is still empty.
   private var childrenEmpty: [Bool] = []
   private var firstAttribute = true
-  private var numbers: [(Name, String)] = []
-  private var deviceCache = EscapedStringCache()
+  /// The numeric attributes of the open element: name, and where its value's text is in `out`.
+  private var numbers: [(Name, Range<Int>)] = []
+  /// How many entries of `numbers` belong to the open element (the array is reused).
+  private var numberCount = 0
+  /// The open element's first numeric attribute when its name is a literal and its text a JSON
+  /// number (a Record's value, a beat's bpm), kept apart from `numbers`, which costs more.
+  private var quickNumber: (name: StaticString, range: Range<Int>)?
+  private var strings = EscapedStringCache()
+  private var dates = ExportDateFormatter()
+  private var head = RecordHeadCache()
 
   init() {
-    out.reserveCapacity(OutputStream.blockSize * 2)
     childrenEmpty.reserveCapacity(8)
+    numbers.reserveCapacity(8)
   }
 
   mutating func begin(_ name: Name) {
@@ -129,64 +135,94 @@ struct JSONEmitter: ElementEmitter {
       if !childrenEmpty[last] { out.append(UInt8(ascii: ",")) }
       childrenEmpty[last] = false
     }
-    append(Self.elementKey)
+    out.append(#"{"element":"#)
     name.appendJSON(to: &out)
-    append(Self.attributesKey)
+    out.append(#","attributes":{"#)
     firstAttribute = true
   }
 
   @inline(__always)
   private mutating func key(_ name: Name) {
-    if firstAttribute {
+    name.appendJSONKey(to: &out, comma: !firstAttribute, quote: true)
+    firstAttribute = false
+  }
+
+  @inline(__always)
+  static func escape(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+    JSONEscaping.appendEscaped(bytes, to: &out)
+  }
+
+  mutating func recordHead(_ record: Record, _ write: (inout JSONEmitter, Record) -> Void) {
+    // The stored bytes start with the first attribute (no comma before them).
+    guard firstAttribute else { return write(&self, record) }
+    if head.replay(record, to: &out) {
       firstAttribute = false
-    } else {
-      out.append(UInt8(ascii: ","))
+      return
     }
-    name.appendJSON(to: &out)
-    out.append(UInt8(ascii: ":"))
+    let start = out.count
+    write(&self, record)
+    head.store(record, bytes: out.bytes(in: start..<out.count))
   }
 
   mutating func attribute(_ name: Name, _ value: String) {
     key(name)
-    JSONEscaping.appendString(value, to: &out)
+    strings.append(value, to: &out, encode: Self.escape)
+    out.append(UInt8(ascii: "\""))
   }
 
   mutating func attribute(_ name: Name, _ date: HealthDate) {
     key(name)
-    out.append(UInt8(ascii: "\""))
-    date.append(to: &out)
-    out.append(UInt8(ascii: "\""))
+    dates.append(date, to: &out, trailer: UInt8(ascii: "\""))
   }
 
   mutating func attribute(_ name: Name, _ device: DeviceString) {
     key(name)
     if let address = device.address {
-      out.append(UInt8(ascii: "\""))
-      let head: StaticString = "<<HKDevice: 0x"
-      out.append(contentsOf: UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
+      out.append("<<HKDevice: 0x")
       DeviceString.appendHex(address, to: &out)
-      deviceCache.append(device.rest, to: &out) { JSONEscaping.appendContents($0, to: &$1) }
-      out.append(UInt8(ascii: "\""))
-    } else {
-      JSONEscaping.appendString(device.rest, to: &out)
     }
+    strings.append(device.rest, to: &out, encode: Self.escape)
+    out.append(UInt8(ascii: "\""))
   }
 
   mutating func numericAttribute(_ name: Name, _ value: String) {
-    attribute(name, value)
-    numbers.append((name, value))
+    key(name)
+    let start = out.count
+    value.withUTF8Bytes { JSONEscaping.appendEscaped($0, to: &out) }
+    let range = start..<out.count
+    out.append(UInt8(ascii: "\""))
+    // The common case (a Record's value): the first number, a literal name, JSON-number text.
+    if numberCount == 0, quickNumber == nil, case .literal(let text) = name.storage,
+      JSONNumber.isJSONNumber(out.bytes(in: range))
+    {
+      quickNumber = (text, range)
+      return
+    }
+    if numberCount < numbers.count {
+      numbers[numberCount] = (name, range)
+    } else {
+      numbers.append((name, range))
+    }
+    numberCount += 1
   }
 
   private mutating func closeAttributes() {
     out.append(UInt8(ascii: "}"))
-    guard !numbers.isEmpty else { return }
-    append(Self.numbersKey)
+    guard quickNumber != nil || numberCount > 0 else { return }
+    out.append(#","numbers":{"#)
     var first = true
-    for (name, value) in numbers where JSONNumber.append(value, to: &out, key: name, first: first) {
+    if let (name, range) = quickNumber {
+      Name(stringLiteral: name).appendJSONKey(to: &out, comma: false, quote: false)
+      out.appendCopy(of: range)
+      quickNumber = nil
       first = false
     }
+    for index in 0..<numberCount {
+      let (name, range) = numbers[index]
+      if JSONNumber.append(range, of: &out, key: name, first: first) { first = false }
+    }
     out.append(UInt8(ascii: "}"))
-    numbers.removeAll(keepingCapacity: true)
+    numberCount = 0
   }
 
   mutating func endEmpty() {
@@ -197,47 +233,38 @@ struct JSONEmitter: ElementEmitter {
   mutating func beginContent(text: String?) {
     closeAttributes()
     if let text {
-      append(Self.textKey)
+      out.append(#","text":"#)
       JSONEscaping.appendString(text, to: &out)
     }
-    append(Self.childrenKey)
+    out.append(#","children":["#)
     childrenEmpty.append(true)
   }
 
   mutating func endContent(_ name: Name) {
     childrenEmpty.removeLast()
-    out.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}")])
-  }
-
-  static let elementKey: StaticString = #"{"element":"#
-  static let attributesKey: StaticString = #","attributes":{"#
-  static let numbersKey: StaticString = #","numbers":{"#
-  static let textKey: StaticString = #","text":"#
-  static let childrenKey: StaticString = #","children":["#
-
-  @inline(__always)
-  private mutating func append(_ text: StaticString) {
-    out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    out.append("]}")
   }
 }
 
 /// Numbers written as text, turned into JSON numbers.
 enum JSONNumber {
-  /// Appends `"key":number` (preceded by a comma unless `first`) when `text` is a finite number;
-  /// returns whether it did. Text that already is a JSON number is copied as it is.
-  static func append(_ text: String, to out: inout [UInt8], key: Name, first: Bool) -> Bool {
-    var text = text
-    let isJSON = text.withUTF8 { isJSONNumber($0) }
+  /// Appends `"key":number` (preceded by a comma unless `first`) when the text in `range` of
+  /// `out` (an attribute value written as a JSON string's contents) is a finite number; returns
+  /// whether it did. Text that already is a JSON number is copied as it is.
+  static func append(_ range: Range<Int>, of out: inout ByteBuffer, key: Name, first: Bool) -> Bool {
+    let isJSON = isJSONNumber(out.bytes(in: range))
     var value = 0.0
     if !isJSON {
-      guard let parsed = Double(text.trimmingBlanks()), parsed.isFinite else { return false }
+      // A number has no byte that JSON escapes, so the text in `out` is the attribute's text.
+      let bytes = out.bytes(in: range)
+      guard !bytes.contains(UInt8(ascii: "\\")),
+        let parsed = Double(String(decoding: bytes, as: UTF8.self).trimmingBlanks()), parsed.isFinite
+      else { return false }
       value = parsed
     }
-    if !first { out.append(UInt8(ascii: ",")) }
-    key.appendJSON(to: &out)
-    out.append(UInt8(ascii: ":"))
+    key.appendJSONKey(to: &out, comma: !first, quote: false)
     if isJSON {
-      out.append(contentsOf: text.utf8)
+      out.appendCopy(of: range)
     } else {
       JSONEscaping.appendNumber(value, to: &out)
     }

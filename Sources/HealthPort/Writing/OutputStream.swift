@@ -74,20 +74,28 @@ public final class OutputStream {
   /// Writes out everything buffered.
   public func flush() throws {
     guard !buffer.isEmpty else { return }
-    try buffer.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          if errno == EPIPE { throw BrokenPipeError() }
-          throw HealthPortError(.failure, "\(displayName): error: cannot write: \(String(cString: strerror(errno)))")
-        }
-        offset += n
-      }
-    }
-    bytesWritten += Int64(buffer.count)
+    try buffer.withUnsafeBytes { try writeAll($0) }
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes a writer's buffer straight out, after what is pending (no copy into ``buffer``).
+  func write(_ bytes: borrowing ByteBuffer) throws {
+    try flush()
+    try bytes.withUnsafeBytes { try writeAll($0) }
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE { throw BrokenPipeError() }
+        throw HealthPortError(.failure, "\(displayName): error: cannot write: \(String(cString: strerror(errno)))")
+      }
+      offset += n
+    }
+    bytesWritten += Int64(bytes.count)
   }
 
   /// Flushes and, for a file, moves it into place.

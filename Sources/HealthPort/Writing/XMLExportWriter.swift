@@ -26,14 +26,14 @@ public final class XMLExportWriter: ExportSink {
   public func begin(_ header: ExportHeader) throws {
     rootName = header.rootName
     if header.prolog.isEmpty {
-      emitter.out.append(contentsOf: HealthKitExportDTD.prolog.utf8)
+      emitter.out.append(bytes: Array(HealthKitExportDTD.prolog.utf8))
     } else {
-      emitter.out.append(contentsOf: header.prolog)
+      emitter.out.append(bytes: header.prolog)
     }
     emitter.out.append(UInt8(ascii: "<"))
-    emitter.out.append(contentsOf: header.rootName.utf8)
+    Name(header.rootName).append(to: &emitter.out)
     for attribute in header.rootAttributes { emitter.attribute(Name(attribute.name), attribute.value) }
-    emitter.out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+    emitter.out.append(">\n")
     try flushIfNeeded()
   }
 
@@ -43,7 +43,7 @@ public final class XMLExportWriter: ExportSink {
   }
 
   public func end(_ report: ReadReport) throws {
-    emitter.out.append(contentsOf: Array("</\(rootName)>\n".utf8))
+    emitter.out.append(bytes: Array("</\(rootName)>\n".utf8))
     try flush()
   }
 
@@ -52,24 +52,31 @@ public final class XMLExportWriter: ExportSink {
     if emitter.out.count >= OutputStream.blockSize { try flush() }
   }
 
-  /// Hands the buffer to the output without copying it.
   private func flush() throws {
-    swap(&emitter.out, &output.buffer)
-    defer { swap(&emitter.out, &output.buffer) }
-    try output.flush()
+    try output.write(emitter.out)
+    emitter.out.removeAll()
   }
 }
 
 /// Appends elements as export XML to a byte buffer.
-struct XMLEmitter: ElementEmitter {
-  var out: [UInt8] = []
+struct XMLEmitter: ElementEmitter, ~Copyable {
+  var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
   /// Nesting depth below the root (top-level elements are at 1).
   private var depth = 1
   /// > 0 inside an element written on one line because it holds text.
   private var inlineDepth = 0
-  private var deviceCache = EscapedStringCache()
+  private var strings = EscapedStringCache()
+  private var dates = ExportDateFormatter()
+  private var head = RecordHeadCache()
 
-  init() { out.reserveCapacity(OutputStream.blockSize * 2) }
+  init() {}
+
+  mutating func recordHead(_ record: Record, _ write: (inout XMLEmitter, Record) -> Void) {
+    if head.replay(record, to: &out) { return }
+    let start = out.count
+    write(&self, record)
+    head.store(record, bytes: out.bytes(in: start..<out.count))
+  }
 
   @inline(__always)
   private mutating func indent() {
@@ -82,42 +89,50 @@ struct XMLEmitter: ElementEmitter {
     name.append(to: &out)
   }
 
+  /// Appends ` name="`.
+  @inline(__always)
+  private mutating func open(_ name: Name) {
+    name.appendXMLAttributeStart(to: &out)
+  }
+
+  @inline(__always)
+  static func escape(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+    XMLEscaping.appendEscaped(bytes: bytes, to: &out, isText: false)
+  }
+
   @inline(__always)
   mutating func attribute(_ name: Name, _ value: String) {
-    out.append(0x20)
-    name.append(to: &out)
-    out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
-    XMLEscaping.appendEscaped(value, to: &out)
+    open(name)
+    strings.append(value, to: &out, encode: Self.escape)
     out.append(UInt8(ascii: "\""))
   }
 
   @inline(__always)
   mutating func attribute(_ name: Name, _ date: HealthDate) {
-    out.append(0x20)
-    name.append(to: &out)
-    out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
-    date.append(to: &out)
-    out.append(UInt8(ascii: "\""))
+    open(name)
+    dates.append(date, to: &out, trailer: UInt8(ascii: "\""))
   }
 
   mutating func attribute(_ name: Name, _ device: DeviceString) {
-    out.append(0x20)
-    name.append(to: &out)
-    out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+    open(name)
     if let address = device.address {
-      let head: StaticString = "&lt;&lt;HKDevice: 0x"
-      out.append(contentsOf: UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
+      out.append("&lt;&lt;HKDevice: 0x")
       DeviceString.appendHex(address, to: &out)
     }
-    deviceCache.append(device.rest, to: &out) { XMLEscaping.appendEscaped($0, to: &$1) }
+    strings.append(device.rest, to: &out, encode: Self.escape)
     out.append(UInt8(ascii: "\""))
   }
 
+  /// Numbers vary from element to element: escaped directly, not through the cache.
   @inline(__always)
-  mutating func numericAttribute(_ name: Name, _ value: String) { attribute(name, value) }
+  mutating func numericAttribute(_ name: Name, _ value: String) {
+    name.appendXMLAttributeStart(to: &out)
+    value.withUTF8Bytes { Self.escape($0, to: &out) }
+    out.append(UInt8(ascii: "\""))
+  }
 
   mutating func endEmpty() {
-    out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: ">")])
+    out.append("/>")
     if inlineDepth == 0 { out.append(0x0A) }
   }
 
@@ -142,7 +157,7 @@ struct XMLEmitter: ElementEmitter {
       depth -= 1
       indent()
     }
-    out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+    out.append("</")
     name.append(to: &out)
     out.append(UInt8(ascii: ">"))
     if inlineDepth == 0 { out.append(0x0A) }
@@ -160,16 +175,51 @@ enum XMLEscaping {
   /// Appends `text` escaped for an attribute value (or, with `isText`, for character data, where
   /// line feeds and tabs stay raw).
   @inline(__always)
-  static func appendEscaped(_ text: String, to out: inout [UInt8], isText: Bool = false) {
-    // Native strings are contiguous UTF-8: read them in place, without a copy.
-    if text.utf8.withContiguousStorageIfAvailable({ appendEscaped(bytes: $0, to: &out, isText: isText) }) == nil {
-      var copy = text
-      copy.withUTF8 { appendEscaped(bytes: $0, to: &out, isText: isText) }
+  static func appendEscaped<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out, isText: Bool = false) {
+    text.withUTF8Bytes { appendEscaped(bytes: $0, to: &out, isText: isText) }
+  }
+
+  /// True when a byte needs work. Word at a time: "has a byte less than 0x20" for the control
+  /// characters, "has a zero byte" on the word XORed with each other special byte's pattern.
+  @inline(__always)
+  static func hasSpecial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    guard let base = bytes.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+    var index = 0
+    while index + 8 <= count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
+        || hasZero(word ^ (ones &* 0x26)) || hasZero(word ^ (ones &* 0x3C)) || hasZero(word ^ (ones &* 0x3E))
+      {
+        return true
+      }
+      index += 8
     }
+    while index < count {
+      if isSpecial(base[index]) { return true }
+      index += 1
+    }
+    return false
   }
 
   @inline(__always)
-  static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], isText: Bool) {
+  static func appendEscaped<Out: ByteAppender & ~Copyable>(
+    bytes: UnsafeBufferPointer<UInt8>, to out: inout Out, isText: Bool
+  ) {
+    if hasSpecial(bytes) {
+      appendEscapedSlowly(bytes: bytes, to: &out, isText: isText)
+    } else {
+      out.append(bytes: bytes)
+    }
+  }
+
+  @inline(never)
+  static func appendEscapedSlowly<Out: ByteAppender & ~Copyable>(
+    bytes: UnsafeBufferPointer<UInt8>, to out: inout Out, isText: Bool
+  ) {
     var runStart = 0
     var index = 0
     let count = bytes.count
@@ -179,20 +229,20 @@ enum XMLEscaping {
         index += 1
         continue
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      out.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
       index += 1
       runStart = index
       switch byte {
-      case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-      case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-      case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-      case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-      case 0x0A: if isText { out.append(0x0A) } else { out.append(contentsOf: [0x26, 0x23, 0x31, 0x30, 0x3B]) }
-      case 0x09: if isText { out.append(0x09) } else { out.append(contentsOf: [0x26, 0x23, 0x39, 0x3B]) }
-      case 0x0D: out.append(contentsOf: [0x26, 0x23, 0x31, 0x33, 0x3B])  // &#13;
+      case 0x22: out.append("&quot;")
+      case 0x26: out.append("&amp;")
+      case 0x3C: out.append("&lt;")
+      case 0x3E: out.append("&gt;")
+      case 0x0A: if isText { out.append(0x0A) } else { out.append("&#10;") }
+      case 0x09: if isText { out.append(0x09) } else { out.append("&#9;") }
+      case 0x0D: out.append("&#13;")
       default: break  // forbidden control character: dropped
       }
     }
-    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+    out.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
   }
 }
