@@ -82,7 +82,7 @@ public final class SQLiteConnection {
   }
 
   /// The error for a failed call, with SQLite's message for this connection.
-  func error(_ rc: Int32, _ context: String?) -> SQLiteError {
+  @usableFromInline func error(_ rc: Int32, _ context: String?) -> SQLiteError {
     SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context)
   }
 
