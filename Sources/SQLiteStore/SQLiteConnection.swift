@@ -20,6 +20,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   /// True when the file is not a database (or is encrypted).
   public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
 
+  /// True when another connection holds a lock this call needed (`SQLITE_BUSY`).
+  public var isBusy: Bool { primaryCode == SQLITE_BUSY }
+
   /// True when the disk or the database is full.
   public var isFull: Bool { primaryCode == SQLITE_FULL }
 
