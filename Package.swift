@@ -23,13 +23,13 @@ let package = Package(
     // Thin wrappers.
     .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),
     .target(name: "ZipStream", dependencies: ["CArchive"]),
-    .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+    .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: hotPath),
 
     // The reusable core: model, reading, filtering, aggregation, writing.
     .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"], swiftSettings: hotPath),
 
     // Loading into SQLite, kept apart so that the core does not link libsqlite3.
-    .target(name: "HealthPortSQLite", dependencies: ["HealthPort", "SQLiteStore"]),
+    .target(name: "HealthPortSQLite", dependencies: ["HealthPort", "SQLiteStore"], swiftSettings: hotPath),
 
     // The command-line tool.
     .executableTarget(name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite"]),

@@ -9,6 +9,12 @@ static inline int cx_sqlite_bind_text_transient(sqlite3_stmt *statement, int ind
   return sqlite3_bind_text(statement, index, text, count, SQLITE_TRANSIENT);
 }
 
+// Binds text that SQLite reads in place until the statement is reset or rebound
+// (SQLITE_STATIC): the caller keeps the bytes alive and unchanged until then.
+static inline int cx_sqlite_bind_text_static(sqlite3_stmt *statement, int index, const char *text, int count) {
+  return sqlite3_bind_text(statement, index, text, count, SQLITE_STATIC);
+}
+
 static inline int cx_sqlite_bind_blob_transient(sqlite3_stmt *statement, int index, const void *bytes, int count) {
   return sqlite3_bind_blob(statement, index, bytes, count, SQLITE_TRANSIENT);
 }

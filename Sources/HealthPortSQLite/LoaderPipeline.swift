@@ -20,6 +20,10 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   private var failure: Error?
   private var cancelled = false
   private var workerDone = false
+  /// Batches the worker has loaded, handed back so that the producer's thread frees them: the
+  /// SQLite thread is the slower one, and releasing thousands of elements' strings and arrays is
+  /// work it need not do.
+  private var spent: [[ExportElement]] = []
   // Producer side only.
   private var batch: [ExportElement] = []
 
@@ -65,9 +69,14 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   }
 
   private func send(_ message: Message) throws {
+    var garbage: [[ExportElement]] = []
     condition.lock()
-    defer { condition.unlock() }
+    defer {
+      condition.unlock()
+      garbage.removeAll()  // outside the lock
+    }
     while queue.count >= capacity, failure == nil, !workerDone { condition.wait() }
+    swap(&garbage, &spent)
     if let failure { throw failure }
     queue.append(message)
     condition.broadcast()
@@ -90,14 +99,19 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
         condition.unlock()
         return
       }
-      let message = queue.removeFirst()
+      var message: Message? = queue.removeFirst()
       condition.broadcast()
       condition.unlock()
       var last = false
       do {
-        switch message {
+        switch message! {
         case .begin(let header): try sink.begin(header)
-        case .elements(let elements): for element in elements { try sink.consume(element) }
+        case .elements(let elements):
+          for element in elements { try sink.consume(element) }
+          message = nil
+          condition.lock()
+          spent.append(elements)
+          condition.unlock()
         case .end(let report):
           try sink.end(report)
           last = true

@@ -20,6 +20,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   /// True when the file is not a database (or is encrypted).
   public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
 
+  /// True when another connection holds a lock this call needed (`SQLITE_BUSY`).
+  public var isBusy: Bool { primaryCode == SQLITE_BUSY }
+
   /// True when the disk or the database is full.
   public var isFull: Bool { primaryCode == SQLITE_FULL }
 
@@ -82,7 +85,7 @@ public final class SQLiteConnection {
   }
 
   /// The error for a failed call, with SQLite's message for this connection.
-  func error(_ rc: Int32, _ context: String?) -> SQLiteError {
+  @usableFromInline func error(_ rc: Int32, _ context: String?) -> SQLiteError {
     SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context)
   }
 

@@ -6,8 +6,8 @@ import CSQLite
 /// storage (no intermediate `[CChar]`); SQLite copies it before the call returns.
 public final class SQLiteStatement {
   /// Strong: a statement keeps its connection open.
-  let connection: SQLiteConnection
-  let handle: OpaquePointer
+  @usableFromInline let connection: SQLiteConnection
+  @usableFromInline let handle: OpaquePointer
   public let sql: String
 
   init(connection: SQLiteConnection, handle: OpaquePointer, sql: String) {
@@ -18,13 +18,14 @@ public final class SQLiteStatement {
 
   deinit { sqlite3_finalize(handle) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func check(_ rc: Int32) throws {
     if rc != SQLITE_OK { throw connection.error(rc, sql) }
   }
 
   // MARK: Binding
 
+  @inlinable
   public func bind(_ index: Int32, _ value: Int64) throws {
     try check(sqlite3_bind_int64(handle, index, value))
   }
@@ -33,6 +34,7 @@ public final class SQLiteStatement {
     try check(sqlite3_bind_int64(handle, index, Int64(value)))
   }
 
+  @inlinable
   public func bind(_ index: Int32, _ value: Double) throws {
     try check(sqlite3_bind_double(handle, index, value))
   }
@@ -60,6 +62,19 @@ public final class SQLiteStatement {
     try check(rc)
   }
 
+  /// Binds UTF-8 bytes as text that SQLite reads in place, without copying them: the bytes
+  /// must stay alive and unchanged until the statement has run and been reset, or the
+  /// parameter is bound again (see ``TextArena``).
+  @inlinable @inline(__always)
+  public func bindStatic(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) throws {
+    // A non-empty arena slice always has a base address; '' needs a pointer too (not NULL).
+    let base = bytes.baseAddress ?? TextArena.empty
+    let rc = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+      cx_sqlite_bind_text_static(handle, index, $0, Int32(bytes.count))
+    }
+    try check(rc)
+  }
+
   public func bind(_ index: Int32, bytes: [UInt8]) throws {
     let rc = bytes.withUnsafeBytes { raw -> Int32 in
       cx_sqlite_bind_blob_transient(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count))
@@ -67,6 +82,7 @@ public final class SQLiteStatement {
     try check(rc)
   }
 
+  @inlinable
   public func bindNull(_ index: Int32) throws {
     try check(sqlite3_bind_null(handle, index))
   }
@@ -75,10 +91,12 @@ public final class SQLiteStatement {
     if let value { try bind(index, value) } else { try bindNull(index) }
   }
 
+  @inlinable
   public func bind(_ index: Int32, _ value: Int64?) throws {
     if let value { try bind(index, value) } else { try bindNull(index) }
   }
 
+  @inlinable
   public func bind(_ index: Int32, _ value: Double?) throws {
     if let value { try bind(index, value) } else { try bindNull(index) }
   }

@@ -216,6 +216,62 @@ struct LoadTests {
     #expect((nobody["tables"] as? [String: Int])?["records"] == 0)
   }
 
+  @Test("heart-rate beats keep their records, positions, values and extras, in long and short lists")
+  func beats() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("beats.xml").path
+    // Lists of 0 to 70 beats (several multi-row statements and a remainder), one beat with an
+    // unknown attribute, one list with an unknown child.
+    _ = try SQLiteExpectations.python(
+      #"""
+      import sys, json, random
+      random.seed(3)
+      out = open(sys.argv[1], "w", encoding="utf-8")
+      out.write('<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n')
+      for i, n in enumerate([0, 1, 31, 32, 33, 64, 70, 5, 40, 40]):
+          out.write(' <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Watch" unit="ms" '
+              'startDate="2024-01-%02d 08:00:00 +0100" endDate="2024-01-%02d 08:01:00 +0100" value="%d">\n'
+              '  <HeartRateVariabilityMetadataList>\n' % (i + 1, i + 1, 40 + i))
+          for b in range(n):
+              extra = ' note="x"' if (i, b) == (8, 7) else ''
+              out.write('   <InstantaneousBeatsPerMinute bpm="%d" time="8:00:%02d.%02d AM"%s/>\n'
+                  % (random.randint(50, 120), b % 60, random.randint(0, 99), extra))
+          if i == 9:
+              out.write('   <Unknown a="1"/>\n')
+          out.write('  </HeartRateVariabilityMetadataList>\n </Record>\n')
+      out.write("</HealthData>\n")
+      print(json.dumps({}))
+      """#, [input])
+    let db = Self.database(in: directory)
+    let run = try Self.load([input], db: db)
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let compared = try SQLiteExpectations.python(
+      #"""
+      import sys, json, sqlite3
+      import xml.etree.ElementTree as ET
+      want = []
+      for r in ET.parse(sys.argv[1]).getroot():
+          for lst in r:
+              for position, b in enumerate(lst):
+                  if b.tag == "InstantaneousBeatsPerMinute":
+                      want.append([r.get("startDate"), position, int(b.get("bpm")), b.get("time")])
+      db = sqlite3.connect(sys.argv[2])
+      got = [list(row) for row in db.execute(
+          "SELECT r.start_date, b.position, b.bpm, b.time FROM hrv_beats b JOIN records r ON r.id = b.record_id "
+          "ORDER BY b.id")]
+      extras = [list(row) for row in db.execute(
+          "SELECT owner_kind, kind, name, value FROM extras ORDER BY id")]
+      print(json.dumps({"want": want, "got": got, "extras": extras}))
+      """#, [input, db])
+    let want = compared["want"] as? [[AnyHashable]] ?? []
+    #expect(want.count == 316)
+    #expect(compared["got"] as? [[AnyHashable]] == want, "beats in document order, each with its record")
+    let extras = compared["extras"] as? [[String]] ?? []
+    #expect(extras.contains(["hrv_beat", "attribute", "note", "x"]))
+    #expect(extras.contains { $0.first == "hrv_list" && $0[2] == "Unknown" })
+  }
+
   // MARK: Interruption
 
   /// A synthetic export of `records` records (with metadata and exact duplicates) and workouts.

@@ -63,6 +63,30 @@ struct SQLiteStoreTests {
     #expect(db.isAutocommit)
   }
 
+  @Test("a new database gets 16 KiB pages; an existing one keeps its own and is loaded as well")
+  func pageSize() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fresh = directory.appendingPathComponent("new.db").path
+    let new = try SQLiteLoader.openDatabase(path: fresh)
+    #expect(try new.scalarInt("PRAGMA page_size") == 16_384)
+    #expect(try new.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1)
+    try new.close()
+
+    // An empty SQLite file made elsewhere with 4 KiB pages, already in WAL mode.
+    let old = directory.appendingPathComponent("old.db").path
+    let made = try SQLiteConnection(path: old)
+    try made.execute("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL")
+    try made.close()
+    let reopened = try SQLiteLoader.openDatabase(path: old)
+    #expect(try reopened.scalarInt("PRAGMA page_size") == 4096)
+    #expect(try reopened.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1)
+    try reopened.close()
+    let results = try SQLiteLoader.load(paths: [], database: old)
+    #expect(results.isEmpty)
+  }
+
   static func record(device: String?, value: String, metadata: [MetadataEntry] = []) -> Record {
     var record = Record(
       type: "HKQuantityTypeIdentifierHeartRate", sourceName: "Watch", device: device, unit: "count/min",
