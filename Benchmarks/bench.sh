@@ -100,7 +100,7 @@ if [[ ! -s "$IN" || ! -f "$DIR/export.params" || "$(cat "$DIR/export.params")" !
 else
   note "reusing $IN ($params)"
 fi
-in_bytes=$(stat -c %s "$IN")
+in_bytes=$(stat -L -c %s "$IN")
 in_mb=$(awk -v b="$in_bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
 
 # -- 3. the floor
