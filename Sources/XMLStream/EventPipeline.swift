@@ -20,7 +20,10 @@ import Synchronization
 /// and with it the memory it holds. Memory is bounded by ``slotCount`` blocks (a block grows past
 /// ``blockSize`` only for one start tag larger than that, and shrinks back when reused).
 final class EventPipeline: @unchecked Sendable {
-  static let blockSize = 128 << 10
+  /// Eight blocks of 32 KiB: the ring stays in the cores' caches, and a hand-over costs little
+  /// next to the ~150 events a block holds. (128 KiB blocks cost more CPU time on the 1 GB file;
+  /// 16 KiB blocks twice the context switches.)
+  static let blockSize = 32 << 10
   static let slotCount = 8
 
   private struct Slot {

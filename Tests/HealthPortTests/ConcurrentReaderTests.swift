@@ -48,7 +48,7 @@ struct ConcurrentReaderTests {
   func complete(concurrent: Bool) throws {
     let sink = CountingStopSink(stopAt: nil)
     let bytes = Self.document(records: 20_000)
-    // Far more than the pipeline's blocks hold at once (8 × 128 KiB).
+    // Far more than the pipeline's blocks hold at once (8 × 32 KiB).
     #expect(bytes.count > 3 << 20)
     try ExportReader(bytes: bytes, name: "doc.xml", options: Self.options(concurrent: concurrent)).read(into: sink)
     #expect(sink.consumed == 20_000)
