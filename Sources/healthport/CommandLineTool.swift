@@ -69,7 +69,15 @@ enum CommandLineTool {
 
       """
     for command in commands { text += "  " + command.name.padding(to: 12) + command.summary + "\n" }
-    text += "\n  See 'healthport <subcommand> --help' for detailed help.\n"
+    text += """
+
+        See 'healthport <subcommand> --help' for detailed help.
+
+      ENVIRONMENT:
+        HEALTHPORT_THREADS=1|2      Read XML on one thread, or on two (libxml2 beside the rest).
+                                    Default: two when the machine has more than one processor.
+
+      """
     return text
   }
 

@@ -14,6 +14,14 @@ struct CommandLineTests {
     #expect(result.stdoutText.contains("OPTIONS:"))
   }
 
+  @Test("the top-level help names the environment variable that picks the threads")
+  func environmentInHelp() throws {
+    let result = try Harness.run(["--help"])
+    let text = result.stdoutText
+    let environment = try #require(text.range(of: "ENVIRONMENT:"))
+    #expect(text[environment.upperBound...].contains("HEALTHPORT_THREADS=1|2"))
+  }
+
   @Test("--version")
   func version() throws {
     let result = try Harness.run(["--version"])
