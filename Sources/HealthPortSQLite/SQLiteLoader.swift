@@ -939,10 +939,10 @@ public final class SQLiteLoader: ExportSink {
 }
 
 /// The memory the loader binds text from: an arena for the values of the statement being bound
-/// and the date writer (see ``TextArena`` and ``DateWriter``).
+/// (see ``TextArena``), and the writers' date formatter.
 final class BindingText {
   let arena = TextArena()
-  var dates = DateWriter()
+  var dates = ExportDateFormatter()
   /// For the rare value that does not fit in the arena (bound with a copy).
   var scratch: [UInt8] = []
 }
@@ -1005,9 +1005,10 @@ struct Binder {
   /// Three parameters: the date as written, Unix seconds, UTC offset in minutes (NULLs when absent).
   mutating func add(date: HealthDate?) throws {
     if let date {
-      if let slice = text.arena.reserve(DateWriter.count) {
-        text.dates.write(date, to: slice.baseAddress!)
-        try statement.bindStatic(index, utf8: UnsafeBufferPointer(slice))
+      if let room = text.arena.reserve(ExportDateFormatter.writeRoom),
+        let count = text.dates.write(date, to: room.baseAddress!)
+      {
+        try statement.bindStatic(index, utf8: UnsafeBufferPointer(rebasing: room[..<count]))
       } else {
         text.scratch.removeAll(keepingCapacity: true)
         date.append(to: &text.scratch)

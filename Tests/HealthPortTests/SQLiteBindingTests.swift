@@ -5,7 +5,7 @@ import Testing
 
 @testable import HealthPortSQLite
 
-/// The loader's copy-free binding: the text arena, the date writer and the decimal shortcut.
+/// The loader's copy-free binding: the text arena, the dates it binds and the decimal shortcut.
 @Suite("SQLite binding without copies")
 struct SQLiteBindingTests {
   /// Dates written by Foundation (an independent formatter) in fixed offsets, in an order that
@@ -33,14 +33,14 @@ struct SQLiteBindingTests {
     return texts + ["2000-02-29 23:59:59 +1400", "1970-01-01 00:00:00 -1200", "1969-12-31 23:59:59 +0000"]
   }
 
-  @Test("DateWriter writes the same 25 bytes as the date was written in")
+  @Test("the date formatter the loader binds with writes the same 25 bytes as the date was written in")
   func dates() throws {
-    var writer = DateWriter()
-    var out = [UInt8](repeating: 0, count: DateWriter.count)
+    var formatter = ExportDateFormatter()
+    var out = [UInt8](repeating: 0, count: ExportDateFormatter.writeRoom)
     for text in Self.foundationDates() {
       let date = try #require(HealthDate(text), "\(text)")
-      out.withUnsafeMutableBufferPointer { writer.write(date, to: $0.baseAddress!) }
-      #expect(String(decoding: out, as: UTF8.self) == text)
+      let count = out.withUnsafeMutableBufferPointer { formatter.write(date, to: $0.baseAddress!) }
+      #expect(count.map { String(decoding: out[..<$0], as: UTF8.self) } == text)
     }
   }
 

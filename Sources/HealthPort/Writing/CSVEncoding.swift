@@ -246,8 +246,9 @@ final class CSVTableFile {
 /// ``HealthDate/append(to:)`` but several times faster on the hot path: the bytes are stored a
 /// word at a time straight into the output, and the calendar conversion and the offset's digits
 /// are cached for the last local day and offset (samples come in runs of nearby dates), so that
-/// a date of the same day costs a range check and the time of day's digits.
-struct ExportDateFormatter {
+/// a date of the same day costs a range check and the time of day's digits. Used by every writer
+/// and by `load` for the dates it binds.
+public struct ExportDateFormatter {
   /// Local seconds since 1970 at the start of the cached day.
   private var dayStart: Int64 = 0
   /// `YYYY-MM-` and `DD ` of the cached day.
@@ -257,7 +258,7 @@ struct ExportDateFormatter {
   /// ` ±HHMM` of `lastOffset`, in the low six bytes.
   private var offsetWord: UInt64 = 0
 
-  init() {
+  public init() {
     // Start from a valid cache (1970-01-01, +0000), so that no test for "unset" is needed.
     _ = cacheDay(0)
     cacheOffset(0)
@@ -266,6 +267,41 @@ struct ExportDateFormatter {
   @inline(__always)
   mutating func append<Out: ByteAppender & ~Copyable>(_ date: HealthDate, to out: inout Out) {
     append(date, to: &out, trailer: nil)
+  }
+
+  /// Room ``write(_:to:)`` needs at its destination.
+  public static let writeRoom = 32
+
+  /// For other modules (`load` binds three dates a record straight from memory it owns): writes
+  /// the date at `out`, which has room for ``writeRoom`` bytes, and returns its length (25), or
+  /// nil if it would not fit (a year beyond four digits, never read from an export).
+  public mutating func write(_ date: HealthDate, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+    var destination = FixedDestination(base: out, capacity: Self.writeRoom)
+    append(date, to: &destination, trailer: nil)
+    return destination.overflowed ? nil : destination.count
+  }
+
+  /// Fixed memory as a ``ByteAppender``: bytes past `capacity` are dropped and noted.
+  private struct FixedDestination: ByteAppender {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    var count = 0
+    var overflowed = false
+
+    mutating func append(_ byte: UInt8) {
+      guard count < capacity else { return overflowed = true }
+      base[count] = byte
+      count += 1
+    }
+
+    mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+      for byte in bytes { append(byte) }
+    }
+
+    mutating func appendUnsafe(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+      guard maxCount <= capacity - count else { return overflowed = true }
+      count += body(base + count)
+    }
   }
 
   /// Appends the date and then `trailer` (a closing quote, a comma) in the same store.
