@@ -178,6 +178,19 @@ def rand_addr(rng: random.Random) -> int:
     return (rng.choice((0x2, 0x3, 0x5, 0x8, 0xc)) << 32) | (rng.getrandbits(28) << 4)
 
 
+
+class FreshAddressPool:
+    """Indexable like a list of escaped device strings; every lookup writes a new address."""
+
+    def __init__(self, rng: random.Random, template: str):
+        head = "<<HKDevice: 0x000000000>"
+        assert template.startswith(head)
+        self.rng = rng
+        self.tail = esc(template[len(head):])
+
+    def __getitem__(self, _index: int) -> str:
+        return f"&lt;&lt;HKDevice: 0x{rand_addr(self.rng):09x}&gt;{self.tail}"
+
 def rand_uuid(rng: random.Random) -> str:
     h = "%032X" % rng.getrandbits(128)
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89AB'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
@@ -967,13 +980,14 @@ class Era:
         self.wsw, self.psw = wsw, psw
         wc = "2021-12-14 08:27:33 +0000" if created else None
         pc = "2024-08-31 17:17:55 +0000" if created else None
-        self.watch_pool = [esc(device_string(rand_addr(rng), "Apple Watch", "Apple Inc.", "Watch", whw, wsw,
-                                             creation=wc)) for _ in range(4096)]
-        self.phone_pool = [esc(device_string(rand_addr(rng), "iPhone", "Apple Inc.", "iPhone", phw, psw,
-                                             creation=pc)) for _ in range(4096)]
-        self.withings_pool = [esc(device_string(rand_addr(rng), "Withings BPM Connect, Wi-Fi", "Withings",
-                                                "BPM Connect", local_identifier="00:24:e4:7a:1b:2c"))
-                              for _ in range(64)]
+        # Real exports write a new `<<HKDevice: 0x…>` address on nearly every record (FORMAT.md
+        # 5.2), so each draw from a pool gets a fresh address in front of the era's device fields.
+        self.watch_pool = FreshAddressPool(rng, device_string(0, "Apple Watch", "Apple Inc.", "Watch", whw, wsw,
+                                                              creation=wc))
+        self.phone_pool = FreshAddressPool(rng, device_string(0, "iPhone", "Apple Inc.", "iPhone", phw, psw,
+                                                              creation=pc))
+        self.withings_pool = FreshAddressPool(rng, device_string(0, "Withings BPM Connect, Wi-Fi", "Withings",
+                                                                 "BPM Connect", local_identifier="00:24:e4:7a:1b:2c"))
         self.pre = {}
 
     def prefix(self, rtype, who, unit):
