@@ -2,10 +2,14 @@
 SWIFT ?= swift
 BIN := .build/release/healthport
 
-.PHONY: deps build release demo test lint bench fuzz ci clean
+.PHONY: deps clients build release demo test lint bench fuzz ci clean
 
 deps:
 	@bash scripts/install-deps.sh
+
+## The pinned Python readers (pandas, DuckDB, its SQLite scanner) that the tests load outputs with.
+clients: deps
+	@bash scripts/python-clients.sh
 
 build: deps
 	$(SWIFT) build
@@ -25,7 +29,7 @@ demo: release
 	@echo "CSV written to .demo/records.csv and .demo/tables/"
 
 ## Installs what is missing, builds, lints and passes the tests.
-test: deps lint
+test: deps clients lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
@@ -46,4 +50,4 @@ ci: test
 	$(MAKE) fuzz SECONDS=60
 
 clean:
-	rm -rf .build .bench .demo
+	rm -rf .build .bench .demo .venv-clients

@@ -38,8 +38,11 @@ let package = Package(
     .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
     .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
 
-    .testTarget(name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["healthport"]),
+    // What both test targets share: where the real fixtures and the pinned Python readers are.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(
+      name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["healthport", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

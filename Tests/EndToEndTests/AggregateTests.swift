@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `steps`, `workouts`, `stats` and the filters, run through the built binary.
@@ -92,9 +93,8 @@ struct AggregateTests {
     }
   }
 
-  @Test("workouts agree with an independent computation (attributes and statistics)")
+  @Test("workouts agree with an independent computation (attributes and statistics)", .needsRealFixtures)
   func workouts() throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     for input in Self.inputs {
       for (unit, energy) in [("km", "kcal"), ("mi", "kJ")] {
         let result = try Harness.run([
@@ -110,9 +110,8 @@ struct AggregateTests {
     }
   }
 
-  @Test("known workout totals, by hand from the fixtures")
+  @Test("known workout totals, by hand from the fixtures", .needsRealFixtures)
   func knownWorkouts() throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     // tdda: totalDistance="0" km and totalEnergyBurned="139.3170000000021" kcal as attributes; the source
     // name holds a no-break space.
     let tdda = Harness.realFixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml")
@@ -134,9 +133,8 @@ struct AggregateTests {
     #expect(abs((Double(fields[3]) ?? -1) - (row["distance"] as? Double ?? -2)) < 0.0011)
   }
 
-  @Test("the summary groups per activity, sorted by count then name")
+  @Test("the summary groups per activity, sorted by count then name", .needsRealFixtures)
   func summary() throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     let input = Harness.realFixtures.appendingPathComponent("opendroid-hk/sampleexport-2.xml")
     let result = try Harness.run(["workouts", input.path, "--summary", "--format", "json"])
     let rows = try Harness.json(result.stdout) as? [[String: Any]] ?? []

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An independent view of XML documents, through Python's `xml.etree` (expat): canonical
@@ -122,9 +123,10 @@ struct ConvertTests {
     #expect(try Data(contentsOf: output) == PythonXML.exportBytes(Self.sampleZip))
   }
 
-  @Test("a real export in the Health app's layout comes back byte for byte", arguments: ["xml", "jsonl"])
+  @Test(
+    "a real export in the Health app's layout comes back byte for byte", .needsRealFixtures,
+    arguments: ["xml", "jsonl"])
   func realByteFaithful(format: String) throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     let input = Harness.realFixtures.appendingPathComponent("y-yu-ahcd-go/export.xml")
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -135,9 +137,8 @@ struct ConvertTests {
 
   /// tdda's sample is Apple's layout except one Workout line indented by two spaces and a blank
   /// line at the end: the output is the input with those two put right.
-  @Test("tdda (v3): byte for byte apart from its two layout slips", arguments: ["xml", "jsonl"])
+  @Test("tdda (v3): byte for byte apart from its two layout slips", .needsRealFixtures, arguments: ["xml", "jsonl"])
   func tddaLayout(format: String) throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     let input = Harness.realFixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml")
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

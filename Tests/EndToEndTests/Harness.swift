@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Paths and a runner for end-to-end tests of the built `healthport` binary.
 enum Harness {
-  /// The repository root, found from this file's path.
-  static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+  /// The repository root.
+  static let repoRoot: URL = TestEnvironment.repoRoot
 
-  /// `../shared/fixtures/real/` beside the project (absent on some machines: tests skip).
-  static let realFixtures: URL = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+  /// `../shared/fixtures/real/` beside the project (absent in a user's clone: tests that need it
+  /// carry the `.needsRealFixtures` trait and are skipped).
+  static let realFixtures: URL = TestEnvironment.realFixtures
 
-  static var hasRealFixtures: Bool { FileManager.default.fileExists(atPath: realFixtures.path) }
+  static var hasRealFixtures: Bool { TestEnvironment.hasRealFixtures }
 
   static let samples: URL = repoRoot.appendingPathComponent("Samples")
 

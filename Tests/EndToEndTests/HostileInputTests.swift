@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hostile input stays inert and bounded: it is stopped with a clear error, within bounded
@@ -93,9 +94,8 @@ struct QuirkWarningTests {
   ]
 
   /// FORMAT.md §9 item 5: all eight real 2026 workouts write their metadata block twice.
-  @Test("the duplicated workout metadata block of modern exports", arguments: workouts)
+  @Test("the duplicated workout metadata block of modern exports", .needsRealFixtures, arguments: workouts)
   func duplicatedMetadata(file: String) throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     let fragment = Harness.realFixtures.appendingPathComponent("NicolasReyrolle-apple-health-analyzer/\(file)")
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("healthport info on real exports")
@@ -24,9 +25,8 @@ struct InfoRealFixtureTests {
     #expect(json["elementCounts"] as? [String: Int] == expected.elementCounts)
   }
 
-  @Test("the iOS 16.0 export with the malformed DTD reads and says so")
+  @Test("the iOS 16.0 export with the malformed DTD reads and says so", .needsRealFixtures)
   func brokenDTD() throws {
-    try #require(Harness.hasRealFixtures, "../shared/fixtures/real is absent")
     let zip = Harness.realFixtures.appendingPathComponent("jshrake-healthkit-to-sqlite/export.zip")
     let result = try Harness.run(["info", zip.path, "--format", "json"])
     #expect(result.status == 0)

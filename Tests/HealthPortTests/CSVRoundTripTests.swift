@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HealthPort
@@ -13,12 +14,8 @@ struct CSVRoundTripTests {
 
   static func path(_ name: String) -> String { exports.first { $0.0 == name }!.1 }
 
-  @Test("the fixtures are present")
+  @Test("the fixtures are present", .needsRealFixtures)
   func fixturesPresent() {
-    if Self.exports.count < 2 {
-      print("skipping: ../shared/fixtures/real or Samples/export.xml not found")
-      return
-    }
     #expect(Self.exports.count >= 10)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HealthPort
@@ -24,9 +25,8 @@ final class TeeSink: ExportSink {
 }
 
 enum CSVTestFiles {
-  static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-  static let realFixtures = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+  static let repoRoot = TestEnvironment.repoRoot
+  static let realFixtures = TestEnvironment.realFixtures
 
   /// A fresh temporary directory.
   static func temporaryDirectory() throws -> URL {
