@@ -12,19 +12,3 @@ extension Trait where Self == ConditionTrait {
     .enabled(if: TestEnvironment.runsClientTests, Comment(rawValue: TestEnvironment.clientSkipMessage))
   }
 }
-
-/// A test that fails where CI forbids skipping but a skipped test's inputs are missing: so that
-/// parameterised fixture tests, which simply have no cases without the folder, cannot pass empty.
-@Suite("the test environment")
-struct TestEnvironmentTests {
-  @Test("../shared/fixtures/real is present where CI needs it", .enabled(if: TestEnvironment.skippingForbidden))
-  func realFixturesPresent() {
-    #expect(TestEnvironment.hasRealFixtures, "\(TestEnvironment.realFixtures.path) is missing")
-  }
-
-  @Test("the pinned Python clients are installed where CI needs them", .enabled(if: TestEnvironment.skippingForbidden))
-  func clientsPresent() {
-    #expect(TestEnvironment.hasClientPython, "\(TestEnvironment.clientPython.path) is missing")
-    #expect(TestEnvironment.duckDBSQLiteExtension != nil, "the duckdb-ext-sqlite wheel's extension is missing")
-  }
-}
