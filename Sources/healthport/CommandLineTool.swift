@@ -115,10 +115,6 @@ enum CommandLineTool {
       }
       let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
       try command.run(parsed)
-      let skipped = ReadingFlags.skipped.load(ordering: .relaxed)
-      if skipped > 0 {
-        writeError("healthport \(command.name): skipped \(skipped) damaged element(s); everything else was read\n")
-      }
       return 0
     } catch let error as HealthPortError {
       writeError(error.message + "\n")

@@ -122,8 +122,7 @@ enum ConvertCommand: Command {
     }
     let counter = CountingSink(writer)
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    if let types = filter.types, types.count == 1 { options.csvDefaultType = types.first }
+    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
     let report: ReadReport
     do {
       report = try ExportReader(path: input, options: options).read(into: FilterOptions.wrap(counter, in: filter))
@@ -138,9 +137,11 @@ enum ConvertCommand: Command {
       CommandLineTool.writeError(
         summaryLine(counter: counter, report: report, seconds: ProgressBar.now() - started, to: outputPath) + "\n")
     }
-    for warning in report.warnings where !quiet {
+    // The skip total is the last warning; it is printed once, below, also with --quiet.
+    for warning in report.warnings.dropLast(report.skipped.isEmpty ? 0 : 1) where !quiet {
       CommandLineTool.writeError("healthport convert: warning: \(warning)\n")
     }
+    ReadingFlags.reportSkipped(report.skipped.count, command: name)
   }
 
   /// `converted 1,234 elements (1,100 Record, …) to out.jsonl in 1.2 s (56.0 MB, 46.7 MB/s)`.

@@ -73,13 +73,25 @@ enum FilterOptions {
     return arguments.positionals.first
   }
 
-  /// Reads `input` into `sink` through the filter, with a progress bar when it fits.
-  static func read(_ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments) throws {
+  /// Reads `input` into `sink` through the filter, with a progress bar when it fits, and prints
+  /// the total of `--skip-invalid` skips.
+  @discardableResult
+  static func read(
+    _ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments, command: String
+  ) throws -> ReadReport {
     let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
+    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    let report: ReadReport
+    do {
+      report = try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
+    } catch {
+      bar?.finish()
+      throw error
+    }
     bar?.finish()
+    ReadingFlags.reportSkipped(report.skipped.count, command: command)
+    return report
   }
 
   /// Writes `bytes` to `-o PATH` (atomically) or stdout.

@@ -30,12 +30,8 @@ enum InfoCommand: Command {
     }
     let input = arguments.positionals.first
     let filter = try FilterOptions.parse(arguments, command: name)
-    let bar = ProgressBar.make(inputPath: input, quiet: arguments.flag("--quiet"))
     let collector = ExportSummaryCollector()
-    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    let report = try ExportReader(path: input, options: options).read(
-      into: FilterOptions.wrap(collector, in: filter))
-    bar?.finish()
+    let report = try FilterOptions.read(input, into: collector, filter: filter, arguments: arguments, command: name)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {

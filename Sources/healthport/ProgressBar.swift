@@ -1,5 +1,4 @@
 import HealthPort
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -56,28 +55,32 @@ final class ProgressBar: @unchecked Sendable {
 }
 
 extension ReadOptions {
-  /// Read options wired to a progress bar, if any.
-  static func with(_ bar: ProgressBar?, skipInvalid: Bool) -> ReadOptions {
+  /// Read options wired to a progress bar, if any. With `skipInvalid`, each skip is printed on
+  /// stderr as it happens; the total comes from the ``ReadReport`` (``ReadingFlags/reportSkipped``).
+  /// A filter with a single `--type` also names the type of the rows of a CSV without a type
+  /// column, the same for every command.
+  static func with(_ bar: ProgressBar?, skipInvalid: Bool, filter: ExportFilter? = nil) -> ReadOptions {
     var options = ReadOptions()
+    if let types = filter?.types, types.count == 1 { options.csvDefaultType = types.first }
     if let bar { options.progress = { bar.update(done: $0, total: $1) } }
     if skipInvalid {
       options.skipInvalid = true
-      options.onSkip = { message in
-        ReadingFlags.skipped.add(1, ordering: .relaxed)
-        CommandLineTool.writeError(message + "\n")
-      }
+      options.onSkip = { message in CommandLineTool.writeError(message + "\n") }
     }
     return options
   }
 }
 
-/// `--skip-invalid`, shared by every command that reads an export, and the count of skips that
-/// ``CommandLineTool`` reports at the end.
+/// `--skip-invalid`, shared by every command that reads an export.
 enum ReadingFlags {
   static let skipInvalidOption = OptionSpec(
     name: "--skip-invalid", short: nil, valueName: nil,
     help: "Skip damaged elements (reported on stderr, with a total) instead of stopping at the first.")
 
-  /// Elements skipped so far (reported from the parsing thread of `load` too).
-  static let skipped = Atomic<Int>(0)
+  /// The total line after a read that skipped damaged elements; `count` is the reader's own
+  /// (``ReadReport/skipped``), the one source of it.
+  static func reportSkipped(_ count: Int, command: String) {
+    guard count > 0 else { return }
+    CommandLineTool.writeError("healthport \(command): skipped \(count) damaged element(s); everything else was read\n")
+  }
 }

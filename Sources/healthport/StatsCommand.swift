@@ -50,7 +50,7 @@ enum StatsCommand: Command {
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
     let stats = Stats(configuration)
-    try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments)
+    try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)
 
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {

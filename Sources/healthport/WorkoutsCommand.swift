@@ -10,7 +10,7 @@ enum WorkoutsCommand: Command {
       OptionSpec(name: "--unit", short: nil, valueName: "km|mi", help: "Distance unit (default: km)."),
       OptionSpec(name: "--energy-unit", short: nil, valueName: "kcal|kJ", help: "Energy unit (default: kcal)."),
       FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs(excluding: ["--type"])
+    ] + FilterOptions.specs
   static let usage = """
     USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--energy-unit kcal|kJ]
                                [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D]
@@ -39,7 +39,7 @@ enum WorkoutsCommand: Command {
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
     totals.keepsRows = !summaryOnly
-    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments)
+    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
 
     func number(_ value: Double?) -> TabularOutput.Cell {
       value.map { .number(NumberText.format($0)) } ?? .empty
