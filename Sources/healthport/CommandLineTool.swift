@@ -62,7 +62,7 @@ enum CommandLineTool {
       also when omitted).
 
       OPTIONS:
-        --version                   Show the version.
+        -v, --version               Show the version.
         -h, --help                  Show help information.
 
       SUBCOMMANDS:
@@ -95,7 +95,7 @@ enum CommandLineTool {
           print(help, terminator: "")
         }
         return 0
-      case "--version":
+      case "--version", "-v", "-V":
         print("healthport \(version)")
         return 0
       default: break

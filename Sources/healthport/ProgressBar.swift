@@ -8,6 +8,8 @@ import HealthPort
 /// Shown only when stderr is a terminal and the input is over 64 MB, never in pipes or CI logs.
 final class ProgressBar: @unchecked Sendable {
   static let minimumInput: Int64 = 64 << 20
+  /// Seconds of reading before the bar shows a rate and a time left.
+  static let measuringTime = 1.0
   private let start = ProgressBar.now()
   private var lastDraw = 0.0
   private var drawn = false
@@ -30,16 +32,19 @@ final class ProgressBar: @unchecked Sendable {
     let now = Self.now()
     guard now - lastDraw >= 0.2, let total, total > 0 else { return }
     lastDraw = now
-    let elapsed = max(now - start, 0.001)
     let fraction = min(1, Double(done) / Double(total))
-    let rate = Double(done) / elapsed / 1e6
-    let left = rate > 0 ? Double(total - done) / 1e6 / rate : 0
     let width = 30
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    let line =
-      "\r[\(bar)] \(Int(fraction * 100))% \(done / 1_000_000)/\(total / 1_000_000) MB \(Int(rate)) MB/s \(Int(left))s left "
-    CommandLineTool.writeError(line)
+    var line = "\r[\(bar)] \(Int(fraction * 100))% \(done / 1_000_000)/\(total / 1_000_000) MB "
+    // A rate and a time left only once there is a measurement: a second of reading.
+    let elapsed = now - start
+    if elapsed >= Self.measuringTime, done > 0 {
+      let rate = Double(done) / elapsed / 1e6
+      let left = Double(max(0, total - done)) / 1e6 / rate
+      line += "\(Int(rate.rounded())) MB/s \(Int(left.rounded()))s left "
+    }
+    CommandLineTool.writeError(line + "\u{1B}[K")
     drawn = true
   }
 

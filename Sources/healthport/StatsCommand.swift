@@ -28,7 +28,7 @@ enum StatsCommand: Command {
     """
 
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
     guard let types = filter.types, types.count == 1, let type = types.first else {

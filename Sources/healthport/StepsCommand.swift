@@ -36,7 +36,7 @@ enum StepsCommand: Command {
   static let stepCount = "HKQuantityTypeIdentifierStepCount"
 
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
     if let types = filter.types, types != [stepCount] {

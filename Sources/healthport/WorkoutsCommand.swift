@@ -29,7 +29,7 @@ enum WorkoutsCommand: Command {
     """
 
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
     var configuration = WorkoutTotals.Configuration()

@@ -54,4 +54,121 @@ struct MessagesTests {
     #expect(failed.status == 65)
     #expect(failed.stderr.hasPrefix(cut + ":导出.xml:"), "stderr: \(failed.stderr)")
   }
+
+  @Test("no INPUT while stdin is a terminal: a usage error at once, not a silent wait")
+  func terminalStdin() throws {
+    // The binary runs with a pseudo-terminal as stdin; a wait would hit the 20 s timeout.
+    let output = try Self.python(
+      """
+      import os, pty, subprocess, sys
+      master, slave = pty.openpty()
+      for args in (['info'], ['steps'], ['convert', '--to', 'csv']):
+          p = subprocess.Popen([sys.argv[1]] + args, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+          try:
+              out, err = p.communicate(timeout=20)
+              print(p.returncode, len(out), err.decode().splitlines()[0])
+          except subprocess.TimeoutExpired:
+              p.kill()
+              print('waited')
+      """, [Harness.binary.path])
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(output)")
+    for (line, command) in zip(lines, ["info", "steps", "convert"]) {
+      #expect(line.hasPrefix("64 0 healthport \(command): error: no INPUT, and stdin is a terminal"), "\(line)")
+    }
+  }
+
+  @Test(
+    "format names: any case; an unknown one is named with the choices",
+    arguments: [
+      (["--to", "CSV"], 0, "type,sourceName,"), (["--to", "Jsonl"], 0, "{\"kind\":\"header\""),
+      (["--to", "parquet"], 64, "unknown format 'parquet' for --to (one of csv, jsonl, json, xml, sqlite)"),
+      (["--to", "jsnol"], 64, "did you mean 'jsonl'?"),
+      (["--to", "2024-01-01"], 64, "missing --to csv|jsonl|json|xml|sqlite"),
+    ])
+  func convertFormats(arguments: [String], status: Int32, text: String) throws {
+    let result = try Harness.run(["convert", Self.sample.path, "--quiet"] + arguments)
+    #expect(result.status == status, "stderr: \(result.stderr)")
+    #expect((status == 0 ? result.stdoutText : result.stderr).contains(text), "stderr: \(result.stderr)")
+  }
+
+  @Test("-v is --version")
+  func shortVersion() throws {
+    let short = try Harness.run(["-v"])
+    #expect(short.status == 0)
+    #expect(short.stdoutText == (try Harness.run(["--version"])).stdoutText)
+    #expect(short.stdoutText.hasPrefix("healthport "))
+  }
+
+  @Test("steps --to json: --to ends the date range here, the hint names --format json")
+  func toJSONHint() throws {
+    let result = try Harness.run(["steps", Self.sample.path, "--to", "json"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("use --format json"), "stderr: \(result.stderr)")
+  }
+
+  @Test("a healthport database given as INPUT is named for what it is", arguments: ["steps", "info", "convert"])
+  func databaseInput(command: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("g.db").path
+    let load = try Harness.run(["load", Self.sample.path, "--db", database, "--quiet"])
+    try #require(load.status == 0, "stderr: \(load.stderr)")
+    let result = try Harness.run([command, database] + (command == "convert" ? ["--to", "csv"] : []))
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix(database + ": error: this is a SQLite database"), "stderr: \(result.stderr)")
+  }
+
+  @Test(
+    "without --format, -o picks the format from its extension",
+    arguments: [
+      ("steps.csv", [String](), "period,steps,samples\n"), ("steps.JSON", [], "[\n  {\"period\": "),
+      ("steps.txt", [], "period "), ("steps.csv", ["--format", "table"], "period "),
+    ])
+  func outputExtension(name: String, extra: [String], prefix: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent(name).path
+    let result = try Harness.run(["steps", Self.sample.path, "-o", output] + extra)
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let written = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(written.hasPrefix(prefix), "\(written.prefix(80))")
+  }
+
+  @Test("the progress bar shows no rate or time left before it has measured one")
+  func progressFirstFrame() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // An export over the bar's 64 MiB threshold; stderr is a pseudo-terminal so that the bar shows.
+    // The first frames are read, then the run is stopped.
+    let output = try Self.python(
+      """
+      import os, pty, subprocess, sys
+      path = sys.argv[2]
+      with open(path, 'w') as f:
+          f.write('<?xml version="1.0" encoding="UTF-8"?>\\n<HealthData locale="en_US">\\n')
+          line = (' <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count"'
+                  ' startDate="2024-01-02 08:00:00 +0100" endDate="2024-01-02 08:05:00 +0100" value="12"/>\\n')
+          f.write(line * (70_000_000 // len(line)))
+          f.write('</HealthData>\\n')
+      master, slave = pty.openpty()
+      p = subprocess.Popen([sys.argv[1], 'info', path], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=slave)
+      os.close(slave)
+      data = b''
+      while data.count(b'\\r') < 2:
+          try:
+              chunk = os.read(master, 65536)
+          except OSError:
+              break
+          if not chunk:
+              break
+          data += chunk
+      p.kill()
+      p.wait()
+      print(data.decode().split('\\r')[1])
+      """, [Harness.binary.path, directory.appendingPathComponent("big.xml").path])
+    #expect(output.hasPrefix("[") && output.contains("/70 MB"), "\(output)")
+    #expect(!output.contains("MB/s") && !output.contains("left"), "\(output)")
+  }
 }
