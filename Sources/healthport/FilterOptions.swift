@@ -127,7 +127,8 @@ enum FilterOptions {
           "healthport \(command): error: no INPUT, and stdin is a terminal: give an export (healthport \(command) export.zip) or pipe one in (healthport \(command) < export.xml)\nSee 'healthport \(command) --help'."
         )
       }
-      CommandLineTool.writeError("healthport \(command): reading an export from stdin (the terminal); end it with Ctrl-D\n")
+      CommandLineTool.writeError(
+        "healthport \(command): reading an export from stdin (the terminal); end it with Ctrl-D\n")
     }
     try refuseDatabase(input)
   }
