@@ -130,9 +130,11 @@ enum ConvertCommand: Command {
     let counter = CountingSink(writer)
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
     let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    let filtered = FilterOptions.wrap(counter, in: filter)
+    let names = FilterOptions.watchesSources(arguments) ? SourceNamesSink(next: filtered) : nil
     let report: ReadReport
     do {
-      report = try ExportReader(path: input, options: options).read(into: FilterOptions.wrap(counter, in: filter))
+      report = try ExportReader(path: input, options: options).read(into: names ?? filtered)
       try output?.commit()
     } catch {
       bar?.finish()
@@ -144,6 +146,7 @@ enum ConvertCommand: Command {
       CommandLineTool.writeError(
         summaryLine(counter: counter, report: report, seconds: ProgressBar.now() - started, to: outputPath) + "\n")
     }
+    if let names { FilterOptions.warnUnmatchedSources(names, arguments: arguments, command: name) }
     // The skip total is the last warning; it is printed once, below, also with --quiet.
     for warning in report.warnings.dropLast(report.skipped.isEmpty ? 0 : 1) where !quiet {
       CommandLineTool.writeError("healthport convert: warning: \(warning)\n")

@@ -104,16 +104,34 @@ enum FilterOptions {
     let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
     let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    let names = watchesSources(arguments) ? SourceNamesSink(next: wrap(sink, in: filter)) : nil
     let report: ReadReport
     do {
-      report = try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
+      report = try ExportReader(path: input, options: options).read(into: names ?? wrap(sink, in: filter))
     } catch {
       bar?.finish()
       throw error
     }
     bar?.finish()
+    if let names { warnUnmatchedSources(names, arguments: arguments, command: command) }
     ReadingFlags.reportSkipped(report.skipped.count, command: command)
     return report
+  }
+
+  /// Whether a source option was given whose names should be checked against the input.
+  static func watchesSources(_ arguments: ParsedArguments) -> Bool {
+    !arguments.list("--source-product").isEmpty || arguments.value("--source") != nil
+      || !arguments.list("--priority").isEmpty
+  }
+
+  /// A warning on stderr for each source option that matched no source in the input.
+  static func warnUnmatchedSources(_ names: SourceNamesSink, arguments: ParsedArguments, command: String) {
+    var warnings = names.unmatchedProducts(arguments.list("--source-product"))
+    if let text = arguments.value("--source"), !text.isEmpty, let warning = names.unmatchedSourceText(text) {
+      warnings.append(warning)
+    }
+    warnings += names.unmatchedPriorities(arguments.list("--priority"))
+    for warning in warnings { CommandLineTool.writeError("healthport \(command): warning: \(warning)\n") }
   }
 
   /// Checks `input` before it is read: no INPUT while stdin is a terminal is a usage error (rather

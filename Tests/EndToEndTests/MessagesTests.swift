@@ -171,4 +171,33 @@ struct MessagesTests {
     #expect(output.hasPrefix("[") && output.contains("/70 MB"), "\(output)")
     #expect(!output.contains("MB/s") && !output.contains("left"), "\(output)")
   }
+
+  @Test(
+    "a source option that matches nothing in the input gets a warning with the closest name",
+    arguments: [
+      (["steps", "--source-product", "Wacth"], "warning: --source-product 'Wacth' matches no source", "'Watch'"),
+      (["steps", "--dedupe", "--priority", "Garmin,Watch"], "warning: --priority 'Garmin' matches no source", "'iPhone'"),
+      (["info", "--source", "Fitbit"], "warning: --source 'Fitbit' is in no source name", "'Pedometer++'"),
+      (["convert", "--to", "csv", "--source-product", "iphon"], "warning: --source-product 'iphon'", "'iPhone'"),
+    ])
+  func unmatchedSources(arguments: [String], warning: String, named: String) throws {
+    let result = try Harness.run(arguments + [Self.sample.path])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let lines = result.stderr.split(separator: "\n").filter { $0.contains("warning: --") }
+    #expect(lines.count == 1, "stderr: \(result.stderr)")
+    #expect(lines.first?.contains(warning) == true, "stderr: \(result.stderr)")
+    #expect(lines.first?.contains(named) == true, "stderr: \(result.stderr)")
+  }
+
+  @Test(
+    "names that match something get no warning",
+    arguments: [
+      ["steps", "--source-product", "watch"], ["steps", "--dedupe", "--priority", "Pedometer++,iphone"],
+      ["info", "--source", "apple watch"],
+    ])
+  func matchedSources(arguments: [String]) throws {
+    let result = try Harness.run(arguments + [Self.sample.path])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    #expect(!result.stderr.contains("warning"), "stderr: \(result.stderr)")
+  }
 }
