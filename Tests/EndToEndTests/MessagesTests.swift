@@ -176,7 +176,10 @@ struct MessagesTests {
     "a source option that matches nothing in the input gets a warning with the closest name",
     arguments: [
       (["steps", "--source-product", "Wacth"], "warning: --source-product 'Wacth' matches no source", "'Watch'"),
-      (["steps", "--dedupe", "--priority", "Garmin,Watch"], "warning: --priority 'Garmin' matches no source", "'iPhone'"),
+      (
+        ["steps", "--dedupe", "--priority", "Garmin,Watch"], "warning: --priority 'Garmin' matches no source",
+        "'iPhone'"
+      ),
       (["info", "--source", "Fitbit"], "warning: --source 'Fitbit' is in no source name", "'Pedometer++'"),
       (["convert", "--to", "csv", "--source-product", "iphon"], "warning: --source-product 'iphon'", "'iPhone'"),
     ])
