@@ -134,7 +134,9 @@ enum CommandLineTool {
 }
 
 extension String {
+  /// Padded with spaces to `width` terminal columns (``displayWidth``), at least one space after.
   func padding(to width: Int) -> String {
-    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    let own = displayWidth
+    return own >= width ? self + " " : self + String(repeating: " ", count: width - own)
   }
 }

@@ -80,7 +80,7 @@ enum WorkoutsCommand: Command {
         output.columns[4] = "distance_\(configuration.distanceUnit)"
         output.columns[5] = "energy_\(configuration.energyUnit)"
         output.totalRow = [
-          .text("total"), .text("\(totals.rows.count) workouts"), .text(""),
+          .text("total"), .text(totals.rows.count == 1 ? "1 workout" : "\(totals.rows.count) workouts"), .text(""),
           number(totals.rows.reduce(0) { $0 + ($1.durationMinutes ?? 0) }),
           totals.rows.contains { $0.distance != nil }
             ? number(totals.rows.reduce(0) { $0 + ($1.distance ?? 0) }) : .empty,

@@ -6,15 +6,19 @@ import Testing
 struct MessagesTests {
   static let sample = Harness.samples.appendingPathComponent("export.xml")
 
-  /// Runs `python3 -c script args…` and returns its stdout.
+  /// Runs `python3 -c script args…` with `stdin` and returns its stdout.
   @discardableResult
-  static func python(_ script: String, _ arguments: [String] = []) throws -> String {
+  static func python(_ script: String, _ arguments: [String] = [], stdin: String? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", script] + arguments
     let pipe = Pipe()
     process.standardOutput = pipe
+    let input = Pipe()
+    process.standardInput = input
     try process.run()
+    try input.fileHandleForWriting.write(contentsOf: Data((stdin ?? "").utf8))
+    try input.fileHandleForWriting.close()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "python failed")
