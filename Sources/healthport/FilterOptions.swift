@@ -10,7 +10,8 @@ enum FilterOptions {
   static let specs: [OptionSpec] = [
     OptionSpec(
       name: "--type", short: nil, valueName: "type",
-      help: "Only these record types (repeatable or comma-separated): StepCount, HKQuantityTypeIdentifierHeartRate…",
+      help:
+        "Only these record types (repeatable or comma-separated): StepCount, HKQuantityTypeIdentifierHeartRate…; a single one names the rows of a CSV without a type column.",
       repeatable: true),
     OptionSpec(
       name: "--source-product", short: nil, valueName: "product",

@@ -18,14 +18,16 @@ enum StepsCommand: Command {
     ] + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
     USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]]
-                            [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+                            [--type StepCount] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
                             [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
 
     Sums HKQuantityTypeIdentifierStepCount per period of each sample's start date (local day in
-    the offset written on the sample, or in --tz). CSV columns: period,steps,samples.
+    the offset written on the sample, or in --tz). CSV columns: period,steps,samples. Without
+    --format, -o picks it from the extension (.csv, .json), else the table. --type StepCount names
+    the rows of a CSV without a type column.
 
     EXAMPLES:
       healthport steps export.zip --source-product Watch --from 2023-01-01 --to 2023-12-31

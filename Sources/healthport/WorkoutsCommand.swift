@@ -14,7 +14,7 @@ enum WorkoutsCommand: Command {
   static let usage = """
     USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--energy-unit kcal|kJ]
                                [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D]
-                               [--tz ZONE] [--format table|csv|json] [-o PATH]
+                               [--tz ZONE] [--type T] [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
