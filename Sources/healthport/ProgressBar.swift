@@ -8,9 +8,10 @@ import HealthPort
 /// Shown only when stderr is a terminal and the input is over 64 MB, never in pipes or CI logs.
 final class ProgressBar: @unchecked Sendable {
   static let minimumInput: Int64 = 64 << 20
-  /// Seconds of reading before the bar shows a rate and a time left.
+  /// Seconds of reading, from the first update on, before the bar shows a rate and a time left.
   static let measuringTime = 1.0
-  private let start = ProgressBar.now()
+  /// The first update: time and bytes done, the origin of the rate.
+  private var first: (time: Double, done: Int64)?
   private var lastDraw = 0.0
   private var drawn = false
 
@@ -37,10 +38,13 @@ final class ProgressBar: @unchecked Sendable {
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     var line = "\r[\(bar)] \(Int(fraction * 100))% \(done / 1_000_000)/\(total / 1_000_000) MB "
-    // A rate and a time left only once there is a measurement: a second of reading.
-    let elapsed = now - start
-    if elapsed >= Self.measuringTime, done > 0 {
-      let rate = Double(done) / elapsed / 1e6
+    // A rate and a time left only once there is a measurement: a second of reading since the
+    // first update (so the first frame never has one, and start-up time does not count).
+    let origin = first ?? (now, done)
+    first = origin
+    let elapsed = now - origin.time
+    if elapsed >= Self.measuringTime, done > origin.done {
+      let rate = Double(done - origin.done) / elapsed / 1e6
       let left = Double(max(0, total - done)) / 1e6 / rate
       line += "\(Int(rate.rounded())) MB/s \(Int(left.rounded()))s left "
     }
