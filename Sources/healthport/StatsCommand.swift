@@ -55,8 +55,9 @@ enum StatsCommand: Command {
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {
       // Apple writes `%` quantities as fractions (0.165 = 16.5 %): tables show the percentage, data
-      // outputs the value as written.
-      let shown = format == "table" && row.unit == "%" ? row.value * 100 : row.value
+      // outputs the value as written. A count is a count.
+      let percent = format == "table" && row.unit == "%" && configuration.aggregate != .count
+      let shown = percent ? row.value * 100 : row.value
       output.rows.append([
         .text(row.period), .number(NumberText.format(shown)), .number(String(row.samples)), .text(row.unit),
       ])

@@ -110,5 +110,9 @@ struct TableOutputTests {
     #expect(csv.stdoutText == "period,value,samples,unit\n2024-11-28,0.97,1,%\n")
     let json = try Harness.run(["stats", Self.sample.path, "--type", "OxygenSaturation", "--format", "json"])
     #expect(json.stdoutText.contains("\"value\": 0.97,"), "\(json.stdoutText)")
+    // A count stays a count.
+    let count = try Harness.run(["stats", Self.sample.path, "--type", "OxygenSaturation", "--agg", "count"])
+    let countRow = try #require(count.stdoutText.split(separator: "\n").dropFirst().first)
+    #expect(countRow.split(separator: " ").prefix(2) == ["2024-11-28", "1"], "\(countRow)")
   }
 }
