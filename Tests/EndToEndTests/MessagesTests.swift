@@ -93,7 +93,8 @@ struct MessagesTests {
     var lines = output.split(separator: "\n").map(String.init)
     #expect(lines.count == 4, "\(output)")
     let dash = lines.popLast() ?? ""
-    #expect(dash.hasSuffix("healthport info: reading an export from stdin (the terminal); end it with Ctrl-D"), "\(dash)")
+    #expect(
+      dash.hasSuffix("healthport info: reading an export from stdin (the terminal); end it with Ctrl-D"), "\(dash)")
     for (line, command) in zip(lines, ["info", "steps", "convert"]) {
       #expect(line.hasPrefix("64 0 healthport \(command): error: no INPUT, and stdin is a terminal"), "\(line)")
     }
