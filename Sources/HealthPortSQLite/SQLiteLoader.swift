@@ -54,6 +54,8 @@ public final class SQLiteLoader: ExportSink {
     public var workoutsRead = 0
     public var activitySummariesRead = 0
     public var otherElementsRead = 0
+    /// Damaged elements passed over with `--skip-invalid` (the reader's ``ReadReport/skipped``).
+    public var skipped = 0
 
     public var rowsAdded: Int { added.reduce(0, +) }
     public func added(_ table: Table) -> Int { added[table.rawValue] }
@@ -292,6 +294,7 @@ public final class SQLiteLoader: ExportSink {
 
   public func end(_ report: ReadReport) throws {
     result.inputBytes = report.documentBytes
+    result.skipped = report.skipped.count
     result.seconds = Self.now() - started
     var b = Binder(s.finishExport, text)
     try b.add(Self.timestamp())

@@ -73,6 +73,12 @@ public final class ZipArchiveReader {
   /// Moves to the next member and returns its path, or nil at the end of the archive.
   public func nextEntry() throws -> ZipEntry? {
     var entry: OpaquePointer?
+    // libarchive converts member names to the current locale's character set; in the C locale
+    // (a program that never calls setlocale) a name stored as UTF-8 (the zip's UTF-8 flag, e.g.
+    // `导出.xml`) fails that conversion and comes out empty. Read headers in a UTF-8 locale, on
+    // this thread only.
+    let previous = Self.utf8Locale.map { uselocale($0) }
+    defer { if let previous { uselocale(previous) } }
     let rc = archive_read_next_header(archive, &entry)
     if rc == ARCHIVE_EOF { return nil }
     guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
@@ -104,6 +110,14 @@ public final class ZipArchiveReader {
     }
     return count
   }
+
+  /// A UTF-8 `LC_CTYPE` locale for ``nextEntry()``, or nil when the system has none.
+  nonisolated(unsafe) private static let utf8Locale: locale_t? = {
+    for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] {
+      if let locale = newlocale(LC_CTYPE_MASK, name, nil) { return locale }
+    }
+    return nil
+  }()
 
   private static func errorString(_ archive: OpaquePointer) -> String {
     archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"

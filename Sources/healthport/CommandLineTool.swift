@@ -62,7 +62,7 @@ enum CommandLineTool {
       also when omitted).
 
       OPTIONS:
-        --version                   Show the version.
+        -v, --version               Show the version.
         -h, --help                  Show help information.
 
       SUBCOMMANDS:
@@ -95,7 +95,7 @@ enum CommandLineTool {
           print(help, terminator: "")
         }
         return 0
-      case "--version":
+      case "--version", "-v", "-V":
         print("healthport \(version)")
         return 0
       default: break
@@ -115,10 +115,6 @@ enum CommandLineTool {
       }
       let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
       try command.run(parsed)
-      let skipped = ReadingFlags.skipped.load(ordering: .relaxed)
-      if skipped > 0 {
-        writeError("healthport \(command.name): skipped \(skipped) damaged element(s); everything else was read\n")
-      }
       return 0
     } catch let error as HealthPortError {
       writeError(error.message + "\n")
@@ -138,7 +134,9 @@ enum CommandLineTool {
 }
 
 extension String {
+  /// Padded with spaces to `width` terminal columns (``displayWidth``), at least one space after.
   func padding(to width: Int) -> String {
-    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    let own = displayWidth
+    return own >= width ? self + " " : self + String(repeating: " ", count: width - own)
   }
 }

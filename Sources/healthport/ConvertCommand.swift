@@ -15,7 +15,8 @@ enum ConvertCommand: Command {
     [
       OptionSpec(
         name: "--to", short: nil, valueName: "format|date",
-        help: "Output format (required): csv, jsonl, json, xml or sqlite. Also the date filter's end (see below).",
+        help:
+          "Output format (required, any case): csv, jsonl, json, xml or sqlite. Also the date filter's end (see below).",
         repeatable: true)
     ] + [
       OptionSpec(
@@ -50,14 +51,19 @@ enum ConvertCommand: Command {
 
   static func run(_ arguments: ParsedArguments) throws {
     // `--to` is both the output format and the date filter's end; the value tells them apart.
+    // Format names ignore case; a value that does not start with a digit cannot be a date.
     let toValues = arguments.list("--to")
-    let formatValues = toValues.filter { formats.contains($0) }
-    let dateValues = toValues.filter { !formats.contains($0) }
+    let formatValues = toValues.map { $0.lowercased() }.filter { formats.contains($0) }
+    let dateValues = toValues.filter { !formats.contains($0.lowercased()) }
+    if let unknown = dateValues.first(where: { !($0.first?.isNumber ?? false) }) {
+      let hint = NameSuggestion.closest(to: unknown, in: formats).map { "; did you mean '\($0)'?" } ?? ""
+      throw HealthPortError(
+        .usage,
+        "healthport convert: error: unknown format '\(unknown)' for --to (one of \(formats.joined(separator: ", "))\(hint))"
+      )
+    }
     guard let format = formatValues.first else {
-      let hint =
-        dateValues.first.flatMap { NameSuggestion.closest(to: $0, in: formats) }.map { " (did you mean '\($0)'?)" }
-        ?? ""
-      throw HealthPortError(.usage, "healthport convert: error: missing --to csv|jsonl|json|xml|sqlite\(hint)")
+      throw HealthPortError(.usage, "healthport convert: error: missing --to csv|jsonl|json|xml|sqlite")
     }
     guard formatValues.count == 1, dateValues.count <= 1 else {
       throw HealthPortError(
@@ -90,6 +96,7 @@ enum ConvertCommand: Command {
       throw HealthPortError(.usage, "\(outputPath): error: the output would overwrite the input; choose another path")
     }
 
+    try FilterOptions.checkInput(input, command: name)
     if format == "sqlite" {
       guard let outputPath else {
         throw HealthPortError(.usage, "healthport convert: error: --to sqlite needs -o PATH (the database)")
@@ -122,11 +129,12 @@ enum ConvertCommand: Command {
     }
     let counter = CountingSink(writer)
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    if let types = filter.types, types.count == 1 { options.csvDefaultType = types.first }
+    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    let filtered = FilterOptions.wrap(counter, in: filter)
+    let names = FilterOptions.watchesSources(arguments) ? SourceNamesSink(next: filtered) : nil
     let report: ReadReport
     do {
-      report = try ExportReader(path: input, options: options).read(into: FilterOptions.wrap(counter, in: filter))
+      report = try ExportReader(path: input, options: options).read(into: names ?? filtered)
       try output?.commit()
     } catch {
       bar?.finish()
@@ -138,9 +146,12 @@ enum ConvertCommand: Command {
       CommandLineTool.writeError(
         summaryLine(counter: counter, report: report, seconds: ProgressBar.now() - started, to: outputPath) + "\n")
     }
-    for warning in report.warnings where !quiet {
+    if let names { FilterOptions.warnUnmatchedSources(names, arguments: arguments, command: name) }
+    // The skip total is the last warning; it is printed once, below, also with --quiet.
+    for warning in report.warnings.dropLast(report.skipped.isEmpty ? 0 : 1) where !quiet {
       CommandLineTool.writeError("healthport convert: warning: \(warning)\n")
     }
+    ReadingFlags.reportSkipped(report.skipped.count, command: name)
   }
 
   /// `converted 1,234 elements (1,100 Record, …) to out.jsonl in 1.2 s (56.0 MB, 46.7 MB/s)`.

@@ -1,12 +1,17 @@
 import HealthPort
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The filter options shared by `info`, `steps`, `workouts`, `stats` (and `convert`):
 /// `--type --source-product --source --activity --from --to --tz`.
 enum FilterOptions {
   static let specs: [OptionSpec] = [
     OptionSpec(
       name: "--type", short: nil, valueName: "type",
-      help: "Only these record types (repeatable or comma-separated): StepCount, HKQuantityTypeIdentifierHeartRate…",
+      help:
+        "Only these record types (repeatable or comma-separated): StepCount, HKQuantityTypeIdentifierHeartRate…; a single one names the rows of a CSV without a type column.",
       repeatable: true),
     OptionSpec(
       name: "--source-product", short: nil, valueName: "product",
@@ -40,8 +45,12 @@ enum FilterOptions {
         sourceText: arguments.value("--source"), activities: arguments.list("--activity"),
         from: arguments.value("--from"), to: arguments.value("--to"), tz: arguments.value("--tz"))
     } catch let error as HealthPortError where error.kind == .usage {
-      throw HealthPortError(
-        .usage, error.message.replacingPrefix("healthport: ", with: "healthport \(command): "))
+      var message = error.message.replacingPrefix("healthport: ", with: "healthport \(command): ")
+      // `--to json` is `convert`'s output format; here --to ends the date range.
+      if let to = arguments.value("--to"), ["table", "csv", "json", "jsonl", "xml"].contains(to.lowercased()) {
+        message += " (for the output format, use --format \(to.lowercased()))"
+      }
+      throw HealthPortError(.usage, message)
     }
   }
 
@@ -60,7 +69,20 @@ enum FilterOptions {
   }
 
   static let formatOption = OptionSpec(
-    name: "--format", short: nil, valueName: "table|csv|json", help: "Output format (default: table).")
+    name: "--format", short: nil, valueName: "table|csv|json",
+    help: "Output format (default: from -o's extension, .csv or .json, else table).")
+
+  /// `--format`, or without it the format `-o PATH`'s extension names (`.csv`, `.json`, any case),
+  /// else the table.
+  static func format(_ arguments: ParsedArguments, command: String) throws -> String {
+    if arguments.value("--format") != nil {
+      return try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: command)
+    }
+    let path = (arguments.value("--output") ?? "").lowercased()
+    if path.hasSuffix(".csv") { return "csv" }
+    if path.hasSuffix(".json") { return "json" }
+    return "table"
+  }
   static let outputOption = OptionSpec(
     name: "--output", short: "-o", valueName: "path", help: "Write to this file instead of stdout.")
   static let quietOption = OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar.")
@@ -73,13 +95,77 @@ enum FilterOptions {
     return arguments.positionals.first
   }
 
-  /// Reads `input` into `sink` through the filter, with a progress bar when it fits.
-  static func read(_ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments) throws {
+  /// Reads `input` into `sink` through the filter, with a progress bar when it fits, and prints
+  /// the total of `--skip-invalid` skips.
+  @discardableResult
+  static func read(
+    _ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments, command: String
+  ) throws -> ReadReport {
+    try checkInput(input, command: command)
     let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
+    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    let names = watchesSources(arguments) ? SourceNamesSink(next: wrap(sink, in: filter)) : nil
+    let report: ReadReport
+    do {
+      report = try ExportReader(path: input, options: options).read(into: names ?? wrap(sink, in: filter))
+    } catch {
+      bar?.finish()
+      throw error
+    }
     bar?.finish()
+    if let names { warnUnmatchedSources(names, arguments: arguments, command: command) }
+    ReadingFlags.reportSkipped(report.skipped.count, command: command)
+    return report
+  }
+
+  /// Whether a source option was given whose names should be checked against the input.
+  static func watchesSources(_ arguments: ParsedArguments) -> Bool {
+    !arguments.list("--source-product").isEmpty || arguments.value("--source") != nil
+      || !arguments.list("--priority").isEmpty
+  }
+
+  /// A warning on stderr for each source option that matched no source in the input.
+  static func warnUnmatchedSources(_ names: SourceNamesSink, arguments: ParsedArguments, command: String) {
+    var warnings = names.unmatchedProducts(arguments.list("--source-product"))
+    if let text = arguments.value("--source"), !text.isEmpty, let warning = names.unmatchedSourceText(text) {
+      warnings.append(warning)
+    }
+    warnings += names.unmatchedPriorities(arguments.list("--priority"))
+    for warning in warnings { CommandLineTool.writeError("healthport \(command): warning: \(warning)\n") }
+  }
+
+  /// Checks `input` before it is read: no INPUT while stdin is a terminal is a usage error (rather
+  /// than a silent wait for an export typed in), `-` on a terminal says it waits for stdin, and a
+  /// SQLite database is refused with a message that says what it is.
+  static func checkInput(_ input: String?, command: String) throws {
+    if input == nil || input == "-", isatty(0) == 1 {
+      guard input != nil else {
+        throw HealthPortError(
+          .usage,
+          "healthport \(command): error: no INPUT, and stdin is a terminal: give an export (healthport \(command) export.zip) or pipe one in (healthport \(command) < export.xml)\nSee 'healthport \(command) --help'."
+        )
+      }
+      CommandLineTool.writeError(
+        "healthport \(command): reading an export from stdin (the terminal); end it with Ctrl-D\n")
+    }
+    try refuseDatabase(input)
+  }
+
+  /// Refuses a SQLite database (what `healthport load` writes) with a message that says what it is,
+  /// told by the 16 bytes every SQLite database starts with. Stdin is not looked at.
+  static func refuseDatabase(_ input: String?) throws {
+    guard let input, input != "-" else { return }
+    let descriptor = open(input, O_RDONLY)
+    guard descriptor >= 0 else { return }  // the reader reports what is wrong
+    defer { Glibc.close(descriptor) }
+    var head = [UInt8](repeating: 0, count: 16)
+    let count = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 16) }
+    guard count == 16, head == Array("SQLite format 3\0".utf8) else { return }
+    throw HealthPortError(
+      .malformed,
+      "\(input): error: this is a SQLite database (as `healthport load` writes them), not an export; query it with sqlite3, or give the export it was loaded from"
+    )
   }
 
   /// Writes `bytes` to `-o PATH` (atomically) or stdout.

@@ -30,12 +30,8 @@ enum InfoCommand: Command {
     }
     let input = arguments.positionals.first
     let filter = try FilterOptions.parse(arguments, command: name)
-    let bar = ProgressBar.make(inputPath: input, quiet: arguments.flag("--quiet"))
     let collector = ExportSummaryCollector()
-    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    let report = try ExportReader(path: input, options: options).read(
-      into: FilterOptions.wrap(collector, in: filter))
-    bar?.finish()
+    let report = try FilterOptions.read(input, into: collector, filter: filter, arguments: arguments, command: name)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {
@@ -161,7 +157,7 @@ enum InfoRendering {
     if !s.recordsByType.isEmpty {
       lines.append("")
       lines.append("Records by type")
-      let width = min(60, s.recordsByType.keys.map(\.count).max() ?? 0)
+      let width = min(60, s.recordsByType.keys.map(\.displayWidth).max() ?? 0)
       for (type, count) in s.recordsByType.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
         let units = (s.unitsByType[type] ?? []).sorted().joined(separator: ", ")
         lines.append(
@@ -171,7 +167,7 @@ enum InfoRendering {
     if !s.workoutsByActivity.isEmpty {
       lines.append("")
       lines.append("Workouts by activity")
-      let width = s.workoutsByActivity.keys.map(\.count).max() ?? 0
+      let width = s.workoutsByActivity.keys.map(\.displayWidth).max() ?? 0
       for (type, count) in s.workoutsByActivity.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
         lines.append("  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12))
       }
@@ -179,8 +175,8 @@ enum InfoRendering {
     if !s.sources.isEmpty {
       lines.append("")
       lines.append("Sources (records)")
-      let labels = s.sources.map { "\($0.name) [\($0.product ?? "unknown product")]" }
-      let width = labels.map(\.count).max() ?? 0
+      let labels = s.sources.map { "\($0.name) [\($0.product ?? "unknown product")]".showingNonBreakingSpaces }
+      let width = labels.map(\.displayWidth).max() ?? 0
       for (label, source) in zip(labels, s.sources) {
         lines.append("  " + label.padding(to: width + 2) + grouped(source.records).leftPadded(to: 12))
       }
@@ -211,7 +207,9 @@ enum InfoRendering {
 }
 
 extension String {
+  /// Padded on the left to `width` terminal columns (``displayWidth``).
   func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: " ", count: width - count) + self
+    let own = displayWidth
+    return own >= width ? self : String(repeating: " ", count: width - own) + self
   }
 }

@@ -67,6 +67,7 @@ enum LoadCommand: Command {
         return .with(bar, skipInvalid: skipInvalid)
       })
     for bar in bars { bar.finish() }
+    ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
     guard !quiet else { return }
     for result in results {
       CommandLineTool.writeError(summaryText(result, database: database, person: person))

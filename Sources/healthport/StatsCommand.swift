@@ -28,7 +28,7 @@ enum StatsCommand: Command {
     """
 
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
     guard let types = filter.types, types.count == 1, let type = types.first else {
@@ -50,12 +50,16 @@ enum StatsCommand: Command {
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
     let stats = Stats(configuration)
-    try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments)
+    try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)
 
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {
+      // Apple writes `%` quantities as fractions (0.165 = 16.5 %): tables show the percentage, data
+      // outputs the value as written. A count is a count.
+      let percent = format == "table" && row.unit == "%" && configuration.aggregate != .count
+      let shown = percent ? row.value * 100 : row.value
       output.rows.append([
-        .text(row.period), .number(NumberText.format(row.value)), .number(String(row.samples)), .text(row.unit),
+        .text(row.period), .number(NumberText.format(shown)), .number(String(row.samples)), .text(row.unit),
       ])
       output.barValues.append(row.value)
     }

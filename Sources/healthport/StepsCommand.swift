@@ -15,17 +15,19 @@ enum StepsCommand: Command {
         help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
         repeatable: true),
       FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs(excluding: ["--type", "--activity"])
+    ] + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
     USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]]
-                            [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+                            [--type StepCount] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
                             [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
 
     Sums HKQuantityTypeIdentifierStepCount per period of each sample's start date (local day in
-    the offset written on the sample, or in --tz). CSV columns: period,steps,samples.
+    the offset written on the sample, or in --tz). CSV columns: period,steps,samples. Without
+    --format, -o picks it from the extension (.csv, .json), else the table. --type StepCount names
+    the rows of a CSV without a type column.
 
     EXAMPLES:
       healthport steps export.zip --source-product Watch --from 2023-01-01 --to 2023-12-31
@@ -33,10 +35,18 @@ enum StepsCommand: Command {
       healthport steps export.zip --dedupe --priority "Watch,Pedometer++" --tz Europe/Berlin
     """
 
+  static let stepCount = "HKQuantityTypeIdentifierStepCount"
+
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
+    if let types = filter.types, types != [stepCount] {
+      throw HealthPortError(
+        .usage,
+        "healthport steps: error: steps counts \(stepCount) only; --type StepCount names the rows of a CSV without a type column (for other types: healthport stats --type T)"
+      )
+    }
     var configuration = StepTotals.Configuration()
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
@@ -46,7 +56,7 @@ enum StepsCommand: Command {
       throw HealthPortError(.usage, "healthport steps: error: --priority only applies with --dedupe")
     }
     let totals = StepTotals(configuration)
-    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments)
+    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
 
     var output = TabularOutput(columns: ["period", "steps", "samples"])
     for row in totals.result {

@@ -81,9 +81,17 @@ struct TabularOutput {
 
   func table() -> String {
     if rows.isEmpty { return columns.joined(separator: "  ") + "\n(no data)\n" }
-    let all = [columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])
+    // Non-breaking spaces shown (text cells only); widths in terminal columns.
+    let all: [[Cell]] = ([columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])).map { row in
+      row.map { (cell: Cell) -> Cell in
+        if case .text(let text) = cell { return .text(text.showingNonBreakingSpaces) }
+        return cell
+      }
+    }
     var widths = [Int](repeating: 0, count: columns.count)
-    for row in all { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.text.count) } }
+    for row in all {
+      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.text.displayWidth) }
+    }
     let numeric = columns.indices.map { index in
       rows.contains { if case .number = $0[index] { true } else { false } }
     }
@@ -94,7 +102,7 @@ struct TabularOutput {
     }
     var lines = [line(all[0])]
     let maxBar = barValues.max() ?? 0
-    for (index, row) in rows.enumerated() {
+    for (index, row) in all.dropFirst().prefix(rows.count).enumerated() {
       var text = line(row)
       if barColumn != nil, maxBar > 0, index < barValues.count {
         let length = Int((barValues[index] / maxBar * 40).rounded())
@@ -102,17 +110,19 @@ struct TabularOutput {
       }
       lines.append(text)
     }
-    if let totalRow {
+    if totalRow != nil, let last = all.last {
       lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
-      lines.append(line(totalRow))
+      lines.append(line(last))
     }
     return lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n"
   }
 }
 
 extension String {
+  /// Padded with spaces to `width` terminal columns (``displayWidth``).
   func rightPadded(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
+    let own = displayWidth
+    return own >= width ? self : self + String(repeating: " ", count: width - own)
   }
 
   func trimmingTrailingSpaces() -> String {

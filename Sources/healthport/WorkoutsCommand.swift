@@ -10,11 +10,11 @@ enum WorkoutsCommand: Command {
       OptionSpec(name: "--unit", short: nil, valueName: "km|mi", help: "Distance unit (default: km)."),
       OptionSpec(name: "--energy-unit", short: nil, valueName: "kcal|kJ", help: "Energy unit (default: kcal)."),
       FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs(excluding: ["--type"])
+    ] + FilterOptions.specs
   static let usage = """
     USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--energy-unit kcal|kJ]
                                [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D]
-                               [--tz ZONE] [--format table|csv|json] [-o PATH]
+                               [--tz ZONE] [--type T] [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
@@ -29,7 +29,7 @@ enum WorkoutsCommand: Command {
     """
 
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: name)
+    let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
     var configuration = WorkoutTotals.Configuration()
@@ -39,7 +39,7 @@ enum WorkoutsCommand: Command {
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
     totals.keepsRows = !summaryOnly
-    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments)
+    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
 
     func number(_ value: Double?) -> TabularOutput.Cell {
       value.map { .number(NumberText.format($0)) } ?? .empty
@@ -80,7 +80,7 @@ enum WorkoutsCommand: Command {
         output.columns[4] = "distance_\(configuration.distanceUnit)"
         output.columns[5] = "energy_\(configuration.energyUnit)"
         output.totalRow = [
-          .text("total"), .text("\(totals.rows.count) workouts"), .text(""),
+          .text("total"), .text(totals.rows.count == 1 ? "1 workout" : "\(totals.rows.count) workouts"), .text(""),
           number(totals.rows.reduce(0) { $0 + ($1.durationMinutes ?? 0) }),
           totals.rows.contains { $0.distance != nil }
             ? number(totals.rows.reduce(0) { $0 + ($1.distance ?? 0) }) : .empty,

@@ -112,4 +112,27 @@ struct SkipInvalidTests {
     #expect(strict.status == 65)
     #expect(!FileManager.default.fileExists(atPath: output + ".strict"), "no output after an error")
   }
+
+  @Test(
+    "the total of skipped elements is printed once, as the last line of stderr",
+    arguments: [
+      ["convert", "--to", "csv"], ["convert", "--to", "jsonl", "--quiet"], ["info"], ["steps"],
+      ["stats", "--type", "StepCount"], ["load"],
+    ])
+  func skipTotalOnce(command: [String]) throws {
+    let path = Self.malformed.appendingPathComponent("bad-date.xml").path
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var arguments = command + [path, "--skip-invalid"]
+    if command == ["load"] { arguments += ["--db", directory.appendingPathComponent("x.db").path] }
+    let result = try Harness.run(arguments)
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let lines = result.stderr.split(separator: "\n")
+    // bad-date.xml holds exactly one damaged Record: one located error, one total.
+    #expect(lines.filter { $0.contains("skipped 1 damaged element") }.count == 1, "stderr: \(result.stderr)")
+    #expect(lines.filter { $0.hasPrefix(path + ":5:") && $0.contains("skipped the element") }.count == 1)
+    #expect(
+      lines.last == "healthport \(command[0]): skipped 1 damaged element(s); everything else was read"
+        || command == ["load"], "stderr: \(result.stderr)")
+  }
 }

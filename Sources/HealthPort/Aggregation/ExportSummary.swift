@@ -32,6 +32,13 @@ public struct ExportSummary: Sendable {
   public var sources: [Source] = []
   public var warnings: [String] = []
   public var documentBytes: Int64 = 0
+  /// Records, Correlations and Workouts that start more than a day after the export's own
+  /// `ExportDate` (a device whose clock was wrong: a phone that wrote 2030), counted when
+  /// `ExportDate` comes before them, as the Health app writes it. The day of slack keeps samples
+  /// written while the export was made, and small clock drifts, out of it.
+  public var samplesAfterExportDate = 0
+  /// The latest start among them.
+  public var latestAfterExportDate: HealthDate?
 
   public init() {}
 }
@@ -47,6 +54,8 @@ public final class ExportSummaryCollector: ExportSink {
   private var lastType: (name: String, index: Int, unit: String?)?
   // Element counts are gathered into fixed slots and named at the end (no hashing per element).
   private var counts = ElementTally()
+  /// A day after the instant of `ExportDate`, once seen.
+  private var exportInstant = Int64.max
 
   private struct SourceKey: Hashable {
     let name: String
@@ -111,14 +120,17 @@ public final class ExportSummaryCollector: ExportSink {
         }
       }
       sourceCounts[lastSource!.index] += 1
+      noteStart(record.startDate)
       counts.count(record)
     case .correlation(let correlation):
       summary.correlationCount += 1
       summary.correlationRecordCount += correlation.records.count
+      noteStart(correlation.startDate)
       counts.count(correlation)
     case .workout(let workout):
       summary.workoutCount += 1
       summary.workoutsByActivity[workout.workoutActivityType, default: 0] += 1
+      noteStart(workout.startDate)
       counts.count(workout)
     case .activitySummary(let value):
       summary.activitySummaryCount += 1
@@ -134,6 +146,7 @@ public final class ExportSummaryCollector: ExportSink {
       counts.count(value.node)
     case .exportDate(let value):
       summary.exportDate = value.value
+      if let date = value.date { exportInstant = date.secondsSince1970 + 86_400 }
       counts.count(value.node)
     case .me(let value):
       counts.count(value.node)
@@ -142,8 +155,24 @@ public final class ExportSummaryCollector: ExportSink {
     }
   }
 
+  @inline(__always)
+  private func noteStart(_ start: HealthDate) {
+    guard start.secondsSince1970 > exportInstant else { return }
+    summary.samplesAfterExportDate += 1
+    if summary.latestAfterExportDate.map({ start.secondsSince1970 > $0.secondsSince1970 }) ?? true {
+      summary.latestAfterExportDate = start
+    }
+  }
+
   public func end(_ report: ReadReport) throws {
     summary.warnings = report.warnings
+    if summary.samplesAfterExportDate > 0, let exportDate = summary.exportDate,
+      let latest = summary.latestAfterExportDate
+    {
+      summary.warnings.append(
+        "\(summary.samplesAfterExportDate) sample(s) dated more than a day after the export's own date \(exportDate) (the latest \(latest)): a device's clock was probably wrong"
+      )
+    }
     summary.documentBytes = report.documentBytes
     summary.elementCounts = counts.named()
     for (slot, type) in types.names.enumerated() {

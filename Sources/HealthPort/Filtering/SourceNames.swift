@@ -1,0 +1,85 @@
+/// A pass-through ``ExportSink`` that notes the sources of the Records, Correlations and Workouts
+/// streaming through it, so that a source option that matches none of them (`--source-product
+/// Wacth`, `--priority Garmin`) can be reported with the closest names seen, instead of a silent
+/// empty result.
+public final class SourceNamesSink: ExportSink {
+  public let next: ExportSink
+  /// Distinct sources in order of first appearance.
+  public private(set) var sources: [SourceName] = []
+  private var seen: Set<SourceName> = []
+  /// The last source noted: samples of one source come in long runs.
+  private var last: SourceName?
+
+  public init(next: ExportSink) { self.next = next }
+
+  public var interest: ElementInterest { next.interest }
+
+  public func begin(_ header: ExportHeader) throws { try next.begin(header) }
+
+  public func consume(_ element: ExportElement) throws {
+    switch element {
+    case .record(let record): note(record.sourceName, record.sourceProduct)
+    case .correlation(let correlation): note(correlation.sourceName, correlation.sourceProduct)
+    case .workout(let workout): note(workout.sourceName, workout.sourceProduct)
+    default: break
+    }
+    try next.consume(element)
+  }
+
+  public func end(_ report: ReadReport) throws { try next.end(report) }
+
+  @inline(__always)
+  private func note(_ name: String, _ product: String?) {
+    if let last, last.name == name, last.product == product { return }
+    let source = SourceName(name: name, product: product)
+    last = source
+    if seen.insert(source).inserted { sources.append(source) }
+  }
+
+  // MARK: Warnings
+
+  /// `--source-product` values that equal no source's product (or, for a source without one, its
+  /// name), ignoring case, as the filter compares them.
+  public func unmatchedProducts(_ values: [String]) -> [String] {
+    let keys = Set(sources.map { ($0.product ?? $0.name).lowercased() })
+    let candidates = unique(sources.map { $0.product ?? $0.name })
+    return values.filter { !keys.contains($0.lowercased()) }.map {
+      "--source-product '\($0)' matches no source in the input" + hint($0, candidates, what: "products")
+    }
+  }
+
+  /// `--source` text that no source name contains, ignoring case.
+  public func unmatchedSourceText(_ text: String) -> String? {
+    let needle = text.lowercased()
+    guard !sources.contains(where: { $0.name.lowercased().contains(needle) }) else { return nil }
+    return "--source '\(text)' is in no source name in the input"
+      + hint(text, unique(sources.map(\.name)), what: "sources")
+  }
+
+  /// `--priority` entries that equal no source's product or name, ignoring case (as `--dedupe` ranks them).
+  public func unmatchedPriorities(_ entries: [String]) -> [String] {
+    let keys = Set(sources.flatMap { [$0.name.lowercased()] + ($0.product.map { [$0.lowercased()] } ?? []) })
+    let candidates = unique(sources.compactMap(\.product) + sources.map(\.name))
+    return entries.filter { !keys.contains($0.lowercased()) }.map {
+      "--priority '\($0)' matches no source in the input" + hint($0, candidates, what: "products and sources")
+    }
+  }
+
+  private func hint(_ value: String, _ candidates: [String], what: String) -> String {
+    guard !candidates.isEmpty else { return " (it has none)" }
+    let closest = NameSuggestion.closest(to: value, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    let shown = candidates.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+    return "\(closest) (\(what) seen: \(shown)\(candidates.count > 8 ? ", …" : ""))"
+  }
+
+  private func unique(_ names: [String]) -> [String] {
+    var seen: Set<String> = []
+    return names.filter { seen.insert($0).inserted }
+  }
+}
+
+/// A source as the filters see it: its name and its derived product.
+public struct SourceName: Hashable, Sendable {
+  public var name: String
+  public var product: String?
+}

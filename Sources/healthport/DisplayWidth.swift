@@ -1,0 +1,54 @@
+/// Terminal display width, for aligning tables whose cells hold emoji, CJK text or combining marks.
+///
+/// Per grapheme cluster (what a terminal draws as one character): 2 columns for East Asian wide
+/// and fullwidth characters and for emoji shown as emoji (emoji presentation, or an emoji followed
+/// by the variation selector U+FE0F); 0 for a cluster that is only combining marks, format
+/// characters (zero-width space, joiners) or control characters; else 1.
+extension String {
+  var displayWidth: Int {
+    var width = 0
+    for character in self { width += character.displayWidth }
+    return width
+  }
+
+  /// For tables: a non-breaking space (U+00A0, or the narrow U+202F) shown as `⍽`, so that two
+  /// names that differ only by one are told apart. Data outputs (CSV, JSON) keep it as written.
+  var showingNonBreakingSpaces: String {
+    guard unicodeScalars.contains(where: { $0 == "\u{A0}" || $0 == "\u{202F}" }) else { return self }
+    var result = ""
+    for scalar in unicodeScalars {
+      result.unicodeScalars.append(scalar == "\u{A0}" || scalar == "\u{202F}" ? "⍽" : scalar)
+    }
+    return result
+  }
+}
+
+extension Character {
+  var displayWidth: Int {
+    let scalars = unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    if scalars.contains(where: { $0.properties.isEmojiPresentation })
+      || (scalars.contains("\u{FE0F}") && first.properties.isEmoji)
+    {
+      return 2
+    }
+    if first.isEastAsianWide { return 2 }
+    switch first.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format, .control: return 0
+    default: return 1
+    }
+  }
+}
+
+extension Unicode.Scalar {
+  /// East Asian Wide (W) and Fullwidth (F) ranges of Unicode's EastAsianWidth.txt, main blocks.
+  var isEastAsianWide: Bool {
+    switch value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+      0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+      true
+    default: false
+    }
+  }
+}
