@@ -78,8 +78,15 @@ enum FilterOptions {
     let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
     let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"))
-    try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
+    let report = try ExportReader(path: input, options: options).read(into: wrap(sink, in: filter))
     bar?.finish()
+    printNotes(report, command: nil)
+  }
+
+  /// The reader's notes (a CSV input with a header but no rows, …) on stderr.
+  static func printNotes(_ report: ReadReport, command: String?) {
+    let prefix = command.map { "healthport \($0)" } ?? "healthport"
+    for note in report.notes { CommandLineTool.writeError("\(prefix): warning: \(note)\n") }
   }
 
   /// Writes `bytes` to `-o PATH` (atomically) or stdout.

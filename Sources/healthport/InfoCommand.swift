@@ -36,6 +36,7 @@ enum InfoCommand: Command {
     let report = try ExportReader(path: input, options: options).read(
       into: FilterOptions.wrap(collector, in: filter))
     bar?.finish()
+    FilterOptions.printNotes(report, command: name)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {
