@@ -116,7 +116,14 @@ enum FilterOptions {
     bar?.finish()
     if let names { warnUnmatchedSources(names, arguments: arguments, command: command) }
     ReadingFlags.reportSkipped(report.skipped.count, command: command)
+    printNotes(report, command: command)
     return report
+  }
+
+  /// The reader's notes (a CSV input with a header but no rows, …) on stderr.
+  static func printNotes(_ report: ReadReport, command: String?) {
+    let prefix = command.map { "healthport \($0)" } ?? "healthport"
+    for note in report.notes { CommandLineTool.writeError("\(prefix): warning: \(note)\n") }
   }
 
   /// Whether a source option was given whose names should be checked against the input.

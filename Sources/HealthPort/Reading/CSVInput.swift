@@ -24,12 +24,23 @@ public enum CSVInput {
       let expected = Array(CSVSplitSchema.Table.export.columns.joined(separator: ",").utf8)
       return line.map { Array($0) == expected } == true ? .splitFolder : nil
     }
-    guard (info.st_mode & S_IFMT) == S_IFREG, let line = firstLine(path) else { return nil }
-    if let first = line.first, first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-      return nil
-    }
-    if line.starts(with: [0x50, 0x4B]) || line.contains(0) { return nil }
+    guard (info.st_mode & S_IFMT) == S_IFREG, let line = firstLine(path), !isOtherFormat(line) else { return nil }
     if path.lowercased().hasSuffix(".csv") { return .table }
+    return isTableHeader(line) ? .table : nil
+  }
+
+  /// True when a first line is the start of XML, JSON or a zip (or binary), never CSV.
+  static func isOtherFormat(_ line: ArraySlice<UInt8>) -> Bool {
+    if let first = line.first, first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      return true
+    }
+    return line.starts(with: [0x50, 0x4B]) || line.contains(0)
+  }
+
+  /// True when `line` (without BOM or line break) is a CSV header naming a type-like or a
+  /// start-date-like column: how a CSV table is told from its content alone (stdin).
+  static func isTableHeader(_ line: ArraySlice<UInt8>) -> Bool {
+    guard !isOtherFormat(line) else { return false }
     let delimiter = CSVRecordsReader.detectDelimiter(line)
     let names = line.split(separator: delimiter, omittingEmptySubsequences: false).map { field -> String in
       var bytes = field
@@ -38,7 +49,7 @@ public enum CSVInput {
       return String(decoding: bytes, as: UTF8.self)
     }
     let columns = CSVRecordsReader.mapColumns(names)
-    return columns[.type] != nil || columns[.startDate] != nil ? .table : nil
+    return columns[.type] != nil || columns[.startDate] != nil
   }
 
   /// The first line of a file (BOM and line break removed), from its first 64 KiB.

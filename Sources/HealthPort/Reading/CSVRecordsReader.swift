@@ -4,8 +4,9 @@
 /// Columns are found by header name, ignoring case and word separators (`startDate`,
 /// `start_date`, `Start Date` are one name); the delimiter (comma, semicolon or tab) is the one
 /// the header line uses most. Unknown columns are ignored. A file whose header is exactly
-/// ``CSVRecordsWriter/columns`` is read as healthport's own: `,"",` is a present empty value,
-/// and nothing is checked beyond what the XML reader checks. Any other file is "foreign": empty
+/// ``CSVRecordsTable/columns`` (or the ``CSVRecordsTable/legacyColumns`` of earlier versions) is
+/// read as healthport's own: `,"",` is a present empty value, the value comes from `value` or
+/// `valueText`, and nothing is checked beyond what the XML reader checks. Any other file is "foreign": empty
 /// cells are absent values, `endDate` defaults to `startDate`, `sourceName` to
 /// ``ReadOptions/csvDefaultSourceName`` or the file's base name, `type` to
 /// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
@@ -13,14 +14,26 @@
 final class CSVRecordsReader {
   let path: String
   let options: ReadOptions
+  /// Set when reading stdin (or another stream): rows come from it instead of `path`.
+  private let source: ByteSource?
+  /// Rows without a source name are then named `stdin`, not after a file.
+  private var isStandardInput: Bool { source != nil }
 
   init(path: String, options: ReadOptions) {
     self.path = path
     self.options = options
+    source = nil
+  }
+
+  /// Reads a stream (stdin) that was recognised as CSV; messages name it by its display name.
+  init(source: ByteSource, options: ReadOptions) {
+    path = source.displayName
+    self.options = options
+    self.source = source
   }
 
   enum Field: CaseIterable {
-    case type, sourceName, sourceVersion, device, unit, value, creationDate, startDate, endDate, metadata
+    case type, sourceName, sourceVersion, device, unit, value, valueText, creationDate, startDate, endDate, metadata
 
     /// Accepted header names (normalized: lowercase letters and digits), best first.
     var aliases: [String] {
@@ -31,6 +44,7 @@ final class CSVRecordsReader {
       case .device: ["device", "devicename"]
       case .unit: ["unit", "units"]
       case .value: ["value", "quantity", "amount"]
+      case .valueText: ["valuetext"]
       case .creationDate: ["creationdate", "created", "createdat", "creationtime"]
       case .startDate:
         ["startdate", "start", "starttime", "startdatetime", "startedat", "date", "datetime", "timestamp", "time"]
@@ -47,6 +61,7 @@ final class CSVRecordsReader {
       case .device: "device"
       case .unit: "unit"
       case .value: "value"
+      case .valueText: "valueText"
       case .creationDate: "creationDate"
       case .startDate: "startDate"
       case .endDate: "endDate"
@@ -98,7 +113,7 @@ final class CSVRecordsReader {
 
   func read(into sink: ExportSink) throws -> ReadReport {
     var report = ReadReport(documentName: path, format: .csv)
-    let reader = try CSVRowReader(path: path)
+    let reader = try source.map { try CSVRowReader(source: $0) } ?? CSVRowReader(path: path)
     if reader.isBlank { throw HealthPortError(.malformed, "\(path): error: the CSV file is empty (no header row)") }
     reader.delimiter = Self.detectDelimiter(reader.firstLinePreview)
     guard try reader.next() else {
@@ -106,7 +121,9 @@ final class CSVRecordsReader {
     }
     let header = (0..<reader.fieldCount).map { reader.string($0) }
     let columns = Self.mapColumns(header)
-    let isOwn = header == CSVRecordsWriter.columns
+    // healthport's own table, in today's layout or the one before the value and dates were split.
+    let isCurrent = header == CSVRecordsTable.columns
+    let isOwn = isCurrent || header == CSVRecordsTable.legacyColumns
     guard let startColumn = columns[.startDate] else {
       throw reader.error(
         column: 1, "the header has no start date column (startDate, start_date, start, date, timestamp, …)")
@@ -115,7 +132,7 @@ final class CSVRecordsReader {
     if typeColumn == nil, options.csvDefaultType == nil {
       throw reader.error(column: 1, "the header has no type column; name the type of every row with --type")
     }
-    let defaultSource = options.csvDefaultSourceName ?? Self.baseName(path)
+    let defaultSource = options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path))
     let width = header.count
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
 
@@ -156,7 +173,13 @@ final class CSVRecordsReader {
       guard let sourceName else {
         throw reader.error(column: (columns[.sourceName] ?? 0) + 1, "the source name is empty")
       }
-      let value = text(.value)
+      let value: String?
+      if isCurrent {
+        value = try currentValue(reader)
+      } else {
+        // A foreign file may be a re-saved healthport table: names are then in `valueText`.
+        value = text(.value) ?? text(.valueText)
+      }
       if !isOwn, type.hasPrefix("HKQuantityTypeIdentifier") {
         let column = (columns[.value] ?? 0) + 1
         guard let value else {
@@ -204,6 +227,21 @@ final class CSVRecordsReader {
     report.documentBytes = reader.bytesRead
     try sink.end(report)
     return report
+  }
+
+  /// The value of a row of today's single table: the number in `value` (an integer without the
+  /// point the writer adds) or the text in `valueText`; nil when both are absent.
+  private func currentValue(_ reader: CSVRowReader) throws -> String? {
+    let numberColumn = 6
+    let textColumn = 7
+    guard !reader.isEmpty(numberColumn) else { return reader.optional(textColumn) }
+    guard reader.isAbsent(textColumn) else {
+      throw reader.error(column: textColumn + 1, "a row has both a value and a valueText; keep one")
+    }
+    guard let number = reader.withField(numberColumn, CSVRecordsTable.numberText) else {
+      throw reader.error(column: numberColumn + 1, "the value \"\(reader.string(numberColumn))\" is not a number")
+    }
+    return number
   }
 
   /// `dir/steps.csv` → `steps`.

@@ -2,7 +2,7 @@
   import Glibc
 #endif
 
-/// Reads RFC 4180 rows from a file, lazily, one at a time: fields separated by a delimiter,
+/// Reads RFC 4180 rows from a file or another byte source (stdin), lazily, one at a time: fields separated by a delimiter,
 /// optionally quoted (`""` inside quotes is a quote; quoted fields may hold delimiters and line
 /// breaks), rows ended by LF or CRLF. A UTF-8 BOM at the start is skipped; blank lines are
 /// skipped. Each field remembers whether it was quoted, so that `,,` (absent) and `,"",`
@@ -20,7 +20,7 @@ final class CSVRowReader {
   private(set) var ends: [Int] = []
   private(set) var quoted: [Bool] = []
 
-  private let fileDescriptor: Int32
+  private let source: ByteSource
   private let chunk: UnsafeMutableRawBufferPointer
   private var position = 0
   private var limit = 0
@@ -29,22 +29,27 @@ final class CSVRowReader {
   private var skipLineFeed = false
   private(set) var bytesRead: Int64 = 0
 
-  init(path: String, bufferSize: Int = 64 << 10) throws {
-    self.path = path
-    fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
+  convenience init(path: String, bufferSize: Int = 64 << 10) throws {
+    let fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard fileDescriptor >= 0 else {
       throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
     }
+    let source = FileByteSource(
+      fileDescriptor: fileDescriptor, ownsDescriptor: true, prefix: [], displayName: path, totalBytes: nil)
+    try self.init(source: source, bufferSize: bufferSize)
+  }
+
+  /// Reads `source` (named in messages by its display name).
+  init(source: ByteSource, bufferSize: Int = 64 << 10) throws {
+    self.source = source
+    path = source.displayName
     chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
     bytes.reserveCapacity(1024)
     try fill()
     if limit - position >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { position = 3 }
   }
 
-  deinit {
-    close(fileDescriptor)
-    chunk.deallocate()
-  }
+  deinit { chunk.deallocate() }
 
   var fieldCount: Int { ends.count }
 
@@ -72,14 +77,10 @@ final class CSVRowReader {
     }
     position = 0
     while limit < chunk.count {
-      let n = read(fileDescriptor, chunk.baseAddress! + limit, chunk.count - limit)
+      let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[limit...]))
       if n == 0 {
         atEnd = true
         break
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw HealthPortError(.failure, "\(path): error: cannot read: \(String(cString: strerror(errno)))")
       }
       limit += n
       bytesRead += Int64(n)

@@ -42,8 +42,11 @@ final class CSVSplitReader {
       }
       let header = (0..<reader.fieldCount).map { reader.string($0) }
       let kind: TableCursor.Kind
+      var hasWorkoutColumn = false
       if let table = fixed[name] {
-        guard header == table.columns else {
+        // Folders written before `workout_id` have the same tables without it.
+        hasWorkoutColumn = table.hasWorkoutColumn && header == table.columns
+        guard hasWorkoutColumn || header == table.legacyColumns else {
           throw reader.error(
             column: 1, "unexpected header; \(name) has the columns \(table.columns.joined(separator: ","))")
         }
@@ -54,7 +57,7 @@ final class CSVSplitReader {
         report.notes.append("\(path): not a table of a split folder; ignored")
         continue
       }
-      let cursor = TableCursor(reader: reader, kind: kind)
+      let cursor = TableCursor(reader: reader, kind: kind, hasWorkoutColumn: hasWorkoutColumn)
       if kind == .fixed(.export) { exportCursor = cursor } else { cursors.append(cursor) }
     }
     guard let exportCursor else { throw HealthPortError(.malformed, "\(directory): error: export.csv is missing") }
@@ -136,7 +139,7 @@ final class CSVSplitReader {
 
   private func decode(_ cursor: TableCursor, context: Context) throws -> Frame {
     let row = cursor.reader
-    let o = cursor.hasParent ? 2 : 1
+    let o = cursor.firstAttribute
     func required(_ index: Int, _ name: String) throws -> String {
       guard let value = row.optional(index) else { throw row.error(column: index + 1, "\(name) is missing") }
       return value
@@ -326,25 +329,29 @@ final class TableCursor {
   let reader: CSVRowReader
   let kind: Kind
   let hasParent: Bool
+  /// The index of the first attribute column: after `id`, `parent_id` and `workout_id` when
+  /// the table has them.
+  let firstAttribute: Int
   let columnCount: Int
   /// Element rows sort before the attribute rows of the same id.
   let rank: Int
   private(set) var id = -1
   private(set) var exhausted = false
 
-  init(reader: CSVRowReader, kind: Kind) {
+  init(reader: CSVRowReader, kind: Kind, hasWorkoutColumn: Bool = false) {
     self.reader = reader
     self.kind = kind
     switch kind {
     case .fixed(let table):
       hasParent = table.hasParentColumn
-      columnCount = table.columns.count
+      columnCount = hasWorkoutColumn ? table.columns.count : table.legacyColumns.count
       rank = table == .attributes ? 1 : 0
     case .records:
       hasParent = false
       columnCount = CSVSplitSchema.recordTableColumns.count
       rank = 0
     }
+    firstAttribute = 1 + (hasParent ? 1 : 0) + (hasWorkoutColumn ? 1 : 0)
   }
 
   /// Reads the next row and its id; checks the row's width and the id order.

@@ -132,22 +132,26 @@ public final class ExportReader {
   public func read(into sink: ExportSink) throws -> ReadReport {
     if let memory {
       let (kind, source) = try InputKind.sniff(MemoryByteSource(bytes: memory.bytes, name: memory.name))
-      switch kind {
-      case .xml: return try readXML(source, format: .xml, into: sink)
-      case .json: return try JSONLinesReader(source: source, options: options).read(into: sink)
-      }
+      return try read(source, kind: kind, format: .xml, into: sink)
     }
     // CSV inputs (one table or a `--split` folder), told apart by content.
     if let path, path != "-", let kind = CSVInput.detect(path: path) {
       return try CSVExportReader(path: path, kind: kind, options: options).read(into: sink)
     }
     let (opened, format) = try InputOpener.open(path)
-    // A plain file or stdin is told apart by its first non-blank byte.
+    // A plain file or stdin is told apart by its first bytes (stdin may be CSV too).
     guard format == .xml else { return try readXML(opened, format: format, into: sink) }
     let (kind, source) = try InputKind.sniff(opened)
+    return try read(source, kind: kind, format: format, into: sink)
+  }
+
+  private func read(_ source: ByteSource, kind: InputKind, format: InputFormat, into sink: ExportSink) throws
+    -> ReadReport
+  {
     switch kind {
     case .xml: return try readXML(source, format: format, into: sink)
     case .json: return try JSONLinesReader(source: source, options: options).read(into: sink)
+    case .csv: return try CSVRecordsReader(source: source, options: options).read(into: sink)
     }
   }
 

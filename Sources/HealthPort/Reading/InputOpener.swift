@@ -117,9 +117,12 @@ enum InputOpener {
       "\(name): error: the zip archive holds no Apple Health export (no XML file whose root element is HealthData)")
   }
 
-  /// An unzipped export folder: `apple_health_export/` itself or a folder containing it.
+  /// An unzipped export folder: `apple_health_export/` itself or a folder containing it. A
+  /// folder holding two exports is refused (naming both) rather than read by a guess; a folder
+  /// holding a zip but no export points to the zip.
   private static func openFolder(_ path: String) throws -> ByteSource {
     var candidates: [String] = []
+    var zips: [String] = []
     for folder in [path, path + "/apple_health_export"] {
       guard let dir = opendir(folder) else { continue }
       defer { closedir(dir) }
@@ -127,31 +130,57 @@ enum InputOpener {
         let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
           String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
         }
-        if fileName.lowercased().hasSuffix(".xml") { candidates.append(folder + "/" + fileName) }
+        let lowercased = fileName.lowercased()
+        if lowercased.hasSuffix(".xml") { candidates.append(folder + "/" + fileName) }
+        if lowercased.hasSuffix(".zip") { zips.append(folder + "/" + fileName) }
       }
     }
+    var found: FileByteSource?
     for candidate in candidates.sorted() {
-      let fd = Glibc.open(candidate, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { continue }
-      var info = stat()
-      fstat(fd, &info)
-      var prefix: [UInt8] = []
-      var result = XMLRootSniffer.Result.needMore
-      while result == .needMore, prefix.count < sniffLimit {
-        let more = try readPrefix(fd, count: 64 << 10, name: candidate)
-        if more.isEmpty { break }
-        prefix += more
-        result = XMLRootSniffer.sniff(prefix)
+      guard let source = try openIfExport(candidate) else { continue }
+      if let found {
+        throw HealthPortError(
+          .malformed,
+          "\(path): error: the folder holds two Apple Health exports, \(found.displayName) and \(candidate); "
+            + "name the one to read")
       }
-      if result == .root("HealthData") {
-        return FileByteSource(
-          fileDescriptor: fd, ownsDescriptor: true, prefix: prefix, displayName: candidate,
-          totalBytes: Int64(info.st_size))
-      }
-      close(fd)
+      found = source
+    }
+    if let found { return found }
+    if let zip = zips.sorted().first {
+      throw HealthPortError(
+        .malformed,
+        "\(path): error: the folder holds no Apple Health export (no XML file whose root element is HealthData), "
+          + "but it holds \(zip): read that (healthport reads zips directly)")
     }
     throw HealthPortError(
       .malformed,
       "\(path): error: the folder holds no Apple Health export (no XML file whose root element is HealthData)")
+  }
+
+  /// The file at `candidate` as a source when its root element is `HealthData`, else nil.
+  private static func openIfExport(_ candidate: String) throws -> FileByteSource? {
+    let fd = Glibc.open(candidate, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    var info = stat()
+    fstat(fd, &info)
+    var prefix: [UInt8] = []
+    var result = XMLRootSniffer.Result.needMore
+    while result == .needMore, prefix.count < sniffLimit {
+      let more: [UInt8]
+      do { more = try readPrefix(fd, count: 64 << 10, name: candidate) } catch {
+        close(fd)
+        throw error
+      }
+      if more.isEmpty { break }
+      prefix += more
+      result = XMLRootSniffer.sniff(prefix)
+    }
+    guard result == .root("HealthData") else {
+      close(fd)
+      return nil
+    }
+    return FileByteSource(
+      fileDescriptor: fd, ownsDescriptor: true, prefix: prefix, displayName: candidate, totalBytes: Int64(info.st_size))
   }
 }

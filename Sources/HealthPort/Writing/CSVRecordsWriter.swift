@@ -1,25 +1,26 @@
 /// Writes the single-table CSV (`convert --to csv`): one row per top-level Record, RFC 4180,
 /// UTF-8 without BOM, LF line endings, a header row.
 ///
-/// Columns: `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,
-/// startDate,endDate,metadata`. Strings, dates and numbers are the original text; `metadata` is
-/// a JSON object, or an array of `[key, value]` pairs when a key repeats (``CSVMetadataJSON``).
-/// An absent attribute is an empty field; a present empty one is `""`. Correlations (and the
+/// Columns (``columns``, laid out in ``CSVRecordsTable``): `type,sourceName,sourceVersion,
+/// sourceProduct,device,unit,value,valueText,creationDate,startDate,endDate,creationUTC,startUTC,
+/// endUTC,metadata`. Strings are the original text; a numeric value goes to `value`, any other to
+/// `valueText`; dates are ISO 8601 in the written offset, then in UTC; `metadata` is a JSON
+/// object, or an array of `[key, value]` pairs when a key repeats (``CSVMetadataJSON``). An
+/// absent attribute is an empty field; a present empty one is `""`. Correlations (and the
 /// Records inside them), workouts and every other element kind are not part of this table
-/// (`--split` holds them), nor are HRV beats or unknown attributes of Records.
+/// (`--split` holds them, with the export's own date strings), nor are HRV beats or unknown
+/// attributes of Records.
 ///
 /// ``end(_:)`` flushes the output; committing a file output is the caller's job.
 public final class CSVRecordsWriter: ExportSink {
-  public static let columns = [
-    "type", "sourceName", "sourceVersion", "sourceProduct", "device", "unit", "value", "creationDate", "startDate",
-    "endDate", "metadata",
-  ]
+  public static let columns = CSVRecordsTable.columns
 
   public let output: OutputStream
   public private(set) var rowCount = 0
   private var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
   private var fields = CSVRecordFields()
-  private var dates = ExportDateFormatter()
+  private var dates = ExportDateFormatter(style: .iso)
+  private var utc = ExportDateFormatter(style: .utc)
   private var wroteHeader = false
   private var entries: [MetadataEntry] = []
   private var json = ByteBuffer()
@@ -41,12 +42,27 @@ public final class CSVRecordsWriter: ExportSink {
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element else { return }
     writeHeaderIfNeeded()
-    fields.append(record, dates: &dates, to: &out)
+    fields.appendSource(record, to: &out)
+    CSVRecordsTable.appendValue(record.value, to: &out)
+    out.append(CSVEncoding.comma)
+    Self.appendDates(record, &dates, to: &out)
+    out.append(CSVEncoding.comma)
+    Self.appendDates(record, &utc, to: &out)
     out.append(CSVEncoding.comma)
     if !record.children.isEmpty { appendMetadata(record.children) }
     out.append(CSVEncoding.newline)
     rowCount += 1
     if out.count >= OutputStream.blockSize { try flush() }
+  }
+
+  /// `creationDate,startDate,endDate` in one style (no trailing comma).
+  @inline(__always)
+  private static func appendDates(_ record: Record, _ formatter: inout ExportDateFormatter, to out: inout ByteBuffer) {
+    formatter.append(record.creationDate, to: &out)
+    out.append(CSVEncoding.comma)
+    formatter.append(record.startDate, to: &out)
+    out.append(CSVEncoding.comma)
+    formatter.append(record.endDate, to: &out)
   }
 
   /// The `metadata` column: the Record's MetadataEntry children as JSON, quoted as CSV needs.
@@ -70,8 +86,9 @@ public final class CSVRecordsWriter: ExportSink {
   }
 }
 
-/// The Record columns of the single table and of the `--split` record tables:
-/// `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,startDate,endDate`.
+/// The Record columns of the `--split` record tables:
+/// `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,startDate,endDate`,
+/// and the first six of them in the single table.
 ///
 /// The fields that repeat from row to row are encoded once per run (``EncodedFieldCache``).
 struct CSVRecordFields {
@@ -94,13 +111,7 @@ struct CSVRecordFields {
   }
 
   mutating func append(_ record: Record, dates: inout ExportDateFormatter, to out: inout ByteBuffer) {
-    Self.append(record.type, &type, to: &out)
-    Self.append(record.sourceName, &sourceName, to: &out)
-    Self.append(record.sourceVersion, &sourceVersion, to: &out)
-    Self.append(record.sourceProduct, &sourceProduct, to: &out)
-    if let device = record.deviceString { appendDevice(device, to: &out) }
-    out.append(CSVEncoding.comma)
-    Self.append(record.unit, &unit, to: &out)
+    appendSource(record, to: &out)
     CSVEncoding.appendField(record.value, to: &out)
     out.append(CSVEncoding.comma)
     dates.append(record.creationDate, to: &out)
@@ -108,6 +119,18 @@ struct CSVRecordFields {
     dates.append(record.startDate, to: &out)
     out.append(CSVEncoding.comma)
     dates.append(record.endDate, to: &out)
+  }
+
+  /// `type,sourceName,sourceVersion,sourceProduct,device,unit,` (with the trailing comma).
+  @inline(__always)
+  mutating func appendSource(_ record: Record, to out: inout ByteBuffer) {
+    Self.append(record.type, &type, to: &out)
+    Self.append(record.sourceName, &sourceName, to: &out)
+    Self.append(record.sourceVersion, &sourceVersion, to: &out)
+    Self.append(record.sourceProduct, &sourceProduct, to: &out)
+    if let device = record.deviceString { appendDevice(device, to: &out) }
+    out.append(CSVEncoding.comma)
+    Self.append(record.unit, &unit, to: &out)
   }
 
   /// A device string: `"<<HKDevice: 0x…` with the address, then the shared rest, encoded once

@@ -1,5 +1,5 @@
 /// The tables of a `convert --split` folder: file names and columns, shared by
-/// ``CSVSplitWriter`` and the split-folder reader. `docs/csv.md` documents each one.
+/// ``CSVSplitWriter`` and the split-folder reader. The README's "Tables" section documents each one.
 ///
 /// Every element of the export gets an `id`: its position in document order (the root
 /// `HealthData` is 0, its first child 1, and so on depth-first over every element). Child
@@ -146,8 +146,25 @@ enum CSVSplitSchema {
       }
     }
 
+    /// Tables whose rows may belong to a workout have a `workout_id` column after `parent_id`:
+    /// the id of the enclosing `Workout` (empty for a `metadata.csv` row outside any workout),
+    /// so that one join reaches every event, activity, statistic, route and metadata entry of a
+    /// workout, also those nested in a `WorkoutActivity`. It is derived from the nesting, and
+    /// reading ignores it.
+    var hasWorkoutColumn: Bool {
+      switch self {
+      case .workoutEvents, .workoutActivities, .workoutStatistics, .workoutRoutes, .metadata: true
+      default: false
+      }
+    }
+
     /// The full header row.
     var columns: [String] {
+      hasWorkoutColumn ? ["id", "parent_id", "workout_id"] + attributeColumns : legacyColumns
+    }
+
+    /// The header row of folders written before `workout_id` (still read): ``columns`` without it.
+    var legacyColumns: [String] {
       switch self {
       case .export: ["id", "element", "value", "locale", "exportVersion", "attributes", "prolog"]
       case .attributes: ["element_id", "name", "value"]

@@ -28,6 +28,8 @@ public final class CSVSplitWriter: ExportSink {
   private var dates = ExportDateFormatter()
   private var recordFields = CSVRecordFields()
   private var header: ExportHeader?
+  /// The id of the `Workout` being written, for the `workout_id` column of its descendants.
+  private var currentWorkout: Int?
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
   public init(directory: String, protecting protectedPath: String? = nil) throws {
@@ -139,7 +141,8 @@ public final class CSVSplitWriter: ExportSink {
 
   private func table(_ kind: CSVSplitSchema.Table) -> CSVTableFile {
     if let table = tables[kind.rawValue] { return table }
-    let table = CSVTableFile(path: temporaryDirectory + "/" + kind.fileName, header: kind.columns)
+    let table = CSVTableFile(
+      path: temporaryDirectory + "/" + kind.fileName, header: kind.columns, hasWorkoutColumn: kind.hasWorkoutColumn)
     tables[kind.rawValue] = table
     return table
   }
@@ -164,7 +167,7 @@ public final class CSVSplitWriter: ExportSink {
     return table
   }
 
-  /// Appends `id,` and, when the table has one, `parent_id,`; returns the new id.
+  /// Appends `id,` and, when the table has them, `parent_id,` and `workout_id,`; returns the new id.
   @inline(__always)
   private func startRow(_ table: CSVTableFile, parent: Int?, hasParent: Bool) -> Int {
     let id = nextID
@@ -173,6 +176,10 @@ public final class CSVSplitWriter: ExportSink {
     table.buffer.append(CSVEncoding.comma)
     if hasParent {
       if let parent { CSVEncoding.appendInteger(parent, to: &table.buffer) }
+      table.buffer.append(CSVEncoding.comma)
+    }
+    if table.hasWorkoutColumn {
+      if let currentWorkout { CSVEncoding.appendInteger(currentWorkout, to: &table.buffer) }
       table.buffer.append(CSVEncoding.comma)
     }
     return id
@@ -227,6 +234,8 @@ public final class CSVSplitWriter: ExportSink {
     appendDates(workout.creationDate, workout.startDate, workout.endDate, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(workout.extraAttributes, of: id)
+    currentWorkout = id
+    defer { currentWorkout = nil }
     for child in workout.children {
       switch child {
       case .metadata(let entry): try write(entry, parent: id)
