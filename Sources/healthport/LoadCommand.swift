@@ -67,6 +67,9 @@ enum LoadCommand: Command {
         return .with(bar, skipInvalid: skipInvalid)
       })
     for bar in bars { bar.finish() }
+    for result in results {
+      for warning in result.warnings { CommandLineTool.writeError("healthport load: warning: \(warning)\n") }
+    }
     guard !quiet else { return }
     for result in results {
       CommandLineTool.writeError(summaryText(result, database: database, person: person))
