@@ -102,9 +102,24 @@ public final class SQLiteLoader: ExportSink {
     path: String, busyTimeoutMilliseconds: Int32 = SQLiteLoader.defaultBusyTimeoutMilliseconds
   ) throws -> SQLiteConnection {
     let state = try inspect(path: path)
-    let db: SQLiteConnection
+    // Switching to WAL and the schema's transaction need locks that SQLite's busy handler does not
+    // wait for while this connection holds a read lock: retry those until the timeout.
+    let deadline = now() + Double(busyTimeoutMilliseconds) / 1000
+    while true {
+      do {
+        return try open(path: path, state: state, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      } catch let error as SQLiteError {
+        guard error.isBusy, now() < deadline else { throw databaseError(error, path: path) }
+        usleep(50_000)
+      }
+    }
+  }
+
+  private static func open(path: String, state: DatabaseState, busyTimeoutMilliseconds: Int32) throws
+    -> SQLiteConnection
+  {
+    let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
     do {
-      db = try SQLiteConnection(path: path, mode: .readWriteCreate)
       db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
       // A new database gets pages of 16 KiB instead of 4 (which only a new file can choose, before
       // it is in WAL mode): fewer, shallower B-tree pages and WAL frames make a 1 GB load's SQLite
@@ -120,8 +135,9 @@ public final class SQLiteLoader: ExportSink {
       let pageBytes = try db.scalarInt("PRAGMA page_size") ?? 4096
       try db.execute("PRAGMA wal_autocheckpoint = \(max(1000, walCheckpointBytes / pageBytes))")
       try prepareSchema(db, path: path)
-    } catch let error as SQLiteError {
-      throw databaseError(error, path: path)
+    } catch {
+      try? db.close()
+      throw error
     }
     return db
   }
@@ -242,12 +258,16 @@ public final class SQLiteLoader: ExportSink {
   /// A SQLite error as the user reads it: a lock held past the busy timeout says who holds it.
   static func databaseError(_ error: SQLiteError, path: String) -> HealthPortError {
     if error.isBusy {
-      return HealthPortError(
-        .failure,
-        "\(path): error: another load (or another program writing to it) holds this database; waited for it "
-          + "to finish, in vain. Run this load again once the other has finished.")
+      return busyError(path: path)
     }
     return HealthPortError(.failure, "\(path): error: \(error)")
+  }
+
+  static func busyError(path: String) -> HealthPortError {
+    HealthPortError(
+      .failure,
+      "\(path): error: another load (or another program writing to it) holds this database; waited for it "
+        + "to finish, in vain. Run this load again once the other has finished.")
   }
 
   /// A database that does not exist yet, built under a temporary name beside it (no journal, no
@@ -402,6 +422,9 @@ public final class SQLiteLoader: ExportSink {
       }
       do {
         try checkpointer?.finish()
+        // A new database leaves in WAL mode, as every later load leaves it (which then needs no
+        // exclusive lock to switch).
+        if new != nil, !results.isEmpty { _ = try db.scalarText("PRAGMA journal_mode = WAL") }
         try db.close()
       } catch let error as SQLiteError {
         throw databaseError(error, path: database)
