@@ -12,25 +12,38 @@ enum StepDays {
     configuration.dedupe = true
     let totals = StepTotals(configuration)
     // "First appearance" is the order rows were first inserted: id order. A row holding `copies`
-    // exact duplicates is fed that many times, as the export held them.
-    let rows = try db.prepare(
-      """
-      SELECT r.start_date, r.end_date, r.creation_date, r.value_text, r.unit, r.copies, s.name, s.version, s.product
-      FROM records r JOIN sources s ON s.id = r.source_id
-      WHERE r.person = ? AND r.type = '\(StepTotals.stepType)' AND r.value_num IS NOT NULL
-      ORDER BY r.id
-      """)
-    try rows.bind(1, person)
-    while try rows.step() {
-      guard let start = rows.text(0).flatMap(HealthDate.init), let end = rows.text(1).flatMap(HealthDate.init)
+    // exact duplicates is fed that many times, as the export held them. The ids come from the key
+    // index and are sorted here: an ORDER BY over whole rows would have SQLite sort them all in
+    // memory (tens of MB for a large export).
+    let ids = try db.prepare(
+      "SELECT id FROM records WHERE person = ? AND type = '\(StepTotals.stepType)' AND value_num IS NOT NULL")
+    try ids.bind(1, person)
+    var order: [Int64] = []
+    while try ids.step() { order.append(ids.int64(0)) }
+    order.sort()
+    var sources: [Int64: (name: String, version: String?, product: String?)] = [:]
+    let source = try db.prepare("SELECT name, version, product FROM sources WHERE id = ?")
+    let row = try db.prepare(
+      "SELECT start_date, end_date, creation_date, value_text, unit, copies, source_id FROM records WHERE id = ?")
+    for id in order {
+      try row.bind(1, id)
+      defer { row.reset() }
+      guard try row.step(), let start = row.text(0).flatMap(HealthDate.init),
+        let end = row.text(1).flatMap(HealthDate.init)
       else { continue }
+      let sourceID = row.int64(6)
+      if sources[sourceID] == nil {
+        try source.bind(1, sourceID)
+        sources[sourceID] = try source.step() ? (source.text(0) ?? "", source.text(1), source.text(2)) : ("", nil, nil)
+        source.reset()
+      }
+      let from = sources[sourceID] ?? ("", nil, nil)
       var record = Record(
-        type: StepTotals.stepType, sourceName: rows.text(6) ?? "", sourceVersion: rows.text(7),
-        unit: rows.text(4), creationDate: rows.text(2).flatMap(HealthDate.init), startDate: start, endDate: end,
-        value: rows.text(3))
-      record.sourceProduct = rows.text(8)
+        type: StepTotals.stepType, sourceName: from.name, sourceVersion: from.version, unit: row.text(4),
+        creationDate: row.text(2).flatMap(HealthDate.init), startDate: start, endDate: end, value: row.text(3))
+      record.sourceProduct = from.product
       guard record.numericValue != nil else { continue }
-      for _ in 0..<max(1, rows.int64(5)) { try totals.add(record) }
+      for _ in 0..<max(1, row.int64(5)) { try totals.add(record) }
     }
     totals.finish()
     let delete = try db.prepare("DELETE FROM step_days_dedupe WHERE person = ?")
