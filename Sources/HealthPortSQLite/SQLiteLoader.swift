@@ -273,7 +273,8 @@ public final class SQLiteLoader: ExportSink {
   /// A database that does not exist yet, built under a temporary name beside it (no journal, no
   /// fsync until the end) and put in place by ``install()`` when the load is complete: nothing
   /// is ever seen at `path` half-built, and a load interrupted meanwhile leaves only the
-  /// temporary file, which the next load of the same path removes if its process is gone.
+  /// temporary file (`PATH.healthport-PID`). Without a journal there are no fsyncs per commit and
+  /// no WAL to copy back: each page is written once.
   final class NewDatabase {
     let path: String
     let temporaryPath: String

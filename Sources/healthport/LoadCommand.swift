@@ -24,10 +24,12 @@ enum LoadCommand: Command {
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
                                   Several inputs are loaded one after the other.
 
-    The database is created when missing. A database that healthport did not create is refused
-    and left unchanged. Loading an export again adds nothing; loading a newer export adds only
-    what is new. An interrupted load leaves the database consistent: run the command again.
-    The schema is documented in docs/sqlite.md.
+    The database is created when missing (built under a temporary name, renamed when complete).
+    A database that healthport did not create, or of a later schema version, is refused and left
+    unchanged; an older healthport database is migrated. Loading an export again adds nothing;
+    loading a newer export adds only what is new. An interrupted load leaves the database
+    consistent: run the command again. A truncated export keeps every whole element before the
+    damage. The schema and views are documented in the README, section "Loading into SQLite".
 
     EXAMPLES:
       healthport load export.zip --db health.db
