@@ -388,6 +388,43 @@ struct LoadStoreTests {
     #expect(Date().timeIntervalSince(started) > 1.5)
   }
 
+  @Test("two loads of a new database at once: one builds it, the other adds to it or says so plainly")
+  func twoNewLoads() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("gen.xml").path
+    try LoadTests.generate(records: 20_000, to: input)
+    let db = directory.appendingPathComponent("x.db").path
+    var processes: [(Process, URL)] = []
+    for n in 0..<2 {
+      let process = Process()
+      process.executableURL = Harness.binary
+      process.arguments = ["load", input, "--db", db, "--quiet"]
+      let err = directory.appendingPathComponent("err\(n)")
+      FileManager.default.createFile(atPath: err.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: err)
+      processes.append((process, err))
+    }
+    for (process, _) in processes { try process.run() }
+    var succeeded = 0
+    for (process, err) in processes {
+      process.waitUntilExit()
+      let stderr = String(decoding: try Data(contentsOf: err), as: UTF8.self)
+      #expect(!stderr.contains("database is locked"), "\(stderr)")
+      if process.terminationStatus == 0 {
+        succeeded += 1
+      } else {
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.contains("another load"), "\(stderr)")
+      }
+    }
+    #expect(succeeded >= 1)
+    LoadTests.expectMatches(try SQLiteExpectations.actual(db), try SQLiteExpectations.expected(input))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("healthport-") }
+        .isEmpty)
+  }
+
   @Test("loading a second person's export without --person warns and suggests --person")
   func secondPerson() throws {
     let directory = try Harness.temporaryDirectory()
