@@ -290,6 +290,12 @@ public final class SQLiteLoader: ExportSink {
 
     func open(busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
       unlink(temporaryPath)
+      let created = Glibc.open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      guard created >= 0 else {
+        throw HealthPortError(
+          .failure, "\(path): error: cannot create the database: \(String(cString: strerror(errno)))")
+      }
+      Glibc.close(created)
       let db = try SQLiteConnection(path: temporaryPath, mode: .readWriteCreate)
       db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
       try db.execute(

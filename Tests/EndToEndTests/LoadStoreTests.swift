@@ -326,6 +326,17 @@ struct LoadStoreTests {
     #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
   }
 
+  @Test("a new database in a folder that does not exist fails with a plain message")
+  func missingFolder() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = directory.appendingPathComponent("no/such/folder/x.db").path
+    let result = try LoadTests.load([Self.rewrites], db: db)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("x.db: error: cannot create the database"), "stderr: \(result.stderr)")
+    #expect(!result.stderr.contains(".healthport-"), "stderr: \(result.stderr)")
+  }
+
   // MARK: Refusals and locks
 
   @Test("a database of a later schema version is refused and left exactly as it was, nothing beside it")
