@@ -236,4 +236,5 @@ done
   printf '%s\n' "${rows[@]}"
 } | tee "$DIR/results.txt"
 
+bash "$ROOT/Benchmarks/load_vs_healthkit.sh" || failed=1
 exit $failed

@@ -9,9 +9,11 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
     case begin(ExportHeader)
     case elements([ExportElement])
     case end(ReadReport)
+    /// The reader failed: commit what was handed over (``SQLiteLoader/commitPartial()``).
+    case partial
   }
 
-  private let sink: ExportSink
+  private let sink: SQLiteLoader
   private let batchSize: Int
   private let capacity: Int
   private let condition = NSCondition()
@@ -27,7 +29,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   // Producer side only.
   private var batch: [ExportElement] = []
 
-  init(sink: ExportSink, batchSize: Int = 1024, capacity: Int = 4) {
+  init(sink: SQLiteLoader, batchSize: Int = 1024, capacity: Int = 4) {
     self.sink = sink
     self.batchSize = batchSize
     self.capacity = capacity
@@ -59,7 +61,26 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
     try waitForWorker()
   }
 
-  /// Stops the worker after the message it is handling (the reader failed); waits for it.
+  /// True when the sink failed (its error is what the reader rethrew), as opposed to the reader.
+  var sinkFailed: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return failure != nil
+  }
+
+  /// After the reader's own error: hands over the elements read before it, has the sink commit
+  /// them (``SQLiteLoader/commitPartial()``), waits, and rethrows the sink's error, if any.
+  func finishAfterReadError() throws {
+    if !batch.isEmpty {
+      let rest = batch
+      batch.removeAll()
+      try send(.elements(rest))
+    }
+    try send(.partial)
+    try waitForWorker()
+  }
+
+  /// Stops the worker after the message it is handling (the sink failed); waits for it.
   func cancel() {
     condition.lock()
     cancelled = true
@@ -114,6 +135,9 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
           condition.unlock()
         case .end(let report):
           try sink.end(report)
+          last = true
+        case .partial:
+          try sink.commitPartial()
           last = true
         }
       } catch {

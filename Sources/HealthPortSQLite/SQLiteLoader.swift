@@ -56,6 +56,8 @@ public final class SQLiteLoader: ExportSink {
     public var otherElementsRead = 0
     /// Damaged elements passed over with `--skip-invalid` (the reader's ``ReadReport/skipped``).
     public var skipped = 0
+    /// What the user should know about this load (a second person's export without `--person`).
+    public var warnings: [String] = []
 
     public var rowsAdded: Int { added.reduce(0, +) }
     public func added(_ table: Table) -> Int { added[table.rawValue] }
@@ -68,6 +70,8 @@ public final class SQLiteLoader: ExportSink {
   let person: String
   let batchRows: Int
   public private(set) var result = Result()
+  /// True once ``begin(_:)`` has written this load's `exports` row.
+  public private(set) var began = false
   private var pending = 0
   private var started = 0.0
   private let text = BindingText()
@@ -93,18 +97,36 @@ public final class SQLiteLoader: ExportSink {
 
   // MARK: Opening
 
-  /// Opens the database at `path`, creating the schema in a new or empty file. A file that is
-  /// not a healthport database is refused before anything is written to it.
-  public static func openDatabase(path: String) throws -> SQLiteConnection {
+  /// Opens the database at `path` in place (WAL journal), creating the schema in a new or empty
+  /// file and migrating an older healthport schema. A file that is not a healthport database, or
+  /// one of a later schema version, is refused before anything is written to it or beside it.
+  public static func openDatabase(
+    path: String, busyTimeoutMilliseconds: Int32 = SQLiteLoader.defaultBusyTimeoutMilliseconds
+  ) throws -> SQLiteConnection {
     let state = try inspect(path: path)
-    let db: SQLiteConnection
+    // Switching to WAL and the schema's transaction need locks that SQLite's busy handler does not
+    // wait for while this connection holds a read lock: retry those until the timeout.
+    let deadline = now() + Double(busyTimeoutMilliseconds) / 1000
+    while true {
+      do {
+        return try open(path: path, state: state, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      } catch let error as SQLiteError {
+        guard error.isBusy, now() < deadline else { throw databaseError(error, path: path) }
+        usleep(50_000)
+      }
+    }
+  }
+
+  private static func open(path: String, state: DatabaseState, busyTimeoutMilliseconds: Int32) throws
+    -> SQLiteConnection
+  {
+    let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
     do {
-      db = try SQLiteConnection(path: path, mode: .readWriteCreate)
-      db.setBusyTimeout(milliseconds: 10_000)
+      db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
       // A new database gets pages of 16 KiB instead of 4 (which only a new file can choose, before
       // it is in WAL mode): fewer, shallower B-tree pages and WAL frames make a 1 GB load's SQLite
       // thread about 13 % faster. Existing databases keep their page size.
-      if state == .empty { try db.execute("PRAGMA page_size = \(pageSize)") }
+      if state != .healthport { try db.execute("PRAGMA page_size = \(pageSize)") }
       try db.execute(
         """
         PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;
@@ -114,109 +136,317 @@ public final class SQLiteLoader: ExportSink {
       // pages checkpoints far too often for a bulk load).
       let pageBytes = try db.scalarInt("PRAGMA page_size") ?? 4096
       try db.execute("PRAGMA wal_autocheckpoint = \(max(1000, walCheckpointBytes / pageBytes))")
-      if state == .empty {
-        try db.withTransaction {
-          // Another process may have created it meanwhile.
-          if try db.scalarInt("PRAGMA application_id") != SQLiteSchema.applicationID {
-            try db.execute(SQLiteSchema.create)
-            try db.execute("PRAGMA application_id = \(SQLiteSchema.applicationID)")
-            try db.execute("PRAGMA user_version = \(SQLiteSchema.version)")
-          }
-        }
-      }
-    } catch let error as SQLiteError {
-      throw HealthPortError(.failure, "\(path): error: cannot open the database: \(error)")
+      try prepareSchema(db, path: path)
+    } catch {
+      try? db.close()
+      throw error
     }
     return db
+  }
+
+  /// Creates the schema in an empty database, or migrates an older one, in one transaction
+  /// (re-checked inside it: another process may have done it meanwhile).
+  static func prepareSchema(_ db: SQLiteConnection, path: String) throws {
+    try db.withTransaction {
+      let applicationID = try db.scalarInt("PRAGMA application_id") ?? 0
+      let version = try db.scalarInt("PRAGMA user_version") ?? 0
+      if applicationID != SQLiteSchema.applicationID {
+        try db.execute(SQLiteSchema.create)
+        try db.execute("PRAGMA application_id = \(SQLiteSchema.applicationID)")
+        try db.execute("PRAGMA user_version = \(SQLiteSchema.version)")
+        return
+      }
+      guard version <= SQLiteSchema.version else { throw laterVersion(path: path, version) }
+      var from = version
+      while from < SQLiteSchema.version {
+        guard let step = SQLiteSchema.migrations[from + 1] else {
+          throw HealthPortError(.failure, "\(path): error: no migration from schema version \(from)")
+        }
+        try db.execute(step)
+        from += 1
+      }
+      if version != from { try db.execute("PRAGMA user_version = \(from)") }
+    }
   }
 
   /// The page size of new databases.
   static let pageSize = 16_384
   /// The WAL size at which the loading connection checkpoints (see ``startCheckpointer(_:)``).
   static let walCheckpointBytes: Int64 = 64 << 20
+  /// How long a load waits for another connection's write lock (another load) before giving up.
+  public static let defaultBusyTimeoutMilliseconds: Int32 = 90_000
 
-  enum DatabaseState { case empty, healthport }
+  enum DatabaseState { case missing, empty, healthport }
 
-  /// Reads the header of an existing file without writing to it.
+  /// Decides from the file's header alone (no SQLite connection, which could create `-wal` and
+  /// `-shm` files beside a database it then refuses) what `path` is. Only a file whose header
+  /// says neither healthport nor foreign needs its schema counted, through an immutable
+  /// read-only connection, which creates nothing either.
   static func inspect(path: String) throws -> DatabaseState {
     var info = stat()
-    if stat(path, &info) != 0 { return .empty }
+    if stat(path, &info) != 0 { return .missing }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw HealthPortError(.failure, "\(path): error: is a directory") }
-    if info.st_size == 0 { return .empty }
-    let applicationID: Int64
-    let userVersion: Int64
-    let objects: Int64
-    do {
-      let probe = try SQLiteConnection(path: path, mode: .readOnly)
-      applicationID = try probe.scalarInt("PRAGMA application_id") ?? 0
-      userVersion = try probe.scalarInt("PRAGMA user_version") ?? 0
-      objects = try probe.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
-    } catch let error as SQLiteError {
-      if error.isNotADatabase {
-        throw HealthPortError(
-          .failure, "\(path): error: not a SQLite database; refusing to overwrite it (choose another --db path)")
+    // A WAL left by an interrupted writer may hold a newer header than the file: let SQLite read it.
+    let hasWAL = stat(path + "-wal", &info) == 0 && info.st_size > 0
+    var header = [UInt8](repeating: 0, count: 100)
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
+    }
+    let got = read(fd, &header, 100)
+    Glibc.close(fd)
+    if got == 0 && !hasWAL { return .empty }
+    let magic = Array("SQLite format 3\u{0}".utf8)
+    guard got == 100, Array(header[0..<16]) == magic else {
+      throw HealthPortError(
+        .failure, "\(path): error: not a SQLite database; refusing to overwrite it (choose another --db path)")
+    }
+    func word(_ at: Int) -> Int64 {
+      Int64(Int32(bitPattern: header[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
+    }
+    var applicationID = word(68)
+    var userVersion = word(60)
+    var objects: Int64 = -1
+    if hasWAL || applicationID != SQLiteSchema.applicationID {
+      do {
+        let probe = try SQLiteConnection(
+          path: hasWAL ? path : immutableURI(path), mode: hasWAL ? .readOnly : .readOnlyURI)
+        applicationID = try probe.scalarInt("PRAGMA application_id") ?? 0
+        userVersion = try probe.scalarInt("PRAGMA user_version") ?? 0
+        objects = try probe.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+        try probe.close()
+      } catch let error as SQLiteError {
+        if error.isNotADatabase {
+          throw HealthPortError(
+            .failure, "\(path): error: not a SQLite database; refusing to overwrite it (choose another --db path)")
+        }
+        throw HealthPortError(.failure, "\(path): error: cannot read the database: \(error)")
       }
-      throw HealthPortError(.failure, "\(path): error: cannot read the database: \(error)")
     }
     if applicationID == SQLiteSchema.applicationID {
-      guard userVersion == SQLiteSchema.version else {
-        throw HealthPortError(
-          .failure,
-          "\(path): error: healthport database with schema version \(userVersion); this healthport writes version "
-            + "\(SQLiteSchema.version). Use a healthport of the same version or a new --db file.")
-      }
+      // Older versions are migrated when the database is opened for writing.
+      guard userVersion <= SQLiteSchema.version else { throw laterVersion(path: path, userVersion) }
       return .healthport
     }
     if applicationID == 0, userVersion == 0, objects == 0 { return .empty }
     throw HealthPortError(
       .failure,
       "\(path): error: this SQLite database was not created by healthport (application_id \(applicationID), "
-        + "\(objects) schema objects); it was left unchanged. Load into a new file or a healthport database.")
+        + "\(max(objects, 0)) schema objects); it was left unchanged. Load into a new file or a healthport database.")
+  }
+
+  static func laterVersion(path: String, _ version: Int64) -> HealthPortError {
+    HealthPortError(
+      .failure,
+      "\(path): error: healthport database with schema version \(version); this healthport writes version "
+        + "\(SQLiteSchema.version) and cannot read later ones. It was left unchanged: use a newer healthport "
+        + "or a new --db file.")
+  }
+
+  /// `file:` URI of `path` opened immutable (no locks, no side files).
+  static func immutableURI(_ path: String) -> String {
+    var uri = "file:"
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+        let hex = Array("0123456789ABCDEF".utf8)
+        uri += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+      default: uri += String(decoding: [byte], as: UTF8.self)
+      }
+    }
+    return uri + "?immutable=1"
+  }
+
+  /// A SQLite error as the user reads it: a lock held past the busy timeout says who holds it.
+  static func databaseError(_ error: SQLiteError, path: String) -> HealthPortError {
+    if error.isBusy {
+      return busyError(path: path)
+    }
+    return HealthPortError(.failure, "\(path): error: \(error)")
+  }
+
+  static func busyError(path: String) -> HealthPortError {
+    HealthPortError(
+      .failure,
+      "\(path): error: another load (or another program writing to it) holds this database; waited for it "
+        + "to finish, in vain. Run this load again once the other has finished.")
+  }
+
+  /// A database that does not exist yet, built under a temporary name beside it (no journal, no
+  /// fsync until the end) and put in place by ``install()`` when the load is complete: nothing
+  /// is ever seen at `path` half-built, and a load interrupted meanwhile leaves only the
+  /// temporary file (`PATH.healthport-PID`). Without a journal there are no fsyncs per commit and
+  /// no WAL to copy back: each page is written once.
+  final class NewDatabase {
+    let path: String
+    let temporaryPath: String
+    /// `path` was an empty file (replaced), not missing (which must not be replaced if another
+    /// load creates it meanwhile).
+    let replacesEmptyFile: Bool
+
+    init(path: String, replacesEmptyFile: Bool) {
+      self.path = path
+      self.replacesEmptyFile = replacesEmptyFile
+      temporaryPath = path + ".healthport-\(getpid())"
+    }
+
+    func open(busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
+      unlink(temporaryPath)
+      let created = Glibc.open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      guard created >= 0 else {
+        throw HealthPortError(
+          .failure, "\(path): error: cannot create the database: \(String(cString: strerror(errno)))")
+      }
+      Glibc.close(created)
+      let db = try SQLiteConnection(path: temporaryPath, mode: .readWriteCreate)
+      db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+      try db.execute(
+        """
+        PRAGMA page_size = \(SQLiteLoader.pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+        PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY;
+        PRAGMA foreign_keys = OFF;
+        """)
+      try SQLiteLoader.prepareSchema(db, path: path)
+      return db
+    }
+
+    /// Makes the finished file durable, then gives it its name (refusing to replace a database
+    /// that another load created meanwhile).
+    func install() throws {
+      let fd = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
+      if fd >= 0 {
+        _ = fsync(fd)
+        Glibc.close(fd)
+      }
+      if replacesEmptyFile {
+        guard rename(temporaryPath, path) == 0 else { throw failure("cannot rename the new database") }
+      } else {
+        guard link(temporaryPath, path) == 0 else {
+          let code = errno
+          discard()
+          if code == EEXIST {
+            throw HealthPortError(
+              .failure,
+              "\(path): error: another load created this database while this one ran; nothing was added. Run "
+                + "this load again to add its export.")
+          }
+          throw failure("cannot create the database")
+        }
+        unlink(temporaryPath)
+      }
+      let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+      let dirFD = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      if dirFD >= 0 {
+        _ = fsync(dirFD)
+        Glibc.close(dirFD)
+      }
+    }
+
+    func discard() { unlink(temporaryPath) }
+
+    private func failure(_ what: String) -> HealthPortError {
+      let reason = String(cString: strerror(errno))
+      discard()
+      return HealthPortError(.failure, "\(path): error: \(what): \(reason)")
+    }
+  }
+
+  /// The database for a load: a ``NewDatabase`` when `path` is missing or an empty file with no
+  /// WAL beside it, else the file itself (``openDatabase(path:busyTimeoutMilliseconds:)``).
+  static func newDatabase(path: String) throws -> NewDatabase? {
+    switch try inspect(path: path) {
+    case .missing: return NewDatabase(path: path, replacesEmptyFile: false)
+    case .empty:
+      var info = stat()
+      let sideFiles = ["-wal", "-journal", "-shm"].contains { stat(path + $0, &info) == 0 }
+      return sideFiles ? nil : NewDatabase(path: path, replacesEmptyFile: true)
+    case .healthport: return nil
+    }
   }
 
   // MARK: One-call API
 
   /// Loads each export in `paths` into the database at `database` as `person`; one `exports`
-  /// row per input. `readOptions` gives the reader's options for each input (progress bars).
+  /// row per input that held at least one element. `readOptions` gives the reader's options for
+  /// each input (progress bars). A reader's error (a truncated or malformed input) stops the
+  /// load after committing every whole element read before it, then is rethrown.
   @discardableResult
   public static func load(
     paths: [String?], database: String, person: String = "",
     readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
-    batchRows: Int = defaultBatchRows, pipelined: Bool = true
+    batchRows: Int = defaultBatchRows, pipelined: Bool = true,
+    busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds
   ) throws -> [Result] {
-    let db = try openDatabase(path: database)
-    defer { try? db.close() }
-    let checkpointer: Checkpointer?
-    do { checkpointer = try startCheckpointer(db) } catch let error as SQLiteError {
-      throw HealthPortError(.failure, "\(database): error: \(error)")
-    }
-    // Runs before the connection closes (defers run in reverse order), so that it is the last one.
-    defer { try? checkpointer?.finish() }
-    var results: [Result] = []
-    for path in paths {
-      let loader = try SQLiteLoader(database: db, person: person, inputPath: path ?? "-", batchRows: batchRows)
-      loader.checkpointer = checkpointer
-      defer { loader.close() }
-      // Parsing on this thread, SQLite on another (a 2-core machine loads about twice as fast).
-      let pipeline = pipelined ? LoaderPipeline(sink: loader) : nil
-      do {
-        try ExportReader(path: path, options: readOptions(path)).read(into: pipeline ?? loader)
-      } catch {
-        pipeline?.cancel()
-        loader.abort()
-        if let error = error as? SQLiteError {
-          throw HealthPortError(.failure, "\(database): error: \(error)")
-        }
-        throw error
-      }
-      results.append(loader.result)
-    }
+    let new = try newDatabase(path: database)
+    let db: SQLiteConnection
     do {
-      try checkpointer?.finish()
-      try db.close()
-    } catch let error as SQLiteError {
-      throw HealthPortError(.failure, "\(database): error: \(error)")
+      db =
+        try new?.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        ?? openDatabase(path: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    } catch {
+      new?.discard()
+      if let error = error as? SQLiteError { throw databaseError(error, path: database) }
+      throw error
     }
+    var results: [Result] = []
+    var readerError: Error?
+    do {
+      defer { try? db.close() }
+      let checkpointer: Checkpointer?
+      do { checkpointer = try new == nil ? startCheckpointer(db) : nil } catch let error as SQLiteError {
+        throw databaseError(error, path: database)
+      }
+      // Runs before the connection closes (defers run in reverse order), so that it is the last one.
+      defer { try? checkpointer?.finish() }
+      for path in paths {
+        let loader = try SQLiteLoader(database: db, person: person, inputPath: path ?? "-", batchRows: batchRows)
+        loader.checkpointer = checkpointer
+        defer { loader.close() }
+        // Parsing on this thread, SQLite on another (a 2-core machine loads about twice as fast).
+        let pipeline = pipelined ? LoaderPipeline(sink: loader) : nil
+        do {
+          try ExportReader(path: path, options: readOptions(path)).read(into: pipeline ?? loader)
+        } catch {
+          let sinkFailed = pipeline?.sinkFailed ?? (error is SQLiteError)
+          if sinkFailed {
+            pipeline?.cancel()
+            loader.abort()
+            if let error = error as? SQLiteError { throw databaseError(error, path: database) }
+            throw error
+          }
+          // The input is damaged: keep every whole element read before the damage.
+          do {
+            if let pipeline { try pipeline.finishAfterReadError() } else { try loader.commitPartial() }
+          } catch {
+            pipeline?.cancel()
+            loader.abort()
+            if let error = error as? SQLiteError { throw databaseError(error, path: database) }
+            throw error
+          }
+          if loader.began { results.append(loader.result) }
+          readerError = error
+          break
+        }
+        results.append(loader.result)
+      }
+      do {
+        try checkpointer?.finish()
+        // A new database leaves in WAL mode, as every later load leaves it (which then needs no
+        // exclusive lock to switch).
+        if new != nil, !results.isEmpty { _ = try db.scalarText("PRAGMA journal_mode = WAL") }
+        try db.close()
+      } catch let error as SQLiteError {
+        throw databaseError(error, path: database)
+      }
+    } catch {
+      new?.discard()
+      throw error
+    }
+    if let new {
+      // An input found empty before its first element creates nothing.
+      if results.isEmpty { new.discard() } else { try new.install() }
+    }
+    if let readerError { throw readerError }
     return results
   }
 
@@ -256,6 +486,7 @@ public final class SQLiteLoader: ExportSink {
     try b.add(Self.timestamp())
     try b.run()
     result.exportID = db.lastInsertRowID
+    began = true
   }
 
   public func consume(_ element: ExportElement) throws {
@@ -292,6 +523,28 @@ public final class SQLiteLoader: ExportSink {
     }
   }
 
+  /// After a reader's error: writes what was read and added into this load's `exports` row
+  /// (`completed` stays 0) and commits it with every whole element before the damage.
+  public func commitPartial() throws {
+    guard began, !db.isAutocommit else { return }
+    result.seconds = Self.now() - started
+    var b = Binder(s.countExport, text)
+    for value in [
+      result.recordsRead, result.correlationsRead, result.workoutsRead, result.activitySummariesRead,
+      result.otherElementsRead, result.rowsAdded, result.added(.records), result.added(.correlations),
+      result.added(.workouts), result.added(.activitySummaries), result.added(.metadata),
+      result.added(.otherElements),
+    ] {
+      try b.add(Int64(value))
+    }
+    try b.add(result.exportID)
+    try b.run()
+    try StepDays.recompute(db, person: person)
+    try db.execute("COMMIT")
+    checkpointer?.request()
+    pending = 0
+  }
+
   public func end(_ report: ReadReport) throws {
     result.inputBytes = report.documentBytes
     result.skipped = report.skipped.count
@@ -310,6 +563,7 @@ public final class SQLiteLoader: ExportSink {
     }
     try b.add(result.exportID)
     try b.run()
+    try StepDays.recompute(db, person: person)
     try db.execute("COMMIT")
     checkpointer?.request()
     pending = 0
@@ -333,14 +587,15 @@ public final class SQLiteLoader: ExportSink {
     try b.add(record.value)
     try b.add(record.value.flatMap(DecimalText.double))
     try b.add(date: record.creationDate)
-    try b.add(date: record.startDate)
+    try b.add(Self.creationKey(record.creationDate))
+    try b.add(date: record.startDate, localDay: true)
     try b.add(date: record.endDate)
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
       try seen(
         s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
-        hash)
+        Self.creationKey(record.creationDate), hash)
       return
     }
     count(.records)
@@ -433,6 +688,7 @@ public final class SQLiteLoader: ExportSink {
     try b.add(correlation.type)
     try b.add(sourceID)
     try b.add(date: correlation.creationDate)
+    try b.add(Self.creationKey(correlation.creationDate))
     try b.add(date: correlation.startDate)
     try b.add(date: correlation.endDate)
     try b.add(hash)
@@ -440,7 +696,7 @@ public final class SQLiteLoader: ExportSink {
     guard try b.run() == 1 else {
       try seen(
         s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
-        correlation.endDate.secondsSince1970, sourceID, hash)
+        correlation.endDate.secondsSince1970, sourceID, Self.creationKey(correlation.creationDate), hash)
       return
     }
     count(.correlations)
@@ -464,6 +720,7 @@ public final class SQLiteLoader: ExportSink {
     try find.add(record.startDate.secondsSince1970)
     try find.add(record.endDate.secondsSince1970)
     try find.add(sourceID)
+    try find.add(Self.creationKey(record.creationDate))
     try find.add(ContentHash.of(record))
     let recordID: Int64? = try s.findRecord.step() ? s.findRecord.int64(0) : nil
     s.findRecord.reset()
@@ -508,6 +765,7 @@ public final class SQLiteLoader: ExportSink {
     try b.add(workout.totalEnergyBurnedUnit)
     try b.add(sourceID)
     try b.add(date: workout.creationDate)
+    try b.add(Self.creationKey(workout.creationDate))
     try b.add(date: workout.startDate)
     try b.add(date: workout.endDate)
     let totals = WorkoutMeasures(workout)
@@ -523,6 +781,7 @@ public final class SQLiteLoader: ExportSink {
       try seen.add(workout.startDate.secondsSince1970)
       try seen.add(workout.endDate.secondsSince1970)
       try seen.add(sourceID)
+      try seen.add(Self.creationKey(workout.creationDate))
       try seen.run()
       pending += 1
       return
@@ -715,6 +974,7 @@ public final class SQLiteLoader: ExportSink {
   ]
 
   private func insert(_ me: Me) throws {
+    try checkPerson(me)
     var b = Binder(s.insertMe, text)
     try b.add(person)
     for name in Self.meColumns { try b.add(me[attribute: name]) }
@@ -726,6 +986,31 @@ public final class SQLiteLoader: ExportSink {
     let known = Set(Self.meColumns)
     try insertExtras(me.node.attributes.filter { !known.contains($0.name) }, owner: "me", id)
     for (n, child) in me.node.children.enumerated() { try insertExtra(child, owner: "me", id, n) }
+  }
+
+  /// Warns when the database holds this person's characteristics with another date of birth or
+  /// sex than this export's: most likely someone else's export loaded without `--person`.
+  private func checkPerson(_ me: Me) throws {
+    let birth = me[attribute: Self.meColumns[0]].flatMap { $0.isEmpty ? nil : $0 }
+    let sex = me[attribute: Self.meColumns[1]].flatMap {
+      $0.isEmpty || $0 == "HKBiologicalSexNotSet" ? nil : $0
+    }
+    guard birth != nil || sex != nil else { return }
+    let query = try db.prepare("SELECT date_of_birth, biological_sex FROM me WHERE person = ?")
+    try query.bind(1, person)
+    var differs = false
+    while try query.step() {
+      let oldBirth = query.text(0) ?? ""
+      let oldSex = query.text(1) ?? ""
+      if let birth, !oldBirth.isEmpty, oldBirth != birth { differs = true }
+      if let sex, !oldSex.isEmpty, oldSex != "HKBiologicalSexNotSet", oldSex != sex { differs = true }
+    }
+    guard differs else { return }
+    let who = person.isEmpty ? "without --person" : "as person '\(person)'"
+    result.warnings.append(
+      "\(result.path): the database already holds an export with another date of birth or biological sex "
+        + "(the Me element) for the same person: this looks like someone else's export, loaded \(who). Load "
+        + "each person's export with --person NAME to keep them apart.")
   }
 
   private func insertOther(_ node: ElementNode) throws {
@@ -798,7 +1083,8 @@ public final class SQLiteLoader: ExportSink {
 
   /// Counts one more copy of an element that is already in the database (see the type's notes).
   private func seen(
-    _ statement: SQLiteStatement, _ type: String, _ start: Int64, _ end: Int64, _ sourceID: Int64, _ hash: Int64
+    _ statement: SQLiteStatement, _ type: String, _ start: Int64, _ end: Int64, _ sourceID: Int64,
+    _ creationKey: Int64, _ hash: Int64
   ) throws {
     var b = Binder(statement, text)
     try b.add(result.exportID)
@@ -807,6 +1093,7 @@ public final class SQLiteLoader: ExportSink {
     try b.add(start)
     try b.add(end)
     try b.add(sourceID)
+    try b.add(creationKey)
     try b.add(hash)
     try b.run()
     pending += 1
@@ -904,6 +1191,9 @@ public final class SQLiteLoader: ExportSink {
   }
 
   // MARK: Helpers
+
+  /// The `creation_key` column: the creation instant, or the sentinel without one.
+  static func creationKey(_ date: HealthDate?) -> Int64 { date?.secondsSince1970 ?? SQLiteSchema.noCreationKey }
 
   static func node(of list: HeartRateVariabilityList) -> ElementNode {
     var node = ElementNode(name: "HeartRateVariabilityMetadataList", attributes: list.extraAttributes)
@@ -1005,17 +1295,21 @@ struct Binder {
     index += 1
   }
 
-  /// Three parameters: the date as written, Unix seconds, UTC offset in minutes (NULLs when absent).
-  mutating func add(date: HealthDate?) throws {
+  /// Three parameters: the date as written, Unix seconds, UTC offset in minutes (NULLs when absent);
+  /// with `localDay`, a fourth: the local day as written (`YYYY-MM-DD`, the string's first 10 bytes).
+  mutating func add(date: HealthDate?, localDay: Bool = false) throws {
+    let dayIndex = index + 3
     if let date {
       if let room = text.arena.reserve(ExportDateFormatter.writeRoom),
         let count = text.dates.write(date, to: room.baseAddress!)
       {
         try statement.bindStatic(index, utf8: UnsafeBufferPointer(rebasing: room[..<count]))
+        if localDay { try statement.bindStatic(dayIndex, utf8: UnsafeBufferPointer(rebasing: room[..<min(10, count)])) }
       } else {
         text.scratch.removeAll(keepingCapacity: true)
         date.append(to: &text.scratch)
         try statement.bindText(index, utf8: text.scratch)
+        if localDay { try statement.bindText(dayIndex, utf8: Array(text.scratch.prefix(10))) }
       }
       try statement.bind(index + 1, date.secondsSince1970)
       try statement.bind(index + 2, Int64(date.offsetSeconds / 60))
@@ -1023,7 +1317,8 @@ struct Binder {
       try statement.bindNull(index)
       try statement.bindNull(index + 1)
       try statement.bindNull(index + 2)
+      if localDay { try statement.bindNull(dayIndex) }
     }
-    index += 3
+    index += localDay ? 4 : 3
   }
 }

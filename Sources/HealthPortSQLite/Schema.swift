@@ -1,11 +1,15 @@
-/// The fixed, versioned schema of a healthport database (docs/sqlite.md describes every column).
+/// The fixed, versioned schema of a healthport database (the README's "Loading into SQLite"
+/// section describes every column).
 ///
-/// Version 1. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
+/// Version 2. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
 /// the schema version. The schema never depends on the data: unknown attributes and elements go
-/// to `extras` and `other_elements`.
+/// to `extras` and `other_elements`. Older versions are migrated in place (``migrations``).
 public enum SQLiteSchema {
   /// `PRAGMA user_version` of the schema this build writes.
-  public static let version: Int64 = 1
+  public static let version: Int64 = 2
+  /// `creation_key` of an element without `creationDate`: SQLite treats NULLs in a UNIQUE index
+  /// as distinct, so the key column needs a value for reloading such an element to add nothing.
+  public static let noCreationKey = Int64.min
   /// `PRAGMA application_id`: "HPRT".
   public static let applicationID: Int64 = 0x4850_5254
 
@@ -76,9 +80,11 @@ public enum SQLiteSchema {
       \(date("start")),
       \(date("end")),
       content_hash INTEGER NOT NULL,
-      \(bookkeeping)
+      \(bookkeeping),
+      creation_key INTEGER NOT NULL,
+      start_local_day TEXT NOT NULL
     );
-    CREATE UNIQUE INDEX records_key ON records (person, type, start_unix, end_unix, source_id, content_hash);
+    \(recordsKey)
     CREATE INDEX records_source ON records (source_id);
 
     CREATE TABLE metadata (
@@ -111,9 +117,10 @@ public enum SQLiteSchema {
       \(date("start")),
       \(date("end")),
       content_hash INTEGER NOT NULL,
-      \(bookkeeping)
+      \(bookkeeping),
+      creation_key INTEGER NOT NULL
     );
-    CREATE UNIQUE INDEX correlations_key ON correlations (person, type, start_unix, end_unix, source_id, content_hash);
+    \(correlationsKey)
 
     CREATE TABLE correlation_records (
       id INTEGER PRIMARY KEY,
@@ -146,9 +153,10 @@ public enum SQLiteSchema {
       duration_min REAL,
       distance_km REAL,
       energy_kcal REAL,
-      \(bookkeeping)
+      \(bookkeeping),
+      creation_key INTEGER NOT NULL
     );
-    CREATE UNIQUE INDEX workouts_key ON workouts (person, activity_type, start_unix, end_unix, source_id);
+    \(workoutsKey)
 
     CREATE TABLE workout_activities (
       id INTEGER PRIMARY KEY,
@@ -260,17 +268,55 @@ public enum SQLiteSchema {
     );
     CREATE INDEX extras_owner ON extras (owner_kind, owner_id);
 
+    \(stepDaysDedupe)
+    \(views)
+    """
+
+  static let recordsKey = """
+    CREATE UNIQUE INDEX records_key
+      ON records (person, type, start_unix, end_unix, source_id, creation_key, content_hash);
+    """
+  static let correlationsKey = """
+    CREATE UNIQUE INDEX correlations_key
+      ON correlations (person, type, start_unix, end_unix, source_id, creation_key, content_hash);
+    """
+  static let workoutsKey = """
+    CREATE UNIQUE INDEX workouts_key ON workouts (person, activity_type, start_unix, end_unix, source_id, creation_key);
+    """
+
+  /// What `daily_steps_dedupe` shows: the load recomputes a person's rows at the end of each
+  /// load with ``StepTotals``' de-duplication (which portable SQL cannot express).
+  static let stepDaysDedupe = """
+    CREATE TABLE step_days_dedupe (
+      id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      period TEXT NOT NULL,
+      steps REAL NOT NULL,
+      samples INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX step_days_dedupe_key ON step_days_dedupe (person, period);
+    """
+
+  /// The views, in SQL that SQLite and DuckDB's SQLite scanner read alike: no date functions,
+  /// `total()`, `LIKE` or casts that could round (a whole number is cast only when it is whole).
+  static let views = """
     CREATE VIEW daily_steps AS
       SELECT period,
         CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
         samples, person
       FROM (
-        SELECT date(start_unix + start_offset_min * 60, 'unixepoch') AS period,
-          total(value_num * copies) AS steps, sum(copies) AS samples, person
+        SELECT start_local_day AS period, sum(value_num * copies) AS steps, sum(copies) AS samples, person
         FROM records
         WHERE type = 'HKQuantityTypeIdentifierStepCount'
-        GROUP BY person, period
-      )
+        GROUP BY person, start_local_day
+      ) AS days
+      ORDER BY person, period;
+
+    CREATE VIEW daily_steps_dedupe AS
+      SELECT period,
+        CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
+        samples, person
+      FROM step_days_dedupe
       ORDER BY person, period;
 
     CREATE VIEW workouts_summary AS
@@ -282,16 +328,44 @@ public enum SQLiteSchema {
         person
       FROM (
         SELECT
-          CASE WHEN activity_type LIKE 'HKWorkoutActivityType%' THEN substr(activity_type, 22)
+          CASE WHEN substr(activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(activity_type, 22)
             ELSE activity_type END AS activity,
           sum(copies) AS count,
-          round(total(duration_min * copies), 3) AS duration_min,
+          round(sum(duration_min * copies), 3) AS duration_min,
           round(sum(distance_km * copies), 3) AS distance,
           round(sum(energy_kcal * copies), 3) AS energy,
           person
         FROM workouts
         GROUP BY person, activity
-      )
+      ) AS activities
       ORDER BY person, count DESC, activity;
     """
+
+  /// The statements that bring a database of version `n - 1` to version `n`, for every `n` up to
+  /// ``version``; run in one transaction by ``SQLiteLoader/openDatabase(path:)``.
+  static let migrations: [Int64: String] = [
+    2: """
+    ALTER TABLE records ADD COLUMN creation_key INTEGER NOT NULL DEFAULT \(noCreationKey);
+    UPDATE records SET creation_key = creation_unix WHERE creation_unix IS NOT NULL;
+    ALTER TABLE records ADD COLUMN start_local_day TEXT NOT NULL DEFAULT '';
+    UPDATE records SET start_local_day = substr(start_date, 1, 10);
+    ALTER TABLE correlations ADD COLUMN creation_key INTEGER NOT NULL DEFAULT \(noCreationKey);
+    UPDATE correlations SET creation_key = creation_unix WHERE creation_unix IS NOT NULL;
+    ALTER TABLE workouts ADD COLUMN creation_key INTEGER NOT NULL DEFAULT \(noCreationKey);
+    UPDATE workouts SET creation_key = creation_unix WHERE creation_unix IS NOT NULL;
+    UPDATE records SET seen_export = 0 WHERE copies > 1;
+    UPDATE correlations SET seen_export = 0 WHERE copies > 1;
+    UPDATE workouts SET seen_export = 0 WHERE copies > 1;
+    DROP INDEX records_key;
+    DROP INDEX correlations_key;
+    DROP INDEX workouts_key;
+    \(recordsKey)
+    \(correlationsKey)
+    \(workoutsKey)
+    DROP VIEW daily_steps;
+    DROP VIEW workouts_summary;
+    \(stepDaysDedupe)
+    \(views)
+    """
+  ]
 }

@@ -2,7 +2,7 @@ import SQLiteStore
 
 /// The loader's prepared statements, prepared once per load and reused for every row.
 struct Statements {
-  let insertExport, updateExportDate, finishExport: SQLiteStatement
+  let insertExport, updateExportDate, finishExport, countExport: SQLiteStatement
   let insertSource, findSource: SQLiteStatement
   let insertRecord, seenRecord, findRecord: SQLiteStatement
   let insertMetadata, insertExtra, insertBeat: SQLiteStatement
@@ -27,12 +27,14 @@ struct Statements {
   }
 
   /// Another copy of an existing row: ?1 is this load's export id, the rest the natural key.
-  /// `copies` becomes the most copies one load has seen, so re-loading never raises it.
+  /// `copies` becomes the most copies one load has seen, so re-loading never raises it. A row
+  /// whose `seen_export` is 0 holds a count from an older schema whose key was coarser (the
+  /// migration marks them): the first load that sees it again counts it afresh.
   static func seen(_ table: String, key: [String]) -> String {
     let this = "CASE WHEN seen_export = ?1 THEN seen_count + 1 ELSE 1 END"
     let conditions = key.enumerated().map { "\($1) = ?\($0 + 2)" }.joined(separator: " AND ")
-    return "UPDATE \(table) SET copies = max(copies, \(this)), seen_count = \(this), seen_export = ?1 "
-      + "WHERE \(conditions)"
+    return "UPDATE \(table) SET copies = CASE WHEN seen_export = 0 THEN 1 ELSE max(copies, \(this)) END, "
+      + "seen_count = \(this), seen_export = ?1 WHERE \(conditions)"
   }
 
   init(_ db: SQLiteConnection) throws {
@@ -47,6 +49,14 @@ struct Statements {
         other_elements_added = ?, completed = 1
       WHERE id = ?
       """)
+    // What an interrupted load read and added (committed with the elements before the damage).
+    countExport = try db.prepare(
+      """
+      UPDATE exports SET records_read = ?, correlations_read = ?, workouts_read = ?, activity_summaries_read = ?,
+        other_elements_read = ?, rows_added = ?, records_added = ?, correlations_added = ?, workouts_added = ?,
+        activity_summaries_added = ?, metadata_added = ?, other_elements_added = ?
+      WHERE id = ?
+      """)
     insertSource = try db.prepare(
       Self.insert(
         "sources",
@@ -56,12 +66,12 @@ struct Statements {
           "device_creation_date", "source_key",
         ], ignore: true))
     findSource = try db.prepare("SELECT id FROM sources WHERE person = ? AND source_key = ?")
-    let recordKey = ["person", "type", "start_unix", "end_unix", "source_id", "content_hash"]
+    let recordKey = ["person", "type", "start_unix", "end_unix", "source_id", "creation_key", "content_hash"]
     insertRecord = try db.prepare(
       Self.withCopies(
         "records",
         ["person", "type", "source_id", "unit", "value_text", "value_num"] + Self.date("creation")
-          + Self.date("start") + Self.date("end") + ["content_hash"]))
+          + ["creation_key"] + Self.date("start") + ["start_local_day"] + Self.date("end") + ["content_hash"]))
     seenRecord = try db.prepare(Self.seen("records", key: recordKey))
     findRecord = try db.prepare(
       "SELECT id FROM records WHERE " + recordKey.map { "\($0) = ?" }.joined(separator: " AND "))
@@ -73,8 +83,8 @@ struct Statements {
     insertCorrelation = try db.prepare(
       Self.withCopies(
         "correlations",
-        ["person", "type", "source_id"] + Self.date("creation") + Self.date("start") + Self.date("end")
-          + ["content_hash"]))
+        ["person", "type", "source_id"] + Self.date("creation") + ["creation_key"] + Self.date("start")
+          + Self.date("end") + ["content_hash"]))
     seenCorrelation = try db.prepare(Self.seen("correlations", key: recordKey))
     insertCorrelationRecord = try db.prepare(
       Self.insert(
@@ -87,11 +97,11 @@ struct Statements {
         [
           "person", "activity_type", "duration", "duration_unit", "total_distance", "total_distance_unit",
           "total_energy_burned", "total_energy_burned_unit", "source_id",
-        ] + Self.date("creation") + Self.date("start") + Self.date("end") + [
+        ] + Self.date("creation") + ["creation_key"] + Self.date("start") + Self.date("end") + [
           "duration_min", "distance_km", "energy_kcal",
         ]))
     seenWorkout = try db.prepare(
-      Self.seen("workouts", key: ["person", "activity_type", "start_unix", "end_unix", "source_id"]))
+      Self.seen("workouts", key: ["person", "activity_type", "start_unix", "end_unix", "source_id", "creation_key"]))
     insertActivity = try db.prepare(
       Self.insert(
         "workout_activities",

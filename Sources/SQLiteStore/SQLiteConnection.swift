@@ -40,6 +40,8 @@ public struct SQLiteOpenMode: Sendable {
   public static let readOnly = SQLiteOpenMode(flags: SQLITE_OPEN_READONLY)
   public static let readWrite = SQLiteOpenMode(flags: SQLITE_OPEN_READWRITE)
   public static let readWriteCreate = SQLiteOpenMode(flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+  /// Read-only, the path being a `file:` URI (e.g. with `?immutable=1`).
+  public static let readOnlyURI = SQLiteOpenMode(flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
 }
 
 /// One connection to a database file. Not thread-safe: use it from one thread.

@@ -24,10 +24,12 @@ enum LoadCommand: Command {
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
                                   Several inputs are loaded one after the other.
 
-    The database is created when missing. A database that healthport did not create is refused
-    and left unchanged. Loading an export again adds nothing; loading a newer export adds only
-    what is new. An interrupted load leaves the database consistent: run the command again.
-    The schema is documented in docs/sqlite.md.
+    The database is created when missing (built under a temporary name, renamed when complete).
+    A database that healthport did not create, or of a later schema version, is refused and left
+    unchanged; an older healthport database is migrated. Loading an export again adds nothing;
+    loading a newer export adds only what is new. An interrupted load leaves the database
+    consistent: run the command again. A truncated export keeps every whole element before the
+    damage. The schema and views are documented in the README, section "Loading into SQLite".
 
     EXAMPLES:
       healthport load export.zip --db health.db
@@ -51,6 +53,8 @@ enum LoadCommand: Command {
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
       throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
     }
+    // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
+    for input in inputs { try FilterOptions.checkInput(input, command: "load") }
     try load(
       inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet,
       skipInvalid: arguments.flag("--skip-invalid"))
@@ -68,6 +72,9 @@ enum LoadCommand: Command {
       })
     for bar in bars { bar.finish() }
     ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
+    for result in results {
+      for warning in result.warnings { CommandLineTool.writeError("healthport load: warning: \(warning)\n") }
+    }
     guard !quiet else { return }
     for result in results {
       CommandLineTool.writeError(summaryText(result, database: database, person: person))

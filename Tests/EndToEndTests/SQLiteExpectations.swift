@@ -67,6 +67,11 @@ enum SQLiteExpectations {
     def instant(text):
         return int(datetime.strptime(text, "%Y-%m-%d %H:%M:%S %z").timestamp())
 
+    # The creation instant is part of every sample's key (None when absent).
+    def created(e):
+        c = e.get("creationDate")
+        return None if c is None else instant(c)
+
     FIELDS = "name|manufacturer|model|hardware|firmware|software|localIdentifier|UDIDeviceIdentifier|creation date"
     def device_key(device):
         if device is None:
@@ -100,7 +105,7 @@ enum SQLiteExpectations {
 
     def record_key(r):
         a = r.attrib
-        return (a["type"], source_key(r), instant(a["startDate"]), instant(a["endDate"]), record_content(r))
+        return (a["type"], source_key(r), instant(a["startDate"]), instant(a["endDate"]), created(r), record_content(r))
 
     tables = {t: 0 for t in ["records", "metadata", "hrv_beats", "correlations", "correlation_records", "workouts",
         "workout_events", "workout_activities", "workout_statistics", "workout_routes", "route_locations",
@@ -161,7 +166,8 @@ enum SQLiteExpectations {
                         instant(ca["endDate"]), record_content(c)))
                 else:
                     children.append(ser(c))
-            key = ("C", a["type"], source_key(e), instant(a["startDate"]), instant(a["endDate"]), extra, tuple(children))
+            key = ("C", a["type"], source_key(e), instant(a["startDate"]), instant(a["endDate"]), created(e), extra,
+                tuple(children))
             if key in seen:
                 continue
             seen.add(key)
@@ -204,7 +210,7 @@ enum SQLiteExpectations {
                 s[2] = (s[2] or 0) + distance
             if energy is not None:
                 s[3] = (s[3] or 0) + energy
-            key = ("W", activity, source_key(e), instant(a["startDate"]), instant(a["endDate"]))
+            key = ("W", activity, source_key(e), instant(a["startDate"]), instant(a["endDate"]), created(e))
             if key in seen:
                 continue
             seen.add(key)

@@ -87,6 +87,36 @@ struct SQLiteStoreTests {
     #expect(results.isEmpty)
   }
 
+  @Test("a database another connection keeps locked past the timeout gets a plain message, not 'database is locked'")
+  func lockedDatabase() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locked-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("x.db").path
+    try SQLiteLoader.openDatabase(path: path).close()
+    let holder = try SQLiteConnection(path: path)
+    try holder.execute("BEGIN IMMEDIATE")
+    defer { try? holder.execute("ROLLBACK") }
+    let input = directory.appendingPathComponent("e.xml").path
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <HealthData locale="en_US">
+     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="W" unit="count" startDate="2024-01-01 10:00:00 +0100" endDate="2024-01-01 10:01:00 +0100" value="5"/>
+    </HealthData>
+
+    """.write(toFile: input, atomically: true, encoding: .utf8)
+    let started = Date()
+    do {
+      try SQLiteLoader.load(paths: [input], database: path, busyTimeoutMilliseconds: 600)
+      Issue.record("the load did not wait for the lock")
+    } catch let error as HealthPortError {
+      #expect(error.message.contains("another load"), "\(error.message)")
+      #expect(!error.message.contains("database is locked"), "\(error.message)")
+    }
+    #expect(Date().timeIntervalSince(started) >= 0.5)
+    #expect(SQLiteLoader.defaultBusyTimeoutMilliseconds >= 60_000)
+  }
+
   static func record(device: String?, value: String, metadata: [MetadataEntry] = []) -> Record {
     var record = Record(
       type: "HKQuantityTypeIdentifierHeartRate", sourceName: "Watch", device: device, unit: "count/min",
