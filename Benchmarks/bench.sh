@@ -4,16 +4,20 @@
 # Run from anywhere (`make bench` runs it from the repo root). Steps:
 #   1. swift build -c release --product healthport          (skip with BENCH_NO_BUILD=1)
 #   2. generate .bench/export.xml of about BENCH_MB MB with a fixed seed, unless an up-to-date
-#      one is there (same size, seed and generator), plus .bench/expected.json
+#      one is there (same size, seed and generator), plus .bench/expected.json; the same for
+#      .bench/export-small.xml of BENCH_SMALL_MB MB
 #   3. build the floor (Benchmarks/sax_floor.c) into .bench/sax_floor
 #   4. warm the page cache, then run the floor and every selected command BENCH_RUNS times under
 #      /usr/bin/time (peak RSS) timed with bash's EPOCHREALTIME (wall seconds), and the floor again
 #      after each command; keep each command's best time and highest peak RSS, and take every
 #      ratio against the floor's best time of the whole session
-#   5. print a table and write it to .bench/results.txt
+#   5. measure the peak RSS of `steps` and `steps --dedupe` again on a smaller export of the same
+#      generator (BENCH_SMALL_MB, generated like the first), to show whether memory grows with input
+#   6. print a table and write it to .bench/results.txt
 #
 # Environment:
 #   BENCH_MB=1000        size of the generated export in MB (10^6 bytes)
+#   BENCH_SMALL_MB=100   size of the second export, for the memory of steps at two sizes (0: skip)
 #   BENCH_RUNS=3         runs per command (best time wins)
 #   BENCH_SEED=1         generator seed
 #   BENCH_ONLY=a,b       run only the commands with these names (the floor always runs)
@@ -50,6 +54,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT" || exit 2
 
 BENCH_MB="${BENCH_MB:-1000}"
+BENCH_SMALL_MB="${BENCH_SMALL_MB:-100}"
 BENCH_RUNS="${BENCH_RUNS:-3}"
 BENCH_SEED="${BENCH_SEED:-1}"
 BENCH_ONLY="${BENCH_ONLY:-}"
@@ -63,6 +68,7 @@ die() { echo "bench: $*" >&2; exit 2; }
 note() { echo "bench: $*" >&2; }
 
 [[ "$BENCH_MB" =~ ^[0-9]+([.][0-9]+)?$ ]] || die "BENCH_MB must be a number, got '$BENCH_MB'"
+[[ "$BENCH_SMALL_MB" =~ ^[0-9]+([.][0-9]+)?$ ]] || die "BENCH_SMALL_MB must be a number, got '$BENCH_SMALL_MB'"
 [[ "$BENCH_RUNS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer, got '$BENCH_RUNS'"
 [[ "$BENCH_SEED" =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a non-negative integer, got '$BENCH_SEED'"
 
@@ -90,19 +96,36 @@ fi
 # -- 2. the input
 GEN=Benchmarks/generate_export.py
 gen_sum=$(sha256sum "$GEN" | cut -c1-16)
-params="mb=$BENCH_MB seed=$BENCH_SEED generator=$gen_sum"
-if [[ ! -s "$IN" || ! -f "$DIR/export.params" || "$(cat "$DIR/export.params")" != "$params" ]]; then
-  note "generating $IN (~$BENCH_MB MB, seed $BENCH_SEED)"
-  rm -f "$DIR/export.params"
-  python3 "$GEN" --size-mb "$BENCH_MB" --seed "$BENCH_SEED" -o "$IN.tmp" --expected "$DIR/expected.json.tmp" \
-    || die "generation failed"
-  mv -f "$IN.tmp" "$IN" && mv -f "$DIR/expected.json.tmp" "$DIR/expected.json" || die "cannot move the generated files"
-  echo "$params" > "$DIR/export.params"
-else
-  note "reusing $IN ($params)"
-fi
+
+# generate PATH.xml MB → PATH.xml, its expected counts and PATH.params (what it was generated
+# with), unless an up-to-date one is there; sets GEN_PARAMS
+generate() {
+  local path=$1 mb=$2 expected params_file=${1%.xml}.params
+  expected="${path%.xml}.expected.json"
+  [[ "$path" == "$IN" ]] && expected="$DIR/expected.json"
+  GEN_PARAMS="mb=$mb seed=$BENCH_SEED generator=$gen_sum"
+  if [[ ! -s "$path" || ! -f "$params_file" || "$(cat "$params_file")" != "$GEN_PARAMS" ]]; then
+    note "generating $path (~$mb MB, seed $BENCH_SEED)"
+    rm -f "$params_file"
+    python3 "$GEN" --size-mb "$mb" --seed "$BENCH_SEED" -o "$path.tmp" --expected "$expected.tmp" \
+      || die "generation failed"
+    mv -f "$path.tmp" "$path" && mv -f "$expected.tmp" "$expected" || die "cannot move the generated files"
+    echo "$GEN_PARAMS" > "$params_file"
+  else
+    note "reusing $path ($GEN_PARAMS)"
+  fi
+}
+
+generate "$IN" "$BENCH_MB"
+params=$GEN_PARAMS
 in_bytes=$(stat -L -c %s "$IN")
 in_mb=$(awk -v b="$in_bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
+SMALL="$DIR/export-small.xml"
+if [[ "$BENCH_SMALL_MB" != 0 ]]; then
+  generate "$SMALL" "$BENCH_SMALL_MB"
+  small_params=$GEN_PARAMS
+  small_mb=$(awk -v b="$(stat -L -c %s "$SMALL")" 'BEGIN { printf "%.1f", b / 1e6 }')
+fi
 
 # -- 3. the floor
 FLOOR="$DIR/sax_floor"
@@ -223,7 +246,29 @@ for i in "${!done_names[@]}"; do
   rows+=("$(printf '%-22s %9s %9s %9s %9s' "${done_names[$i]}" "${done_secs[$i]}" "$mbs" "$ratio" $((done_rss[$i] / 1024)))")
 done
 
-# -- 5. report
+# -- 5. the memory of steps at two sizes
+memory_rows=()
+if [[ "$BENCH_SMALL_MB" != 0 && -x "$HEALTHPORT" ]]; then
+  for entry in "steps:steps" "steps-dedupe:steps --dedupe"; do
+    name=${entry%%:*}
+    read -r -a flags <<< "${entry#*:}"
+    note "$name on $SMALL ($BENCH_RUNS runs)"
+    measure "$name-small" "$HEALTHPORT" "${flags[@]}" "$SMALL" --quiet
+    [[ $M_STATUS -ne 0 ]] && { failed=1; continue; }
+    small_rss=$M_RSS_KB
+    large_rss=""
+    for i in "${!done_names[@]}"; do [[ "${done_names[$i]}" == "$name" ]] && large_rss=${done_rss[$i]}; done
+    if [[ -z "$large_rss" ]]; then
+      note "$name on $IN ($BENCH_RUNS runs)"
+      measure "$name" "$HEALTHPORT" "${flags[@]}" "$IN" --quiet
+      [[ $M_STATUS -ne 0 ]] && { failed=1; continue; }
+      large_rss=$M_RSS_KB
+    fi
+    memory_rows+=("$(printf '%-22s %9s %9s' "$name" $((small_rss / 1024)) $((large_rss / 1024)))")
+  done
+fi
+
+# -- 6. report
 {
   echo "healthport benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo none)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
@@ -234,6 +279,13 @@ done
   echo
   printf '%-22s %9s %9s %9s %9s\n' name seconds "MB/s" ratio "RSS MB"
   printf '%s\n' "${rows[@]}"
+  if (( ${#memory_rows[@]} )); then
+    echo
+    echo "peak RSS of steps at two sizes (MB; equal when memory does not grow with the input):"
+    echo "         small: $SMALL, $small_mb MB, $small_params"
+    printf '%-22s %9s %9s\n' name "${small_mb%.*} MB" "${in_mb%.*} MB"
+    printf '%s\n' "${memory_rows[@]}"
+  fi
 } | tee "$DIR/results.txt"
 
 bash "$ROOT/Benchmarks/load_vs_healthkit.sh" || failed=1

@@ -182,9 +182,11 @@ public final class XMLPushParser {
   private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {
     let ctxt = try context()
     var offset = 0
-    // xmlParseChunk takes an Int32 size: feed very large buffers in slices.
+    // Slices of 256 KiB: libxml2 copies each chunk into its input buffer before parsing it, and
+    // that buffer grows to twice the largest chunk (1 MiB chunks kept 3–6 MB of it; the same
+    // instructions either way). Also, xmlParseChunk takes an Int32 size.
     repeat {
-      let length = min(bytes.count - offset, 1 << 30)
+      let length = min(bytes.count - offset, 256 << 10)
       let pointer = bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) }
       let isLast = terminate && offset + length == bytes.count
       let rc = xmlParseChunk(ctxt, pointer, Int32(length), isLast ? 1 : 0)

@@ -10,11 +10,18 @@ enum StatsCommand: Command {
       OptionSpec(
         name: "--agg", short: nil, valueName: "sum|min|max|avg|count|latest",
         help: "Aggregate (default: sum for cumulative types, avg for others, count for categories)."),
+      OptionSpec(
+        name: "--dedupe", short: nil, valueName: nil,
+        help: "Drop rewritten samples; a cumulative type summed also merges overlapping sources (see docs)."),
+      OptionSpec(
+        name: "--priority", short: nil, valueName: "list",
+        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
+        repeatable: true),
       FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
     USAGE: healthport stats [INPUT] --type T [--by day|week|month|year] [--agg sum|min|max|avg|count|latest]
-                            [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+                            [--dedupe [--priority LIST]] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
                             [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
@@ -25,6 +32,7 @@ enum StatsCommand: Command {
     EXAMPLES:
       healthport stats export.zip --type BodyMass --by month --agg latest
       healthport stats export.zip --type HeartRate --by week --agg max --format csv
+      healthport stats export.zip --type DistanceWalkingRunning --dedupe --by month
     """
 
   static func run(_ arguments: ParsedArguments) throws {
@@ -49,8 +57,16 @@ enum StatsCommand: Command {
     var configuration = Stats.Configuration(type: type, aggregate: aggregate)
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
+    configuration.dedupe = arguments.flag("--dedupe")
+    configuration.priority = arguments.list("--priority")
+    if !configuration.priority.isEmpty && !configuration.dedupe {
+      throw HealthPortError(.usage, "healthport stats: error: --priority only applies with --dedupe")
+    }
     let stats = Stats(configuration)
     try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)
+    if !arguments.flag("--quiet") {
+      StepsCommand.reportRewrites(stats.rewrites, of: type, command: name)
+    }
 
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {

@@ -57,6 +57,7 @@ enum StepsCommand: Command {
     }
     let totals = StepTotals(configuration)
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
+    if !arguments.flag("--quiet") { reportRewrites(totals.rewrites, of: StepTotals.stepType, command: name) }
 
     var output = TabularOutput(columns: ["period", "steps", "samples"])
     for row in totals.result {
@@ -75,6 +76,20 @@ enum StepsCommand: Command {
       }
     }
     try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
+  }
+}
+
+extension StepsCommand {
+  /// `healthport steps: --dedupe dropped 32 rewritten StepCount samples (Mi Fit: 30, Anna’s iPhone: 2)`
+  /// on stderr, when there were any.
+  static func reportRewrites(_ rewrites: [StepTotals.RewriteCount], of type: String, command: String) {
+    let total = rewrites.reduce(0) { $0 + $1.count }
+    guard total > 0 else { return }
+    let sources = rewrites.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
+    let noun = total == 1 ? "sample" : "samples"
+    CommandLineTool.writeError(
+      "healthport \(command): --dedupe dropped \(grouped(String(total))) rewritten \(KnownNames.shortTypeName(type)) \(noun) (\(sources))\n"
+    )
   }
 }
 

@@ -22,6 +22,7 @@ struct AggregateTests {
       if (try? text.write(to: url, atomically: true, encoding: .utf8)) != nil { inputs.append(url) }
     }
     if hasSamples { inputs.append(sampleExport) }
+    inputs.append(Harness.repoRoot.appendingPathComponent("Tests/Fixtures/rewrites/export.xml"))
     return inputs
   }()
 
@@ -276,5 +277,47 @@ struct AggregateTests {
     let last = lines.last ?? ""
     #expect(last.hasPrefix("total"))
     #expect(last.replacingOccurrences(of: ",", with: "").contains(String(Int(total))), "\(last)")
+  }
+}
+
+/// The binary on `Tests/Fixtures/rewrites/export.xml` (expected values worked out by hand in
+/// `HealthPortTests/RewriteTests.swift`).
+@Suite("Rewrites end to end")
+struct RewriteEndToEndTests {
+  static let fixture = Harness.repoRoot.appendingPathComponent("Tests/Fixtures/rewrites/export.xml").path
+
+  @Test("steps --dedupe drops rewrites and says so on stderr")
+  func stepsDedupe() throws {
+    let result = try Harness.run(["steps", Self.fixture, "--dedupe", "--format", "csv"])
+    #expect(result.status == 0)
+    #expect(result.stdoutText == "period,steps,samples\n2024-03-10,941,7\n2024-03-11,500,1\n")
+    #expect(
+      result.stderr
+        == "healthport steps: --dedupe dropped 23 rewritten StepCount samples (Mi Fit: 22, Anna’s iPhone: 1)\n")
+    let quiet = try Harness.run(["steps", Self.fixture, "--dedupe", "--format", "csv", "--quiet"])
+    #expect(quiet.stdout == result.stdout)
+    #expect(quiet.stderr == "")
+  }
+
+  @Test("plain steps sums every record and reports nothing")
+  func stepsPlain() throws {
+    let result = try Harness.run(["steps", Self.fixture, "--format", "csv"])
+    #expect(result.status == 0)
+    #expect(result.stdoutText == "period,steps,samples\n2024-03-10,4041,15\n2024-03-11,8500,17\n")
+    #expect(result.stderr == "")
+  }
+
+  @Test("stats --dedupe and --priority")
+  func stats() throws {
+    let heart = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--dedupe", "--format", "csv"])
+    #expect(heart.status == 0)
+    #expect(heart.stdoutText == "period,value,samples,unit\n2024-03-10,70,3,count/min\n")
+    #expect(heart.stderr == "healthport stats: --dedupe dropped 2 rewritten HeartRate samples (Mi Fit: 2)\n")
+    let steps = try Harness.run([
+      "stats", Self.fixture, "--type", "StepCount", "--dedupe", "--priority", "Mi Fit", "--format", "csv", "-q",
+    ])
+    #expect(steps.stdoutText == "period,value,samples,unit\n2024-03-10,1241,6,count\n2024-03-11,500,1,count\n")
+    let misuse = try Harness.run(["stats", Self.fixture, "--type", "StepCount", "--priority", "Watch"])
+    #expect(misuse.status == 64)
   }
 }

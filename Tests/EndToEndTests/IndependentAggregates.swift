@@ -55,6 +55,14 @@ enum IndependentAggregates {
                 v, n = out.get(k, (0.0, 0))
                 out[k] = (v + float(r.get("value")), n + 1)
             return out
+        # Rewrites: same source name, unit, start and end instants and value; the first stays.
+        seen, unique = set(), []
+        for r in samples:
+            key = (r.get("sourceName"), r.get("unit"), instant(r.get("startDate")), instant(r.get("endDate")),
+                   float(r.get("value")))
+            if key not in seen:
+                seen.add(key)
+                unique.append(r)
         others = []
         for r in samples:
             if product(r) not in ("Watch", "iPhone") and r.get("sourceName") not in others:
@@ -63,7 +71,7 @@ enum IndependentAggregates {
             p = product(r)
             return 0 if p == "Watch" else 1 if p == "iPhone" else 2 + others.index(r.get("sourceName"))
         items = [(instant(r.get("startDate")), max(instant(r.get("startDate")), instant(r.get("endDate"))),
-                  float(r.get("value")), rank(r), period(r.get("startDate"), by)) for r in samples]
+                  float(r.get("value")), rank(r), period(r.get("startDate"), by)) for r in unique]
         best = {}
         for s, e, v, k, p in items:
             for t in range(s, e):

@@ -67,20 +67,37 @@ struct StepTotalsTests {
   }
 
   static func run(_ samples: [StepSample], dedupe: Bool, priority: [String] = []) throws -> [String: (Double, Int)] {
+    result(try totals(samples, dedupe: dedupe, priority: priority))
+  }
+
+  static func totals(_ samples: [StepSample], dedupe: Bool, priority: [String] = []) throws -> StepTotals {
     var configuration = StepTotals.Configuration()
     configuration.dedupe = dedupe
     configuration.priority = priority
     let totals = StepTotals(configuration)
     for sample in samples { try totals.add(record(sample)) }
     totals.finish()
+    return totals
+  }
+
+  static func result(_ totals: StepTotals) -> [String: (Double, Int)] {
     var result: [String: (Double, Int)] = [:]
     for row in totals.result { result[row.period] = (row.value, row.samples) }
     return result
   }
 
-  /// An independent model of the rule: 1-second buckets. Ranks: priority entries (product or
-  /// source name, ignoring case), then Watch, iPhone, then other names by first appearance.
-  static func bruteForce(_ samples: [StepSample], priority: [String] = []) -> [String: (Double, Int)] {
+  /// An independent model of the rule: 1-second buckets. Rewrites (same source name, start, end
+  /// and value as an earlier sample) are dropped first, the first copy staying. Ranks: priority
+  /// entries (product or source name, ignoring case), then Watch, iPhone, then other names by
+  /// first appearance among all samples read.
+  static func bruteForce(_ all: [StepSample], priority: [String] = []) -> [String: (Double, Int)] {
+    var samples: [StepSample] = []
+    for s in all
+    where !samples.contains(where: {
+      $0.source == s.source && $0.start == s.start && $0.end == s.end && $0.value == s.value
+    }) {
+      samples.append(s)
+    }
     var otherOrder: [String] = []
     func rank(_ s: StepSample) -> Int {
       let p = priority.map { $0.lowercased() }
@@ -89,7 +106,7 @@ struct StepTotalsTests {
       if s.product == "iPhone" { return p.count + 1 }
       return p.count + 2 + otherOrder.firstIndex(of: s.source)!
     }
-    for s in samples where s.product != "Watch" && s.product != "iPhone" && !otherOrder.contains(s.source) {
+    for s in all where s.product != "Watch" && s.product != "iPhone" && !otherOrder.contains(s.source) {
       otherOrder.append(s.source)
     }
     var shares = [Double](repeating: 0, count: samples.count)
@@ -182,8 +199,11 @@ struct StepTotalsTests {
       name: "a fully covered sample does not count as a sample", samples: [W(0, 600, 600), P(100, 200, 100)],
       expected: ["2024-05-01": (600, 1)]),
     Case(
-      name: "identical duplicates of one source both count", samples: [W(0, 60, 50), W(0, 60, 50)],
-      expected: ["2024-05-01": (100, 2)]),
+      name: "identical samples of one source are rewrites: one counts", samples: [W(0, 60, 50), W(0, 60, 50)],
+      expected: ["2024-05-01": (50, 1)]),
+    Case(
+      name: "two samples of one source differing in value both count", samples: [W(0, 60, 50), W(0, 60, 51)],
+      expected: ["2024-05-01": (101, 2)]),
     Case(
       name: "zero values never count as samples", samples: [W(0, 60, 0), P(0, 120, 120)],
       expected: ["2024-05-01": (60, 1)]),
@@ -219,6 +239,80 @@ struct StepTotalsTests {
     Self.expectEqual(
       try Self.run(samples, dedupe: true, priority: priority), Self.bruteForce(samples, priority: priority),
       "seed \(seed)")
+  }
+
+  @Test("rewrites are dropped before the merge, on random samples with copies", arguments: 0..<30)
+  func randomizedRewrites(seed: Int) throws {
+    var state = UInt64(seed) &* 0xD1B5_4A32_D192_ED03 &+ 7
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let makers: [(Int, Int, Double, String) -> StepSample] = [
+      { Self.W($0, $1, $2, $3) }, { Self.P($0, $1, $2, $3) }, { Self.A($0, $1, $2, $3) },
+    ]
+    var samples: [StepSample] = []
+    for _ in 0..<(5 + next(25)) {
+      let start = next(1500)
+      let length = next(4) == 0 ? 0 : 1 + next(400)
+      let kind = next(3)
+      let name = ["Watch A", "Phone A", "App A", "Watch B", "Phone B", "App B"][kind + 3 * next(2)]
+      samples.append(makers[kind](start, start + length, Double(next(1000)), name))
+      // Up to 16 rewrites of a sample read so far, each at a random later place.
+      if next(3) == 0 {
+        let original = samples[next(samples.count)]
+        for _ in 0..<(1 + next(16)) { samples.insert(original, at: samples.count - next(2)) }
+      }
+    }
+    var unique: [StepSample] = []
+    for s in samples
+    where !unique.contains(where: {
+      $0.source == s.source && $0.start == s.start && $0.end == s.end && $0.value == s.value
+    }) {
+      unique.append(s)
+    }
+    let priority = seed % 3 == 0 ? ["App B", "iPhone"] : []
+    let totals = try Self.totals(samples, dedupe: true, priority: priority)
+    Self.expectEqual(Self.result(totals), Self.bruteForce(samples, priority: priority), "seed \(seed)")
+    #expect(totals.rewriteCount == samples.count - unique.count, "seed \(seed)")
+  }
+
+  @Test("the first copy of a rewrite stays, with its rank and its day")
+  func firstCopyStays() throws {
+    // "Band" first as a Watch: its 600 covers the iPhone's 300, so 600. Its later copy (product
+    // unknown, which would rank below the iPhone and give 300) is dropped.
+    let watchFirst = [Self.W(0, 600, 600, "Band"), Self.A(0, 600, 600, "Band"), Self.P(0, 600, 300)]
+    Self.expectEqual(try Self.run(watchFirst, dedupe: true), ["2024-05-01": (600, 1)], "Watch copy first")
+    let otherFirst = [Self.A(0, 600, 600, "Band"), Self.W(0, 600, 600, "Band"), Self.P(0, 600, 300)]
+    Self.expectEqual(try Self.run(otherFirst, dedupe: true), ["2024-05-01": (300, 1)], "unknown copy first")
+    // The same instants written in another offset: the first copy's local day counts.
+    var early = Self.record(Self.A(0, 60, 50, "Band"))  // 23:50 +0000, May 1st
+    var late = early
+    late.startDate = HealthDate(secondsSince1970: Self.base, offsetSeconds: 3600)  // 00:50 +0100, May 2nd
+    late.endDate = HealthDate(secondsSince1970: Self.base + 60, offsetSeconds: 3600)
+    late.creationDate = HealthDate(secondsSince1970: Self.base + 999, offsetSeconds: 0)
+    for (first, second, day) in [(early, late, "2024-05-01"), (late, early, "2024-05-02")] {
+      var configuration = StepTotals.Configuration()
+      configuration.dedupe = true
+      let totals = StepTotals(configuration)
+      try totals.add(first)
+      try totals.add(second)
+      totals.finish()
+      #expect(totals.result.map(\.period) == [day])
+      #expect(totals.result.map(\.value) == [50])
+      #expect(totals.rewrites == [StepTotals.RewriteCount(sourceName: "Band", count: 1)])
+    }
+    early.value = "51"
+    let different = StepTotals(
+      {
+        var c = StepTotals.Configuration()
+        c.dedupe = true
+        return c
+      }())
+    try different.add(early)
+    try different.add(late)
+    different.finish()
+    #expect(different.rewriteCount == 0, "a different value is no rewrite")
   }
 
   @Test("without --dedupe, samples add up as they are")

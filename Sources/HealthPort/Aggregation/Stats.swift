@@ -28,12 +28,23 @@ public struct StatsRow: Hashable, Sendable {
 /// converted at the end: memory grows with periods × units, never with samples. A unit that
 /// cannot be converted to the most frequent one is an error naming it. `latest` is the sample
 /// with the greatest start date, the later one in document order on a tie.
+///
+/// With `dedupe`, rewrites are dropped first (a sample with the same source name, unit, start
+/// and end instants and value as an earlier one: the number for quantities, the value as
+/// written for categories; the first in document order stays). For a cumulative type summed,
+/// the samples then go through the priority merge of ``StepTotals`` (one 32-byte entry per
+/// sample, swept at the end); otherwise a set of the samples' keys finds the rewrites (about
+/// 60 bytes per sample of the type).
 public final class Stats: ExportSink {
   public struct Configuration {
     public var type: String
     public var aggregate: Aggregate
     public var by: PeriodKind = .day
     public var zone: ZoneRule = .written
+    /// `--dedupe`: drop rewrites, and merge overlapping sources for a cumulative type summed.
+    public var dedupe = false
+    /// `--priority` entries for the merge (see ``StepTotals``).
+    public var priority: [String] = []
     public init(type: String, aggregate: Aggregate? = nil) {
       self.type = type
       self.aggregate = aggregate ?? Aggregate.defaultFor(type: type)
@@ -61,9 +72,47 @@ public final class Stats: ExportSink {
   /// The unit every value was converted to.
   public private(set) var unit = ""
 
+  /// The priority merge, for a cumulative type summed with `dedupe`.
+  private var merge: StepTotals?
+  /// The samples seen, for `dedupe` without the merge.
+  private var seen: Set<SampleKey> = []
+  private var rewriteGroups: [RewriteGroup: Int] = [:]
+  private var rewriteNames: [String] = []
+  private var rewriteCounts: [Int] = []
+  private var categoryValues: [String: UInt64] = [:]
+  private var lastGroup: (name: String, unit: String?, id: Int)?
+
+  private struct RewriteGroup: Hashable {
+    let name: String
+    let unit: String?
+  }
+
+  /// What two rewrites share: instants, source name and unit (as a group id), and the value.
+  private struct SampleKey: Hashable {
+    let start: Int64
+    let end: Int64
+    let group: Int
+    let value: UInt64
+  }
+
+  /// The rewrites that `dedupe` dropped, per source name in order of first appearance. Set by
+  /// ``finish()``.
+  public private(set) var rewrites: [StepTotals.RewriteCount] = []
+  /// The total of ``rewrites``.
+  public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
+
   public init(_ configuration: Configuration) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
+    if configuration.dedupe, configuration.aggregate == .sum, KnownNames.isCumulative(configuration.type) {
+      var merging = StepTotals.Configuration()
+      merging.type = configuration.type
+      merging.by = configuration.by
+      merging.zone = configuration.zone
+      merging.dedupe = true
+      merging.priority = configuration.priority
+      merge = StepTotals(merging)
+    }
   }
 
   public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
@@ -76,6 +125,12 @@ public final class Stats: ExportSink {
   }
 
   public func add(_ record: Record) throws {
+    if let merge {
+      unitCounts[index(of: record.unit)] += 1
+      try merge.add(record)
+      return
+    }
+    if configuration.dedupe, try isRewrite(record) { return }
     sequence += 1
     var value = 0.0
     if configuration.aggregate != .count {
@@ -102,6 +157,57 @@ public final class Stats: ExportSink {
       partial.latestValue = value
     }
     partials[key, default: [:]][unitIndex] = partial
+  }
+
+  /// True when the record repeats an earlier one (see the type's documentation); remembers it.
+  private func isRewrite(_ record: Record) throws -> Bool {
+    let group: Int
+    if let last = lastGroup, last.name == record.sourceName, last.unit == record.unit {
+      group = last.id
+    } else {
+      let key = RewriteGroup(name: record.sourceName, unit: record.unit)
+      if let found = rewriteGroups[key] {
+        group = found
+      } else {
+        group = rewriteNames.count
+        rewriteGroups[key] = group
+        rewriteNames.append(record.sourceName)
+        rewriteCounts.append(0)
+      }
+      lastGroup = (record.sourceName, record.unit, group)
+    }
+    let value: UInt64
+    if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
+      value = (number == 0 ? 0 : number).bitPattern  // -0 and 0 are the same number
+    } else {
+      let text = record.value ?? ""
+      if let id = categoryValues[text] {
+        value = id
+      } else {
+        value = UInt64(categoryValues.count)
+        categoryValues[text] = value
+      }
+    }
+    let key = SampleKey(
+      start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, group: group, value: value)
+    if seen.insert(key).inserted { return false }
+    rewriteCounts[group] += 1
+    return true
+  }
+
+  /// ``rewrites`` from the per-group counts: one line per source name.
+  private func collectRewrites() {
+    var byName: [String: Int] = [:]
+    rewrites = []
+    for (group, count) in rewriteCounts.enumerated() where count > 0 {
+      let name = rewriteNames[group]
+      if let at = byName[name] {
+        rewrites[at].count += count
+      } else {
+        byName[name] = rewrites.count
+        rewrites.append(StepTotals.RewriteCount(sourceName: name, count: count))
+      }
+    }
   }
 
   private func index(of unit: String?) -> Int {
@@ -142,6 +248,18 @@ public final class Stats: ExportSink {
       }
       conversions.append(linear)
     }
+    if let merge {
+      let scales = Dictionary(uniqueKeysWithValues: zip(units, conversions))
+      merge.unitConversion = { scales[$0] ?? (1, 0) }
+      merge.finish()
+      rewrites = merge.rewrites
+      rows = merge.result.map {
+        StatsRow(key: $0.key, period: $0.period, value: $0.value, samples: $0.samples, unit: unit)
+      }
+      return
+    }
+    collectRewrites()
+    seen = []
     rows = partials.keys.sorted().map { key in
       var total = Partial()
       for (unitIndex, partial) in partials[key] ?? [:] {

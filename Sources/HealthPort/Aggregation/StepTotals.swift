@@ -21,6 +21,9 @@ public struct PeriodTotal: Hashable, Sendable {
 /// A sample counts in the period of its start date's local day (``ZoneRule``).
 ///
 /// De-duplication (`dedupe`), deterministic:
+/// 0. Rewrites are collapsed: a sample with the same source name, type, unit, start and end
+///    instants and value as an earlier one is dropped, whatever its creation date, device or
+///    metadata; the first in document order stays (``rewrites`` counts the dropped ones).
 /// 1. Sources are ranked: samples whose source product is Watch first, then iPhone, then every
 ///    other source name in the order it first appears among the step samples read. `priority`
 ///    (products or source names, case-insensitive, best first) goes before that default order;
@@ -34,8 +37,9 @@ public struct PeriodTotal: Hashable, Sendable {
 /// 4. `samples` counts the samples that contributed more than zero.
 ///
 /// Memory: without `dedupe`, one running total per period. With `dedupe`, one 32-byte entry per
-/// step sample (start, end, value, and rank + period packed in 64 bits), sorted and swept once at
-/// the end; the sweep keeps only the samples active at one instant.
+/// sample (start, end, value, and source + period packed in 64 bits), sorted once at the end
+/// (a stable sort, so rewrites lie side by side in document order and collapse in one pass) and
+/// swept; the sweep keeps only the samples active at one instant.
 public final class StepTotals: ExportSink {
   public static let stepType = "HKQuantityTypeIdentifierStepCount"
 
@@ -45,7 +49,15 @@ public final class StepTotals: ExportSink {
     public var dedupe = false
     /// `--priority` entries: products or source names, best first.
     public var priority: [String] = []
+    /// The record type summed (`stats --dedupe` merges other cumulative types the same way).
+    public var type: String = StepTotals.stepType
     public init() {}
+  }
+
+  /// How many rewrites of one source name `dedupe` dropped.
+  public struct RewriteCount: Hashable, Sendable {
+    public var sourceName: String
+    public var count: Int
   }
 
   public let configuration: Configuration
@@ -60,24 +72,43 @@ public final class StepTotals: ExportSink {
   private struct SourceKey: Hashable {
     let name: String
     let product: String?
+    let unit: String?
+  }
+  /// What makes two samples of the type rewrites of each other, besides instants and value.
+  private struct RewriteGroup: Hashable {
+    let name: String
+    let unit: String?
   }
   private var sourceIDs: [SourceKey: Int] = [:]
   private var sources: [SourceKey] = []
-  private var lastSource: (name: String, product: String?, id: Int)?
+  /// The rewrite group of each source id.
+  private var groupOf: [Int] = []
+  private var groupIDs: [RewriteGroup: Int] = [:]
+  private var groups: [RewriteGroup] = []
+  private var lastSource: (name: String, product: String?, unit: String?, id: Int)?
+
+  /// Converts a value from its unit before the merge (`stats` converts to the type's most
+  /// frequent unit); identity when nil.
+  var unitConversion: ((String) -> (scale: Double, shift: Double))?
 
   public private(set) var result: [PeriodTotal] = []
+  /// The rewrites that `dedupe` dropped, per source name in order of first appearance (only
+  /// names with at least one). Set by ``finish()``.
+  public private(set) var rewrites: [RewriteCount] = []
+  /// The total of ``rewrites``.
+  public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
 
   public init(_ configuration: Configuration) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
   }
 
-  public var interest: ElementInterest { .records(ofTypes: [Self.stepType]) }
+  public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
 
   public func begin(_ header: ExportHeader) throws {}
 
   public func consume(_ element: ExportElement) throws {
-    guard case .record(let record) = element, record.type == Self.stepType else { return }
+    guard case .record(let record) = element, record.type == configuration.type else { return }
     try add(record)
   }
 
@@ -86,15 +117,17 @@ public final class StepTotals: ExportSink {
     guard let value = record.numericValue else {
       throw HealthPortError(
         .malformed,
-        "healthport: error: the StepCount sample starting \(record.startDate) has a non-numeric value '\(record.value ?? "")'"
+        "healthport: error: the \(KnownNames.shortTypeName(configuration.type)) sample starting \(record.startDate) has a non-numeric value '\(record.value ?? "")'"
       )
     }
     let key = mapper.key(record.startDate)
     if configuration.dedupe {
-      let id = sourceID(name: record.sourceName, product: record.sourceProduct)
-      let start = record.startDate.secondsSince1970
-      let end = max(start, record.endDate.secondsSince1970)
-      entries.append(StepEntry(start: start, end: end, value: value, rank: id, period: key, zeroLength: end == start))
+      let id = sourceID(name: record.sourceName, product: record.sourceProduct, unit: record.unit)
+      // The end as written (rewrites compare it); clamped to the start after the collapse.
+      entries.append(
+        StepEntry(
+          start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, value: value, rank: id,
+          period: key, zeroLength: false))
     } else {
       if key != currentKey { flushCurrent(newKey: key) }
       currentValue += value
@@ -112,9 +145,9 @@ public final class StepTotals: ExportSink {
     currentSamples = 0
   }
 
-  private func sourceID(name: String, product: String?) -> Int {
-    if let last = lastSource, last.name == name, last.product == product { return last.id }
-    let key = SourceKey(name: name, product: product)
+  private func sourceID(name: String, product: String?, unit: String?) -> Int {
+    if let last = lastSource, last.name == name, last.product == product, last.unit == unit { return last.id }
+    let key = SourceKey(name: name, product: product, unit: unit)
     let id: Int
     if let found = sourceIDs[key] {
       id = found
@@ -122,8 +155,16 @@ public final class StepTotals: ExportSink {
       id = sources.count
       sourceIDs[key] = id
       sources.append(key)
+      let group = RewriteGroup(name: name, unit: unit)
+      if let found = groupIDs[group] {
+        groupOf.append(found)
+      } else {
+        groupOf.append(groups.count)
+        groupIDs[group] = groups.count
+        groups.append(group)
+      }
     }
-    lastSource = (name, product, id)
+    lastSource = (name, product, unit, id)
     return id
   }
 
@@ -133,6 +174,7 @@ public final class StepTotals: ExportSink {
   public func finish() {
     if configuration.dedupe {
       totals = [:]
+      collapseRewrites()
       sweep()
     } else {
       flushCurrent(newKey: Int.min)
@@ -175,12 +217,62 @@ public final class StepTotals: ExportSink {
     totals[key] = (old.value + share, old.samples + 1)
   }
 
+  /// Sorts the entries by (start, end, rewrite group, value), document order on a tie, and drops
+  /// every entry equal in those to the one before it: a rewrite. Entries still hold source ids.
+  private func collapseRewrites() {
+    let groupOf = self.groupOf
+    // Stable (the standard library guarantees it): equal keys keep their document order.
+    entries.sort { a, b in
+      if a.start != b.start { return a.start < b.start }
+      if a.end != b.end { return a.end < b.end }
+      let (groupA, groupB) = (groupOf[a.rank], groupOf[b.rank])
+      if groupA != groupB { return groupA < groupB }
+      return a.value < b.value
+    }
+    var dropped = [Int](repeating: 0, count: groups.count)
+    var kept = 0
+    for index in entries.indices {
+      let entry = entries[index]
+      if kept > 0 {
+        let last = entries[kept - 1]
+        let group = groupOf[entry.rank]
+        if last.start == entry.start, last.end == entry.end, groupOf[last.rank] == group, last.value == entry.value {
+          dropped[group] += 1
+          continue
+        }
+      }
+      entries[kept] = entry
+      kept += 1
+    }
+    entries.removeLast(entries.count - kept)
+    // One line per source name, in order of first appearance (groups are numbered in that order;
+    // a name with several units is one line).
+    var byName: [String: Int] = [:]
+    rewrites = []
+    for (group, count) in dropped.enumerated() where count > 0 {
+      let name = groups[group].name
+      if let at = byName[name] {
+        rewrites[at].count += count
+      } else {
+        byName[name] = rewrites.count
+        rewrites.append(RewriteCount(sourceName: name, count: count))
+      }
+    }
+  }
+
   /// The sweep over all samples sorted by start (see the type's documentation).
   private func sweep() {
     let ranks = ranks()
     let rankCount = (ranks.max() ?? -1) + 1
-    for index in entries.indices { entries[index].rank = ranks[entries[index].rank] }
-    entries.sort { ($0.start, $0.end, $0.packed, $0.value) < ($1.start, $1.end, $1.packed, $1.value) }
+    let scales = sources.map { unitConversion?($0.unit ?? "") ?? (1, 0) }
+    for index in entries.indices {
+      let entry = entries[index]
+      let (scale, shift) = scales[entry.rank]
+      let end = max(entry.start, entry.end)
+      entries[index] = StepEntry(
+        start: entry.start, end: end, value: entry.value * scale + shift, rank: ranks[entry.rank],
+        period: entry.period, zeroLength: end == entry.start)
+    }
 
     // covered[r]: total time during which rank r was the best rank covering the timeline.
     var covered = [Int64](repeating: 0, count: rankCount)

@@ -77,7 +77,11 @@ func require<T>(_ value: T?, _ name: StaticString, of element: StaticString) thr
 
 /// Reads attributes into ``ParsedAttributes`` with interning and date parsing.
 struct AttributeParser {
+  /// Names, types, sources, units, metadata keys: few distinct ones, each kept.
   var interner = StringInterner()
+  /// Metadata and generic attribute values, which may be unique on every element (UUIDs, dates):
+  /// shared while they repeat, in fixed memory.
+  var values = StringCache()
   private var deviceProducts = ByteKeyedTable<DeviceProduct>()
   private var nameProducts = ByteKeyedTable<String?>()
   private var names = AttributeNameCache()
@@ -123,7 +127,7 @@ struct AttributeParser {
       switch id {
       case .type: parsed.type = interner.intern(value.buffer)
       case .unit: parsed.unit = interner.intern(value.buffer)
-      case .value: parsed.value = interner.intern(value.buffer)
+      case .value: parsed.value = values.string(value.buffer)
       case .sourceName:
         parsed.sourceName = interner.intern(value.buffer)
         parsed.nameProduct = nameProduct(value.buffer, name: parsed.sourceName!)
@@ -283,7 +287,7 @@ struct AttributeParser {
       let bytes = attributes.value(at: index)
       switch names.name(attributes, index) {
       case .key where key == nil: key = interner.intern(bytes.buffer)
-      case .value where value == nil: value = interner.intern(bytes.buffer)
+      case .value where value == nil: value = values.string(bytes.buffer)
       default: extras.append(Attribute(interner.intern(attributes.name(at: index).buffer), bytes.string))
       }
     }
@@ -300,7 +304,7 @@ struct AttributeParser {
     for index in 0..<attributes.count {
       result.append(
         Attribute(
-          interner.intern(attributes.name(at: index).buffer), interner.intern(attributes.value(at: index).buffer)))
+          interner.intern(attributes.name(at: index).buffer), values.string(attributes.value(at: index).buffer)))
     }
     return result
   }

@@ -15,7 +15,8 @@ final class ExportTreeBuilder: XMLEventHandler {
   private(set) var recordsWithoutValue = 0
   private(set) var unknownAttributeCount = 0
   private(set) var ignoredTextCount = 0
-  private var attributes = AttributeParser()
+  /// The attribute reader and its string tables (readable for tests of their memory).
+  private(set) var attributes = AttributeParser()
   private var stack: [Frame] = []
   private var depth = 0
   private var inText = false

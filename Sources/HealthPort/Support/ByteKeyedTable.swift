@@ -92,6 +92,9 @@ struct ByteKeyedTable<Value> {
 struct StringInterner {
   private var table = ByteKeyedTable<String>()
 
+  /// The number of distinct strings kept.
+  var count: Int { table.count }
+
   /// The shared String for these bytes. Strings longer than `limit` are not shared.
   mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int = 256) -> String {
     let raw = UnsafeRawBufferPointer(bytes)
@@ -122,5 +125,57 @@ struct RecentString {
     bytes.removeAll(keepingCapacity: true)
     bytes.append(contentsOf: value)
     self.string = string
+  }
+}
+
+/// Shares Strings for values that may repeat or may be unique on every element (metadata values:
+/// a heart-rate motion context repeats, an `HKExternalUUID` never does).
+///
+/// A fixed number of slots, each holding the last string whose hash fell on it: values that
+/// repeat stay in their slot and are shared, unique ones only replace each other, so memory is
+/// fixed (the slots plus at most one string and its bytes per slot) whatever the input holds.
+/// ``StringInterner`` instead keeps every distinct string up to its limit, which unique values
+/// would fill with strings never seen again.
+struct StringCache {
+  private struct Slot {
+    var hash: UInt64 = 0
+    var key: [UInt8] = []
+    var string = ""
+  }
+
+  private var slots: [Slot]
+  private let mask: Int
+
+  /// The number of slots: at most this many strings are kept.
+  var slotCount: Int { slots.count }
+
+  /// `slotCount` is rounded up to a power of two.
+  init(slotCount: Int = 4096) {
+    var count = 1
+    while count < slotCount { count <<= 1 }
+    slots = Array(repeating: Slot(), count: count)
+    mask = count - 1
+  }
+
+  /// The String for these bytes, shared with the previous one of the same bytes when it is still
+  /// in its slot. Strings longer than `limit` are not kept.
+  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int = 256) -> String {
+    let raw = UnsafeRawBufferPointer(bytes)
+    // Strings of up to 15 UTF-8 bytes are stored inline by Swift: nothing to share.
+    if raw.count <= 15 || raw.count > limit { return String(decoding: bytes, as: UTF8.self) }
+    let hash = ByteKeyedTable<String>.hash(raw)
+    let index = Int(truncatingIfNeeded: hash) & mask
+    return slots.withUnsafeMutableBufferPointer { slots in
+      let same =
+        slots[index].hash == hash && slots[index].key.count == raw.count
+        && slots[index].key.withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }
+      if same { return slots[index].string }
+      let string = String(decoding: bytes, as: UTF8.self)
+      slots[index].hash = hash
+      slots[index].key.removeAll(keepingCapacity: true)
+      slots[index].key.append(contentsOf: bytes)
+      slots[index].string = string
+      return string
+    }
   }
 }
