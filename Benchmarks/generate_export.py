@@ -11,7 +11,7 @@ Two modes:
       Writes a large export.xml of about N MB (1 MB = 10^6 bytes) for benchmarks, optionally
       with an expected.json holding the counts the generator tracked while writing.
 
-Layout (FORMAT.md sections 2 and 13): UTF-8, LF, one space of indentation per nesting level,
+Layout (the Health app's own): UTF-8, LF, one space of indentation per nesting level,
 `/>` without a space, attributes in the Health app's emitted order, absent attributes omitted,
 `& < > "` escaped in attribute values and everything else raw UTF-8, dates
 `YYYY-MM-DD HH:MM:SS +HHMM`, record values formatted like C `%g` and workout durations like
@@ -163,7 +163,7 @@ def g16(x: float) -> str:
 
 def device_string(addr: int, name, manufacturer=None, model=None, hardware=None, software=None,
                   local_identifier=None, creation=None) -> str:
-    """`-[HKDevice description]` (unescaped), FORMAT.md 5.2."""
+    """`-[HKDevice description]` (unescaped)."""
     parts = [f"<<HKDevice: 0x{addr:09x}>"]
     for key, value in (("name", name), ("manufacturer", manufacturer), ("model", model),
                        ("hardware", hardware), ("software", software),
@@ -220,7 +220,7 @@ def paris_offset(t: int) -> int:
 
 
 def hrv_time(local_seconds: float) -> str:
-    """en_US time of day with centiseconds, e.g. `6:14:48.94 PM` (FORMAT.md 4.6)."""
+    """en_US time of day with centiseconds, e.g. `6:14:48.94 PM`, as HRV beats write it."""
     cs = int(round(local_seconds * 100)) % (86400 * 100)
     s, c = divmod(cs, 100)
     h, rem = divmod(s, 3600)
@@ -506,7 +506,7 @@ def build_sample(rng: random.Random):
                              creation="2024-08-31 17:17:55 +0000" if creation else None)
 
     def withings_dev():
-        # A device name with a comma inside it (FORMAT.md 5.2).
+        # A device name with a comma inside it, as real devices have.
         return device_string(rand_addr(rng), "Withings BPM Connect, Wi-Fi", "Withings", "BPM Connect",
                              local_identifier="00:24:e4:7a:1b:2c")
 
@@ -892,7 +892,7 @@ def build_sample(rng: random.Random):
 
 
 def make_gpx(rng, name_stamp, t0, t1, n, base, export_time_z) -> bytes:
-    """A GPX 1.1 route in the Health app's layout (FORMAT.md 10.1), no trailing newline."""
+    """A GPX 1.1 route in the Health app's layout, no trailing newline."""
     lat, lon = base
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" '
@@ -980,8 +980,8 @@ class Era:
         self.wsw, self.psw = wsw, psw
         wc = "2021-12-14 08:27:33 +0000" if created else None
         pc = "2024-08-31 17:17:55 +0000" if created else None
-        # Real exports write a new `<<HKDevice: 0x…>` address on nearly every record (FORMAT.md
-        # 5.2), so each draw from a pool gets a fresh address in front of the era's device fields.
+        # Real exports write a new `<<HKDevice: 0x…>` address on nearly every record,
+        # so each draw from a pool gets a fresh address in front of the era's device fields.
         self.watch_pool = FreshAddressPool(rng, device_string(0, "Apple Watch", "Apple Inc.", "Watch", whw, wsw,
                                                               creation=wc))
         self.phone_pool = FreshAddressPool(rng, device_string(0, "iPhone", "Apple Inc.", "iPhone", phw, psw,
@@ -1157,7 +1157,7 @@ def generate_large(path: str, size_mb: float, seed: int, expected_path, verify: 
             else:
                 line += '"/>\n'
                 ap(line)
-                if bits(9) == 0:  # an exact duplicate now and then (FORMAT.md 9.9)
+                if bits(9) == 0:  # an exact duplicate now and then, as real exports hold
                     ap(line)
                     cnt += 1
             cnt += 1

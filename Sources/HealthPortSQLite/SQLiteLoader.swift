@@ -7,7 +7,7 @@ import SQLiteStore
 
 /// Loads an export into a healthport SQLite database (``SQLiteSchema``), idempotently.
 ///
-/// Every top-level element has a natural key enforced by a unique index (docs/sqlite.md), so an
+/// Every top-level element has a natural key enforced by a unique index (README, "Loading into SQLite"), so an
 /// element already in the database is skipped with its children. Rows are written in batched
 /// transactions that end only between top-level elements: a load killed at any moment leaves
 /// whole elements, and running it again adds what is missing. Exact duplicates inside one load

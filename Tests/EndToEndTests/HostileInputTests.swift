@@ -93,7 +93,7 @@ struct QuirkWarningTests {
     "workout_running_usaint_bolt.xml", "workout_strength.xml", "workout_swimming.xml", "workout_walking.xml",
   ]
 
-  /// FORMAT.md §9 item 5: all eight real 2026 workouts write their metadata block twice.
+  /// All eight real 2026 workouts write their metadata block twice.
   @Test("the duplicated workout metadata block of modern exports", .needsRealFixtures, arguments: workouts)
   func duplicatedMetadata(file: String) throws {
     let fragment = Harness.realFixtures.appendingPathComponent("NicolasReyrolle-apple-health-analyzer/\(file)")

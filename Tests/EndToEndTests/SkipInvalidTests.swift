@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--skip-invalid`: damage is reported with its location and a total, and everything else is
-/// read (SPEC-NOTES "Exit codes and errors": exit 0, output kept).
+/// read (README, "When the input is broken": exit 0, output kept).
 @Suite("--skip-invalid")
 struct SkipInvalidTests {
   static let malformed = Harness.repoRoot.appendingPathComponent("Tests/Fixtures/malformed")

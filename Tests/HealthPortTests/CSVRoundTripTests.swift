@@ -79,7 +79,7 @@ struct CSVRoundTripTests {
   }
 
   /// Top-level Records counted by Python's expat (an independent parser), after dropping the
-  /// prolog (some DTDs are malformed) and vertical tabs (FORMAT.md §9).
+  /// prolog (some DTDs are malformed) and vertical tabs (which XML forbids and some exports hold).
   static func independentTopLevelRecordCount(_ path: String) throws -> Int {
     let script = """
       import sys, zipfile, xml.parsers.expat

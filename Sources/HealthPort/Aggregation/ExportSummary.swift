@@ -1,6 +1,6 @@
 /// An overview of an export: what `healthport info` prints.
 ///
-/// Counting rules (SPEC-NOTES): `recordCount`, `recordsByType` and `sources` count top-level
+/// Counting rules (README, `healthport info`): `recordCount`, `recordsByType` and `sources` count top-level
 /// Records only; the Records inside Correlations are copies and are counted apart in
 /// `correlationRecordCount`. `firstDate` is the earliest Record start, `lastDate` the latest
 /// Record end, both as written.

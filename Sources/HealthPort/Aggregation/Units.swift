@@ -1,4 +1,4 @@
-/// Unit conversions for the unit strings exports use (FORMAT.md §5.3).
+/// Unit conversions for the unit strings exports use (HealthKit's `HKUnit` strings).
 ///
 /// A unit is `base × factor + offset` in its dimension's base unit (metres, kilograms,
 /// kilocalories, seconds, litres, kelvin, metres per second, counts per minute, pascals…).

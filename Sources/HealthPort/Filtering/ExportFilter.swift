@@ -54,7 +54,7 @@ public enum DateBound: Hashable, Sendable {
 
 /// What `--type`, `--source-product`, `--source`, `--activity`, `--from`, `--to` and `--tz` select.
 ///
-/// Rules (SPEC-NOTES "Filters"):
+/// Rules (README, "Filters"):
 /// - `types` selects Records and Correlations, `activities` selects Workouts; when either is given,
 ///   every other element kind (ActivitySummary, ClinicalRecord, …) is left out. The header,
 ///   `ExportDate` and `Me` are always kept.

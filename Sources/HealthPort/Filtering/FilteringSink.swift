@@ -10,7 +10,7 @@ public final class FilteringSink: ExportSink {
     self.next = next
   }
 
-  /// What the next sink wants, narrowed by the filter's kinds and types (SPEC-NOTES "Filters":
+  /// What the next sink wants, narrowed by the filter's kinds and types (README, "Filters":
   /// with `--type` or `--activity`, the kinds that neither selects are left out).
   public var interest: ElementInterest {
     var own = ElementInterest.everything

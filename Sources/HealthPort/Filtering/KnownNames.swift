@@ -1,4 +1,4 @@
-/// The type identifiers and workout activity types healthport knows by name (FORMAT.md §6, §7),
+/// The type identifiers and workout activity types healthport knows by name (HealthKit's identifiers),
 /// used to expand short names (`StepCount`, `running`) and to suggest the closest valid name.
 public enum KnownNames {
   /// Prefixes of `Record`/`Correlation` type identifiers, longest first.
@@ -7,7 +7,7 @@ public enum KnownNames {
   ]
   public static let activityPrefix = "HKWorkoutActivityType"
 
-  /// Cumulative quantity types (FORMAT.md §6.2, "C"): their natural aggregate is a sum.
+  /// Cumulative quantity types (HealthKit aggregates them by sum): their natural aggregate is a sum.
   public static let cumulativeQuantityTypes: [String] =
     [
       "ActiveEnergyBurned", "AppleExerciseTime", "AppleMoveTime", "AppleStandTime", "BasalEnergyBurned",
@@ -25,7 +25,7 @@ public enum KnownNames {
     "VitaminB6", "VitaminC", "VitaminD", "VitaminE", "VitaminK", "Water", "Zinc",
   ].map { "Dietary" + $0 }
 
-  /// Discrete quantity types (FORMAT.md §6.2, "D" and the unmarked measurement types).
+  /// Discrete quantity types (HealthKit aggregates them as discrete values: min, max, average).
   public static let discreteQuantityTypes: [String] = [
     "AppleSleepingWristTemperature", "BodyFatPercentage", "BodyMass", "BodyMassIndex", "ElectrodermalActivity",
     "Height", "LeanBodyMass", "WaistCircumference", "CrossCountrySkiingSpeed", "CyclingCadence",
@@ -42,7 +42,7 @@ public enum KnownNames {
     "RespiratoryRate", "BloodGlucose", "BodyTemperature",
   ]
 
-  /// Category types (FORMAT.md §6.3).
+  /// Category types (`HKCategoryTypeIdentifier…`).
   public static let categoryTypes: [String] = [
     "AppleStandHour", "EnvironmentalAudioExposureEvent", "HeadphoneAudioExposureEvent", "HighHeartRateEvent",
     "IrregularHeartRhythmEvent", "LowCardioFitnessEvent", "LowHeartRateEvent", "MindfulSession",
@@ -65,7 +65,7 @@ public enum KnownNames {
     + categoryTypes.map { "HKCategoryTypeIdentifier" + $0 }
     + ["HKCorrelationTypeIdentifierBloodPressure", "HKCorrelationTypeIdentifierFood", "HKDataTypeSleepDurationGoal"]
 
-  /// Every known `HKWorkoutActivityType…` value, in full (FORMAT.md §7).
+  /// Every known `HKWorkoutActivityType…` value, in full.
   public static let activityTypes: [String] = [
     "AmericanFootball", "Archery", "AustralianFootball", "Badminton", "Baseball", "Basketball", "Bowling", "Boxing",
     "Climbing", "Cricket", "CrossTraining", "Curling", "Cycling", "Dance", "DanceInspiredTraining", "Elliptical",

@@ -3,7 +3,7 @@ import Foundation
 /// Which UTC offset turns a sample's instant into a local wall-clock time (and so a local day).
 ///
 /// - `.written`: the offset written on each date (the default). Exports write every date in the
-///   offset the phone had at export time (FORMAT.md §5.1), so this is the exporting phone's zone.
+///   offset the phone had at export time, so this is the exporting phone's zone.
 /// - `.fixed(seconds)`: one offset for every instant (`--tz +02:00`).
 /// - `.named(zone)`: an IANA zone (`--tz Europe/Berlin`): the offset in force at each sample's
 ///   instant, daylight saving time included, from the system's time zone database.

@@ -23,7 +23,7 @@ public struct ReadReport: Sendable {
   public var format: InputFormat
   /// Bytes of the export document (uncompressed).
   public var documentBytes: Int64 = 0
-  /// Control characters that XML forbids, removed before parsing (FORMAT.md §9 item 2).
+  /// Control characters that XML forbids, removed before parsing (some exports hold `\u{0B}`).
   public var removedControlCharacters = 0
   public var firstControlCharacterOffset: Int?
   /// Elements in places healthport does not know (kept generically).
@@ -244,7 +244,7 @@ public final class ExportReader {
   }
 
   /// The iOS 16.0 DTD leaves `VisionPrescription`'s ATTLIST unclosed, so `<!ELEMENT RightEye`
-  /// follows an attribute line instead of a `>` (FORMAT.md §3.3).
+  /// follows an attribute line instead of a `>` (README, "How the reader treats Apple's quirks").
   static func isBrokenDTD(_ prolog: [UInt8]) -> Bool {
     let needle = Array("<!ELEMENT RightEye".utf8)
     guard prolog.count >= needle.count else { return false }

@@ -9,7 +9,7 @@ final class ExportTreeBuilder: XMLEventHandler {
   var onElement: (ExportElement) throws -> Void = { _ in }
 
   private(set) var unknownElementCount = 0
-  /// Known quirks, counted for the warnings (FORMAT.md §9): Workouts whose metadata block is
+  /// Known quirks, counted for the warnings: Workouts whose metadata block is
   /// written twice, Records without a `value` (not-applicable categories), unknown attributes.
   private(set) var duplicatedWorkoutMetadata = 0
   private(set) var recordsWithoutValue = 0

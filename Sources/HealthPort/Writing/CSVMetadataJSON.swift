@@ -3,7 +3,7 @@
 ///
 /// Metadata is written as a JSON object (`{"HKTimeZone":"Europe/Paris"}`) when its keys are
 /// distinct, and as an array of `[key, value]` pairs in document order when a key repeats
-/// (FORMAT.md §9 item 5), so that no entry is ever lost. Both forms are read back.
+/// (modern workouts write their metadata block twice), so that no entry is ever lost. Both forms are read back.
 enum CSVMetadataJSON {
   /// Appends `{…}` for distinct keys, else `[[k,v],…]`. Appends nothing for no entries.
   static func appendMetadata<Out: ByteAppender & ~Copyable>(_ entries: [MetadataEntry], to out: inout Out) {

@@ -4,7 +4,7 @@
 
 /// Writes an export as a folder of CSV tables (`convert --to csv --split -o DIR`) that together
 /// hold the whole export, so that it can be reassembled exactly (see ``CSVSplitSchema`` and
-/// `docs/csv.md`).
+/// the README's "The whole export: `convert --to csv --split -o DIR`").
 ///
 /// The folder is built in a temporary sibling (`.DIR.tmp-PID`) and renamed into place by
 /// ``end(_:)``; if anything fails before, or the writer is dropped without reaching the end,

@@ -1,5 +1,5 @@
 /// The events of one element's serialisation, shared by the XML and JSON writers so that the
-/// attribute order of typed elements (FORMAT.md §2.2) is written down once.
+/// attribute order of typed elements (the Health app's, not the DTD's) is written down once.
 ///
 /// For each element: ``begin(_:)``, its attributes in order, then either ``endEmpty()`` or
 /// ``beginContent(text:)``, the children, ``endContent(_:)``.
@@ -60,7 +60,7 @@ extension ElementEmitter where Self: ~Copyable {
     endContent(name)
   }
 
-  // MARK: Typed elements, in the attribute order the Health app writes (FORMAT.md §2.2)
+  // MARK: Typed elements, in the attribute order the Health app writes
 
   mutating func emit(_ element: ExportElement) {
     switch element {

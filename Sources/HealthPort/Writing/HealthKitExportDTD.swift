@@ -3,7 +3,7 @@
 /// The DTD declares every element and attribute that ``XMLExportWriter`` writes for the model,
 /// the iOS 16+ ones (`WorkoutActivity`, `WorkoutStatistics`, `VisionPrescription`, iOS 18.1's
 /// `SensitivityPoint` attributes) and the legacy ones (`Location`, `appleMoveMinutes`) included.
-/// Unlike Apple's DTDs (FORMAT.md §3.2) it describes the data: content models list every child
+/// Unlike Apple's DTDs (which declare attributes the data lacks and miss ones it has) it describes the data: content models list every child
 /// the Health app writes, in any order and number, and every attribute is `#IMPLIED`, so a
 /// validating parser (`xmllint --valid`) accepts any file the writer produces from known
 /// elements. Unknown elements or attributes kept in the model are written too, and then the file

@@ -1,4 +1,5 @@
-/// Writes an export in the Health app's own `export.xml` layout (FORMAT.md §2, §13).
+/// Writes an export in the Health app's own `export.xml` layout: one space of indentation per level, `/>`
+/// without a space, attributes in the app's order (README, "--to xml").
 ///
 /// - The header's prolog is written verbatim (DTD included, a broken iOS 16.0 one too). When the
 ///   source had none (JSON Lines or CSV written by another tool), an XML declaration and
