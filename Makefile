@@ -39,7 +39,7 @@ lint:
 bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench.sh
 
-## Fuzzes the XML and CSV readers (libFuzzer + address sanitizer) for SECONDS each.
+## Fuzzes the XML, CSV and JSON Lines readers (libFuzzer + address sanitizer) for SECONDS each.
 SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build --product healthport

@@ -37,6 +37,7 @@ let package = Package(
     // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments.
     .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
     .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
+    .executableTarget(name: "fuzz-jsonl", dependencies: ["HealthPort"], path: "Fuzz/JSONLinesReader"),
 
     // What both test targets share: where the real fixtures and the pinned Python readers are.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

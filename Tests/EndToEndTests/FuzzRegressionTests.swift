@@ -12,6 +12,7 @@ struct FuzzRegressionTests {
   @Test("the folder holds the reproducers found so far")
   func present() {
     #expect(Self.inputs.contains { $0.hasPrefix("xml-") })
+    #expect(Self.inputs.contains { $0.hasPrefix("jsonl-") })
   }
 
   @Test("ends with exit 0 or 65 and a message, never a signal", arguments: inputs)
@@ -34,5 +35,54 @@ struct FuzzRegressionTests {
     let result = try Harness.run(["info", file.path, "--format", "json"])
     #expect(result.status == 65)
     #expect(result.stderr.contains("Entity 'a' not defined"), "stderr: \(result.stderr)")
+  }
+
+  /// Values that healthport does not read (an unknown key of an element object or of the header
+  /// line) were skipped by a recursive descent without a depth limit: a million nested arrays
+  /// overflowed the stack. Past 256 levels (the limit for elements) they are an error located at
+  /// the bracket that goes one level too deep.
+  @Test(
+    "a JSON value nested a million levels deep is a located error, not a stack overflow",
+    arguments: [#"{"element":"Record","x":"#, #"{"kind":"healthport","x":"#])
+  func deeplyNestedJSONValue(prefix: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("deep.jsonl")
+    let depth = 1_000_000
+    let text = prefix + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}\n"
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let result = try Harness.run(["info", file.path, "--format", "json"])
+    #expect(result.status == 65, "status \(result.status)")
+    // The brackets start right after the prefix (ASCII: one column per character); the first
+    // one is level 1, so the 257th is the first past the limit.
+    let column = prefix.count + 257
+    #expect(
+      result.stderr.contains("deep.jsonl:1:\(column): error: JSON values are nested deeper than 256 levels"),
+      "stderr: \(result.stderr.prefix(500))")
+  }
+
+  /// A header naming another root than `HealthData` (fuzz-jsonl's first find, minimised to
+  /// `{"root":""}`) escaped the reader unlocated: exit 1 and a bare message. It is malformed
+  /// input: exit 65, located at the header object, whether the root is started by the elements
+  /// array, by the first element line or at the end of a header-only input.
+  @Test(
+    "a header whose root is not HealthData is a located error (exit 65)",
+    arguments: [
+      (#"{"root":""}"#, "1:1", "<>"),
+      (#"{"header":{"root":"Foo"},"elements":[]}"#, "1:11", "<Foo>"),
+      ("{\"kind\":\"header\",\"root\":\"Foo\"}\n{\"element\":\"Record\"}\n", "1:1", "<Foo>"),
+      ("\n  {\"kind\":\"header\",\"root\":\"Foo\"}\n", "2:3", "<Foo>"),
+    ])
+  func rootNotHealthData(text: String, location: String, root: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("root.json")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let result = try Harness.run(["info", file.path, "--format", "json"])
+    #expect(result.status == 65, "status \(result.status): \(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "root.json:\(location): error: not an Apple Health export: the root element is \(root), expected <HealthData>"),
+      "stderr: \(result.stderr)")
   }
 }

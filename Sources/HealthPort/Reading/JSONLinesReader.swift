@@ -158,6 +158,8 @@ final class JSONLinesReader {
 
   /// The header's root attributes, replayed as the root's start tag before the first element.
   private var pendingRoot: (name: String, attributes: [Attribute])?
+  /// Line and column of the header object (1:1 without one).
+  private var headerLocation = (line: 1, column: 1)
   private var rootStarted = false
   private let rootNameBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
@@ -187,7 +189,16 @@ final class JSONLinesReader {
       strings.append(contentsOf: attribute.value.utf8)
       attributeSpans.append((name, value, strings.count))
     }
-    try startElement(nameStart: nameStart, nameEnd: nameStart + root.name.utf8.count)
+    // A root that is not <HealthData> is located at the header that names it, also when the
+    // root is started later (by the elements array, or at the end of a header-only input).
+    let (line, column) = headerLocation
+    do {
+      try startElement(nameStart: nameStart, nameEnd: nameStart + root.name.utf8.count)
+    } catch let error as ExportDataError {
+      throw HealthPortError.malformed(self.name, line: line, column: column, error.message)
+    } catch let error as ExportLimitError {
+      throw HealthPortError.malformed(self.name, line: line, column: column, error.message)
+    }
     strings.removeAll(keepingCapacity: true)
   }
 
@@ -406,6 +417,7 @@ final class JSONLinesReader {
   /// The header object: `root`, `attributes` and `prolog` (or `prologBase64`); other keys are
   /// informational.
   private func parseHeader(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws -> (String, [UInt8]) {
+    headerLocation = (line, p - lineStart + 1)
     var root = "HealthData"
     var prolog: [UInt8] = []
     var attributes: [Attribute] = []
@@ -709,16 +721,21 @@ final class JSONLinesReader {
     }
   }
 
-  /// Skips any JSON value, checking its syntax.
-  private func skip(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws {
+  /// Skips any JSON value, checking its syntax. `depth` is the number of arrays and objects it
+  /// sits in: the recursion stops at the elements' nesting limit, so that a value such as
+  /// `[[[[…]]]]` is an error instead of a stack overflow.
+  private func skip(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, depth: Int = 0) throws {
     skipBlank(b, &p)
     guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of input") }
+    if b[p] == UInt8(ascii: "{") || b[p] == UInt8(ascii: "["), depth >= ExportTreeBuilder.maximumDepth {
+      throw JSONSyntaxError(p, "JSON values are nested deeper than \(ExportTreeBuilder.maximumDepth) levels")
+    }
     switch b[p] {
     case UInt8(ascii: "\""):
       keyBytes.removeAll(keepingCapacity: true)
       p = try decodeString(b, p, into: &keyBytes)
     case UInt8(ascii: "{"):
-      try object(b, &p) { _, p in try skip(b, &p) }
+      try object(b, &p) { _, p in try skip(b, &p, depth: depth + 1) }
     case UInt8(ascii: "["):
       p += 1
       skipBlank(b, &p)
@@ -727,7 +744,7 @@ final class JSONLinesReader {
         return
       }
       while true {
-        try skip(b, &p)
+        try skip(b, &p, depth: depth + 1)
         skipBlank(b, &p)
         guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the array") }
         if b[p] == UInt8(ascii: "]") {
