@@ -550,6 +550,8 @@ public final class SQLiteLoader: ExportSink {
   public func end(_ report: ReadReport) throws {
     result.inputBytes = report.documentBytes
     result.skipped = report.skipped.count
+    // The reader's notes (a CSV with a header but no rows) go to stderr as for every command.
+    result.warnings.append(contentsOf: report.notes)
     result.seconds = Self.now() - started
     var b = Binder(s.finishExport, text)
     try b.add(Self.timestamp())
