@@ -368,12 +368,14 @@ public final class SQLiteLoader: ExportSink {
 
   /// Loads each export in `paths` into the database at `database` as `person`; one `exports`
   /// row per input that held at least one element. `readOptions` gives the reader's options for
-  /// each input (progress bars). A reader's error (a truncated or malformed input) stops the
+  /// each input (progress bars); `wrap` puts stages (a filter) between the reader and the loader.
+  /// A reader's error (a truncated or malformed input) stops the
   /// load after committing every whole element read before it, then is rethrown.
   @discardableResult
   public static func load(
     paths: [String?], database: String, person: String = "",
     readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
+    wrap: (ExportSink) -> ExportSink = { $0 },
     batchRows: Int = defaultBatchRows, pipelined: Bool = true,
     busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds
   ) throws -> [Result] {
@@ -405,7 +407,7 @@ public final class SQLiteLoader: ExportSink {
         // Parsing on this thread, SQLite on another (a 2-core machine loads about twice as fast).
         let pipeline = pipelined ? LoaderPipeline(sink: loader) : nil
         do {
-          try ExportReader(path: path, options: readOptions(path)).read(into: pipeline ?? loader)
+          try ExportReader(path: path, options: readOptions(path)).read(into: wrap(pipeline ?? loader))
         } catch {
           let sinkFailed = pipeline?.sinkFailed ?? (error is SQLiteError)
           if sinkFailed {
@@ -548,6 +550,8 @@ public final class SQLiteLoader: ExportSink {
   public func end(_ report: ReadReport) throws {
     result.inputBytes = report.documentBytes
     result.skipped = report.skipped.count
+    // The reader's notes (a CSV with a header but no rows) go to stderr as for every command.
+    result.warnings.append(contentsOf: report.notes)
     result.seconds = Self.now() - started
     var b = Binder(s.finishExport, text)
     try b.add(Self.timestamp())

@@ -96,20 +96,29 @@ enum ConvertCommand: Command {
       throw HealthPortError(.usage, "\(outputPath): error: the output would overwrite the input; choose another path")
     }
 
-    try FilterOptions.checkInput(input, command: name)
     if format == "sqlite" {
       guard let outputPath else {
         throw HealthPortError(.usage, "healthport convert: error: --to sqlite needs -o PATH (the database)")
       }
-      guard filter.isEmpty else {
+      // `--type` is accepted as by `load` (it names the rows of a CSV without a type column);
+      // the other filters are not.
+      var typesOnly = ExportFilter()
+      typesOnly.types = filter.types
+      guard
+        filter.activities == nil, filter.sourceProducts.isEmpty, filter.sourceText == nil, filter.from == nil,
+        filter.to == nil, arguments.value("--tz") == nil
+      else {
         throw HealthPortError(
-          .usage, "healthport convert: error: filters do not apply to --to sqlite; load everything, then query")
+          .usage,
+          "healthport convert: error: filters other than --type do not apply to --to sqlite; load everything, then query"
+        )
       }
       try LoadCommand.load(
         inputs: [input], database: outputPath, person: "", quiet: quiet,
-        skipInvalid: arguments.flag("--skip-invalid"))
+        skipInvalid: arguments.flag("--skip-invalid"), filter: typesOnly, command: name)
       return
     }
+    try FilterOptions.checkInput(input, command: name)
 
     let started = ProgressBar.now()
     // The pipeline: reader → filter → counter → writer → output.

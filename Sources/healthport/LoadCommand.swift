@@ -15,10 +15,15 @@ enum LoadCommand: Command {
       name: "--person", short: nil, valueName: "name",
       help: "Whose export this is; keeps several people apart in one database."),
     OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar and no summary."),
+    OptionSpec(
+      name: "--type", short: nil, valueName: "type",
+      help:
+        "Only these record types (repeatable or comma-separated); a single one names the rows of a CSV without a type column.",
+      repeatable: true),
     ReadingFlags.skipInvalidOption,
   ]
   static let usage = """
-    USAGE: healthport load [INPUT ...] --db <path> [--person <name>] [--quiet]
+    USAGE: healthport load [INPUT ...] --db <path> [--person <name>] [--type <type>] [--quiet]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
@@ -49,27 +54,34 @@ enum LoadCommand: Command {
     for input in inputs where input == database {
       throw HealthPortError(.usage, "healthport load: error: --db names the input file \(database)")
     }
+    // `--type` means what it means in every reading command: a single one names the rows of a
+    // CSV without a type column; otherwise (and for the rows of any other input) it filters.
+    let filter = try FilterOptions.parse(arguments, command: name)
+    try load(
+      inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet,
+      skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+  }
+
+  /// Loads and prints the summary: shared with `convert --to sqlite`. `filter` holds `--type` only.
+  static func load(
+    inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool,
+    filter: ExportFilter = ExportFilter(), command: String = name
+  ) throws {
     // Check the inputs before the database is created, so a typo leaves no empty database behind.
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
       throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
     }
     // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
-    for input in inputs { try FilterOptions.checkInput(input, command: "load") }
-    try load(
-      inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet,
-      skipInvalid: arguments.flag("--skip-invalid"))
-  }
-
-  /// Loads and prints the summary: shared with `convert --to sqlite`.
-  static func load(inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool) throws {
+    for input in inputs { try FilterOptions.checkInput(input, command: command) }
     var bars: [ProgressBar] = []
     let results = try SQLiteLoader.load(
       paths: inputs, database: database, person: person,
       readOptions: { path in
         let bar = ProgressBar.make(inputPath: path, quiet: quiet)
         if let bar { bars.append(bar) }
-        return .with(bar, skipInvalid: skipInvalid)
-      })
+        return .with(bar, skipInvalid: skipInvalid, filter: filter)
+      },
+      wrap: { FilterOptions.wrap($0, in: filter) })
     for bar in bars { bar.finish() }
     ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
     for result in results {

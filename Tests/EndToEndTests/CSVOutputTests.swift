@@ -358,7 +358,13 @@ struct CSVOutputTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent("header-only.csv")
     try "type,startDate,value\n".write(to: file, atomically: true, encoding: .utf8)
-    for arguments in [["info"], ["steps"], ["stats", "--type", "StepCount"]] {
+    let database = directory.appendingPathComponent("empty.db").path
+    let commands = [
+      ["info"], ["steps"], ["stats", "--type", "StepCount"], ["workouts"],
+      ["convert", "--to", "jsonl", "-o", directory.appendingPathComponent("out.jsonl").path],
+      ["load", "--db", database],
+    ]
+    for arguments in commands {
       let command = arguments[0]
       let result = try Harness.run(arguments + [file.path])
       #expect(result.status == 0, "\(command): \(result.stderr)")

@@ -90,4 +90,65 @@ struct TypeOptionTests {
     #expect(lines.count == 4)
     #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("HKQuantityTypeIdentifierBodyMass,weight,") })
   }
+  @Test("load (a path or stdin) and convert --to sqlite: the rows take the type; --type filters an export")
+  func load() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try write(Self.steps, "pedometer.csv", in: directory)
+    let query = """
+      SELECT r.type, s.name, r.value_num, r.start_local_day FROM records r JOIN sources s ON s.id = r.source_id
+      ORDER BY r.id
+      """
+    // The three rows of `steps`, typed StepCount; the source is the file's base name, or `stdin`.
+    func expected(_ source: String) -> String {
+      ["500.0|2024-01-02", "250.0|2024-01-02", "100.0|2024-01-03"]
+        .map { "HKQuantityTypeIdentifierStepCount|\(source)|\($0)" }.joined(separator: "\n")
+    }
+    func rows(_ db: String) throws -> String {
+      try LoadStoreTests.sqlite(db, query).map { $0.map { "\($0)" }.joined(separator: "|") }
+        .joined(separator: "\n")
+    }
+    let fromPath = directory.appendingPathComponent("path.db").path
+    let loaded = try Harness.run(["load", path, "--type", "StepCount", "--db", fromPath, "-q"])
+    #expect(loaded.status == 0, "stderr: \(loaded.stderr)")
+    #expect(try rows(fromPath) == expected("pedometer"))
+
+    let fromStdin = directory.appendingPathComponent("stdin.db").path
+    let piped = try Harness.run(
+      ["load", "-", "--type", "StepCount", "--db", fromStdin, "-q"], stdin: URL(fileURLWithPath: path))
+    #expect(piped.status == 0, "stderr: \(piped.stderr)")
+    #expect(try rows(fromStdin) == expected("stdin"))
+
+    let converted = directory.appendingPathComponent("convert.db").path
+    let convert = try Harness.run(["convert", path, "--type", "StepCount", "--to", "sqlite", "-o", converted, "-q"])
+    #expect(convert.status == 0, "stderr: \(convert.stderr)")
+    #expect(try rows(converted) == expected("pedometer"))
+
+    // Without --type the file is refused and no database is left.
+    let refusedDB = directory.appendingPathComponent("refused.db").path
+    let refused = try Harness.run(["load", path, "--db", refusedDB])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("name the type of every row with --type"))
+    #expect(!FileManager.default.fileExists(atPath: refusedDB))
+
+    // On an export, --type filters: the sample holds 7 heart-rate Records (Samples/expected.json).
+    let sample = Harness.samples.appendingPathComponent("export.xml").path
+    let heart = directory.appendingPathComponent("heart.db").path
+    let filtered = try Harness.run(["load", sample, "--type", "HeartRate", "--db", heart, "-q"])
+    #expect(filtered.status == 0, "stderr: \(filtered.stderr)")
+    let counts = try LoadStoreTests.sqlite(heart, "SELECT type, count(*) FROM records GROUP BY type")
+    #expect(counts.count == 1)
+    #expect(counts.first?.first as? String == "HKQuantityTypeIdentifierHeartRate")
+    #expect(counts.first?.last as? Int == Self.sampleHeartRates())
+  }
+
+  /// The number of heart-rate Records in the sample, as the generator counted them.
+  static func sampleHeartRates() -> Int? {
+    let url = Harness.samples.appendingPathComponent("expected.json")
+    guard let data = try? Data(contentsOf: url), let json = try? Harness.json(data) as? [String: Any] else {
+      return nil
+    }
+    let byType = json["recordsByType"] as? [String: Int]
+    return byType?["HKQuantityTypeIdentifierHeartRate"]
+  }
 }
