@@ -22,4 +22,16 @@ static inline int cx_xml_column(xmlParserCtxtPtr ctxt) {
   return (ctxt && ctxt->input) ? ctxt->input->col : 0;
 }
 
+/// Whether the start tag whose startElementNs callback is running ends in the bytes libxml2 holds.
+/// libxml2 calls startElementNs before it looks for the tag's `>` or `/>`; at the end of a truncated
+/// input it calls it for a tag cut in the middle and reports "Couldn't find end of Start Tag" only
+/// afterwards. Such a tag is not an element.
+static inline int cx_xml_start_tag_closed(xmlParserCtxtPtr ctxt) {
+  if (!ctxt || !ctxt->input || !ctxt->input->cur || !ctxt->input->end) return 1;
+  const xmlChar *cur = ctxt->input->cur, *end = ctxt->input->end;
+  if (cur >= end) return 0;
+  if (cur[0] == '>') return 1;
+  return cur[0] == '/' && cur + 1 < end && cur[1] == '>';
+}
+
 #endif

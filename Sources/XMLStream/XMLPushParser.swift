@@ -269,6 +269,9 @@ private final class ParserBox {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     guard firstError == nil, let name else { return }
+    // A tag cut off by the end of the input: libxml2 reports it as unclosed right after this
+    // callback, and that error, not one about the attributes it lacks, is the one to tell.
+    guard cx_xml_start_tag_closed(ctxt) != 0 else { return }
     depth += 1
     sawRoot = true
     if let pipeline {
