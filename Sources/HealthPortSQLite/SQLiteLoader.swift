@@ -531,20 +531,7 @@ public final class SQLiteLoader: ExportSink {
     guard began, !db.isAutocommit else { return }
     result.seconds = Self.now() - started
     var b = Binder(s.countExport, text)
-    for value in [
-      result.recordsRead, result.correlationsRead, result.workoutsRead, result.activitySummariesRead,
-      result.otherElementsRead, result.rowsAdded, result.added(.records), result.added(.correlations),
-      result.added(.workouts), result.added(.activitySummaries), result.added(.metadata),
-      result.added(.otherElements),
-    ] {
-      try b.add(Int64(value))
-    }
-    try b.add(result.exportID)
-    try b.run()
-    try StepDays.recompute(db, person: person)
-    try db.execute("COMMIT")
-    checkpointer?.request()
-    pending = 0
+    try recordCountsAndCommit(&b)
   }
 
   public func end(_ report: ReadReport) throws {
@@ -557,16 +544,22 @@ public final class SQLiteLoader: ExportSink {
     try b.add(Self.timestamp())
     try b.add(result.seconds)
     try b.add(report.documentBytes)
+    try recordCountsAndCommit(&b)
+  }
+
+  /// Binds what this load read and added (the column order of `countExport` and `finishExport`) and
+  /// the export's id, runs the statement, recomputes the de-duplicated step days and commits.
+  private func recordCountsAndCommit(_ statement: inout Binder) throws {
     for value in [
       result.recordsRead, result.correlationsRead, result.workoutsRead, result.activitySummariesRead,
       result.otherElementsRead, result.rowsAdded, result.added(.records), result.added(.correlations),
       result.added(.workouts), result.added(.activitySummaries), result.added(.metadata),
       result.added(.otherElements),
     ] {
-      try b.add(Int64(value))
+      try statement.add(Int64(value))
     }
-    try b.add(result.exportID)
-    try b.run()
+    try statement.add(result.exportID)
+    try statement.run()
     try StepDays.recompute(db, person: person)
     try db.execute("COMMIT")
     checkpointer?.request()
