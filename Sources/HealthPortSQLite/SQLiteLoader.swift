@@ -274,8 +274,9 @@ public final class SQLiteLoader: ExportSink {
 
   /// A database that does not exist yet, built under a temporary name beside it (no journal, no
   /// fsync until the end) and put in place by ``install()`` when the load is complete: nothing
-  /// is ever seen at `path` half-built, and a load interrupted meanwhile leaves only the
-  /// temporary file (`PATH.healthport-PID`). Without a journal there are no fsyncs per commit and
+  /// is ever seen at `path` half-built. The temporary file (`PATH.healthport-PID`) and SQLite's
+  /// side files are registered in ``TemporaryFiles`` meanwhile, so that an interrupted load
+  /// removes them (only SIGKILL or a crash can leave them). Without a journal there are no fsyncs per commit and
   /// no WAL to copy back: each page is written once.
   final class NewDatabase {
     let path: String
@@ -283,6 +284,7 @@ public final class SQLiteLoader: ExportSink {
     /// `path` was an empty file (replaced), not missing (which must not be replaced if another
     /// load creates it meanwhile).
     let replacesEmptyFile: Bool
+    private var registrations: [TemporaryFiles.Registration] = []
 
     init(path: String, replacesEmptyFile: Bool) {
       self.path = path
@@ -292,8 +294,10 @@ public final class SQLiteLoader: ExportSink {
 
     func open(busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
       unlink(temporaryPath)
+      if registrations.isEmpty { registrations = TemporaryFiles.registerDatabase(temporaryPath) }
       let created = Glibc.open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       guard created >= 0 else {
+        forget()
         throw HealthPortError(
           .failure, "\(path): error: cannot create the database: \(String(cString: strerror(errno)))")
       }
@@ -313,6 +317,7 @@ public final class SQLiteLoader: ExportSink {
     /// Makes the finished file durable, then gives it its name (refusing to replace a database
     /// that another load created meanwhile).
     func install() throws {
+      defer { forget() }
       let fd = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
       if fd >= 0 {
         _ = fsync(fd)
@@ -342,7 +347,16 @@ public final class SQLiteLoader: ExportSink {
       }
     }
 
-    func discard() { unlink(temporaryPath) }
+    func discard() {
+      unlink(temporaryPath)
+      forget()
+    }
+
+    /// Unregisters the temporary file once it was renamed into place or removed.
+    private func forget() {
+      TemporaryFiles.unregister(registrations)
+      registrations = []
+    }
 
     private func failure(_ what: String) -> HealthPortError {
       let reason = String(cString: strerror(errno))

@@ -81,6 +81,39 @@ enum CommandLineTool {
     return text
   }
 
+  /// The signals that end a run early: Ctrl-C, `kill`, a closed terminal.
+  static let interruptingSignals = [SIGINT, SIGTERM, SIGHUP]
+
+  /// Installs the handler of ``interruptingSignals``: it removes the temporary outputs of this
+  /// process (``TemporaryFiles``), then restores the default action and raises the signal again, so
+  /// that the process still dies of it (a shell reports 130 for Ctrl-C). A signal that whoever
+  /// started healthport ignored (`nohup`, a background job) stays ignored. SIGPIPE is left alone.
+  static func installSignalHandlers() {
+    TemporaryFiles.prepare()
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { signal in
+      TemporaryFiles.removeAll()
+      var restore = sigaction()
+      restore.__sigaction_handler.sa_handler = SIG_DFL
+      sigemptyset(&restore.sa_mask)
+      _ = sigaction(signal, &restore, nil)
+      // Delivered when the handler returns, the signal being blocked until then.
+      _ = raise(signal)
+    }
+    sigemptyset(&action.sa_mask)
+    for signal in interruptingSignals { sigaddset(&action.sa_mask, signal) }
+    for signal in interruptingSignals {
+      var previous = sigaction()
+      guard sigaction(signal, nil, &previous) == 0 else { continue }
+      if let handler = previous.__sigaction_handler.sa_handler,
+        unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+      {
+        continue
+      }
+      _ = sigaction(signal, &action, nil)
+    }
+  }
+
   static func run(_ arguments: [String]) -> Int32 {
     do {
       guard let first = arguments.first else {

@@ -2,4 +2,5 @@
   import Glibc
 #endif
 
+CommandLineTool.installSignalHandlers()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

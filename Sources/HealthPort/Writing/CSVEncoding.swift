@@ -181,6 +181,8 @@ final class CSVTableFile {
   private(set) var rows = 0
   private var fileDescriptor: Int32 = -1
   private var created = false
+  /// The file in ``TemporaryFiles`` from its creation until ``forget()``.
+  private var registration: TemporaryFiles.Registration?
 
   /// Whether rows have a `workout_id` column after `parent_id`.
   let hasWorkoutColumn: Bool
@@ -207,6 +209,7 @@ final class CSVTableFile {
     var fd = fileDescriptor
     if fd < 0 {
       let flags = O_WRONLY | O_CLOEXEC | (created ? O_APPEND : (O_CREAT | O_TRUNC))
+      if !created, registration == nil { registration = TemporaryFiles.registerFile(path) }
       fd = open(path, flags, 0o644)
       guard fd >= 0 else { throw Self.error(path, "cannot create") }
       created = true
@@ -239,6 +242,12 @@ final class CSVTableFile {
       budget += 1
       guard status == 0 else { throw Self.error(path, "cannot write") }
     }
+  }
+
+  /// Unregisters the file once its folder was renamed into place or removed.
+  func forget() {
+    TemporaryFiles.unregister(registration)
+    registration = nil
   }
 
   static func error(_ path: String, _ what: String) -> HealthPortError {

@@ -8,14 +8,18 @@
 ///
 /// The folder is built in a temporary sibling (`.DIR.tmp-PID`) and renamed into place by
 /// ``end(_:)``; if anything fails before, or the writer is dropped without reaching the end,
-/// the temporary folder is removed and nothing appears at the target. An existing target is
-/// replaced only when it is an empty folder or a previous split folder (it holds `export.csv`).
+/// the temporary folder is removed and nothing appears at the target. The folder and each table's
+/// file are registered in ``TemporaryFiles`` meanwhile, so that an interrupted process removes
+/// them too. An existing target is replaced only when it is an empty folder or a previous split
+/// folder (it holds `export.csv`).
 public final class CSVSplitWriter: ExportSink {
   /// Descriptors the writer keeps open at once; other tables reopen their file per flush.
   public static let openFileBudget = 48
 
   public let directory: String
   private let temporaryDirectory: String
+  /// The temporary folder in ``TemporaryFiles``; each table registers its own file.
+  private var registration: TemporaryFiles.Registration?
   private var tables: [CSVTableFile?]
   private var recordTables: [String: CSVTableFile] = [:]
   private var recordTablesByType: [String: CSVTableFile] = [:]
@@ -55,8 +59,11 @@ public final class CSVSplitWriter: ExportSink {
       }
     }
     Self.removeFolder(temporaryDirectory)
+    registration = TemporaryFiles.registerFolder(temporaryDirectory)
     guard mkdir(temporaryDirectory, 0o755) == 0 else {
-      throw CSVTableFile.error(temporaryDirectory, "cannot create the output folder")
+      let error = CSVTableFile.error(temporaryDirectory, "cannot create the output folder")
+      TemporaryFiles.unregister(registration)
+      throw error
     }
   }
 
@@ -66,11 +73,19 @@ public final class CSVSplitWriter: ExportSink {
   public func abort() {
     guard !finished else { return }
     finished = true
+    Self.removeFolder(temporaryDirectory)
+    forgetTemporaryFiles()
     tables.removeAll()
     recordTables.removeAll()
     recordTablesByType.removeAll()
     lastTable = nil
-    Self.removeFolder(temporaryDirectory)
+  }
+
+  /// Unregisters the tables' files and the folder, once it was renamed into place or removed.
+  private func forgetTemporaryFiles() {
+    for table in tables.compactMap({ $0 }) + Array(recordTables.values) { table.forget() }
+    TemporaryFiles.unregister(registration)
+    registration = nil
   }
 
   // MARK: ExportSink
@@ -135,6 +150,7 @@ public final class CSVSplitWriter: ExportSink {
       throw error
     }
     finished = true
+    forgetTemporaryFiles()
   }
 
   // MARK: Tables

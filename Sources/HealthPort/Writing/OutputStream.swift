@@ -10,7 +10,8 @@ public struct BrokenPipeError: Error {}
 /// Bytes are appended to a buffer and written in blocks of 256 KiB by a loop that writes
 /// everything. A file output goes to a temporary file beside the target (`.name.tmp-PID`),
 /// which ``commit()`` renames into place; ``abort()`` (or deinit without commit) removes it,
-/// so no half-written file is ever left at the target path.
+/// so no half-written file is ever left at the target path. The temporary file is registered in
+/// ``TemporaryFiles`` meanwhile, so that an interrupted process removes it too.
 public final class OutputStream {
   public static let blockSize = 256 << 10
 
@@ -20,6 +21,8 @@ public final class OutputStream {
   private let fileDescriptor: Int32
   private let finalPath: String?
   private let temporaryPath: String?
+  /// The temporary file in ``TemporaryFiles``, removed if the process is interrupted.
+  private var registration: TemporaryFiles.Registration?
   private var committed = false
   public private(set) var bytesWritten: Int64 = 0
 
@@ -41,13 +44,16 @@ public final class OutputStream {
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())"
+    let registration = TemporaryFiles.registerFile(temporary)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
+      TemporaryFiles.unregister(registration)
       throw HealthPortError(.failure, "\(path): error: cannot create the output: \(String(cString: strerror(errno)))")
     }
     fileDescriptor = fd
     finalPath = path
     temporaryPath = temporary
+    self.registration = registration
     displayName = path
     buffer.reserveCapacity(Self.blockSize * 2)
   }
@@ -103,6 +109,7 @@ public final class OutputStream {
     try flush()
     committed = true
     guard let finalPath, let temporaryPath else { return }
+    defer { TemporaryFiles.unregister(registration) }
     if fsync(fileDescriptor) != 0 || close(fileDescriptor) != 0 {
       unlink(temporaryPath)
       throw HealthPortError(.failure, "\(finalPath): error: cannot write: \(String(cString: strerror(errno)))")
@@ -121,6 +128,7 @@ public final class OutputStream {
     if let temporaryPath {
       close(fileDescriptor)
       unlink(temporaryPath)
+      TemporaryFiles.unregister(registration)
     }
   }
 

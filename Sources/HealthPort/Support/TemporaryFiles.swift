@@ -1,0 +1,133 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The temporary files and folders this process has created and not yet renamed into place or
+/// removed, so that a signal handler can remove them before the process dies.
+///
+/// The writers register a temporary path just before they create it and unregister it once it has
+/// been renamed into place or removed; the command-line tool's handler for SIGINT, SIGTERM and
+/// SIGHUP calls ``removeAll()``. Only paths registered here are ever removed, so a target, an
+/// existing database loaded in place or an input is never touched.
+///
+/// ``removeAll()`` runs inside a signal handler, where allocating or taking a lock can deadlock
+/// (the interrupted thread may hold the allocator's lock). So the table is allocated once, before
+/// any handler is installed, as fixed-size slots, each a C string buffer with an atomic state: a
+/// writer claims a free slot with a compare-and-swap, copies the path in and only then marks it
+/// live; the handler takes a live slot over (so that no thread can free and reuse it while it
+/// reads the path) and calls only `unlink` and `rmdir`. A path that does not fit (too long, or
+/// every slot taken) is simply not registered: it is still removed on every error path, only an
+/// interruption may leave it.
+public enum TemporaryFiles {
+  /// A registered path; give it back to ``unregister(_:)``.
+  public struct Registration: Sendable {
+    fileprivate let slot: Int
+  }
+
+  /// What a slot holds, stored in its atomic state.
+  private enum State {
+    static let free = 0
+    /// A writer is copying its path in.
+    static let claimed = 1
+    static let file = 2
+    static let folder = 3
+    /// The signal handler is removing it; nobody else touches the slot again.
+    static let removing = 4
+  }
+
+  /// Slots: a split folder holds a file per table, a record table per type of the export.
+  static let slotCount = 512
+  static let pathCapacity = Int(PATH_MAX)
+
+  /// The slots' states and path buffers, allocated once and never freed. A buffer is written
+  /// before its slot is marked live; the pages of unused buffers are never touched, so the 2 MiB
+  /// cost only what is used.
+  private struct Table: @unchecked Sendable {
+    let states: UnsafeMutablePointer<Atomic<Int>>
+    let paths: UnsafeMutablePointer<CChar>
+
+    init() {
+      states = .allocate(capacity: TemporaryFiles.slotCount)
+      for index in 0..<TemporaryFiles.slotCount { (states + index).initialize(to: Atomic(State.free)) }
+      paths = .allocate(capacity: TemporaryFiles.slotCount * TemporaryFiles.pathCapacity)
+    }
+  }
+
+  private static let table = Table()
+
+  /// Allocates the table; call it before installing a handler that calls ``removeAll()``, so that
+  /// the handler never runs the table's one-time initialization.
+  public static func prepare() {
+    _ = table
+  }
+
+  /// Registers a temporary file at `path`, to be removed if the process is interrupted.
+  public static func registerFile(_ path: String) -> Registration? {
+    register(path, as: State.file)
+  }
+
+  /// Registers a temporary folder; ``removeAll()`` removes it after every registered file, so
+  /// register the files it holds too.
+  public static func registerFolder(_ path: String) -> Registration? {
+    register(path, as: State.folder)
+  }
+
+  /// Registers a new SQLite database and the side files SQLite may create beside it.
+  public static func registerDatabase(_ path: String) -> [Registration] {
+    ([path] + ["-journal", "-wal", "-shm"].map { path + $0 }).compactMap { registerFile($0) }
+  }
+
+  /// Forgets a path that was renamed into place or removed.
+  public static func unregister(_ registration: Registration?) {
+    guard let registration else { return }
+    let state = table.states + registration.slot
+    for expected in [State.file, State.folder] {
+      // Fails only when the handler has taken the slot over, and then the process is ending.
+      if state.pointee.compareExchange(expected: expected, desired: State.free, ordering: .acquiringAndReleasing)
+        .exchanged
+      {
+        return
+      }
+    }
+  }
+
+  public static func unregister(_ registrations: [Registration]) {
+    for registration in registrations { unregister(registration) }
+  }
+
+  private static func register(_ path: String, as kind: Int) -> Registration? {
+    let length = path.utf8.count
+    guard length > 0, length < pathCapacity, !path.utf8.contains(0) else { return nil }
+    for slot in 0..<slotCount {
+      let state = table.states + slot
+      guard
+        state.pointee.compareExchange(expected: State.free, desired: State.claimed, ordering: .acquiring).exchanged
+      else { continue }
+      let buffer = table.paths + slot * pathCapacity
+      path.withCString { _ = strncpy(buffer, $0, length) }
+      buffer[length] = 0
+      state.pointee.store(kind, ordering: .releasing)
+      return Registration(slot: slot)
+    }
+    return nil
+  }
+
+  /// Removes every registered file, then every registered folder. Async-signal-safe: no
+  /// allocation, no lock, only atomics, `unlink` and `rmdir`.
+  public static func removeAll() {
+    removeAll(State.file)
+    removeAll(State.folder)
+  }
+
+  private static func removeAll(_ kind: Int) {
+    for slot in 0..<slotCount {
+      let state = table.states + slot
+      guard state.pointee.compareExchange(expected: kind, desired: State.removing, ordering: .acquiring).exchanged
+      else { continue }
+      let path = table.paths + slot * pathCapacity
+      _ = kind == State.file ? unlink(path) : rmdir(path)
+    }
+  }
+}
