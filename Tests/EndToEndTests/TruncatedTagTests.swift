@@ -55,7 +55,8 @@ struct TruncatedTagTests {
       let result = try Harness.run(arguments)
       #expect(result.status == 65, "\(command) cut at \(offset): \(result.stderr)")
       #expect(result.stderr.contains("truncated file?"), "\(command) cut at \(offset): \(result.stderr)")
-      #expect(!result.stderr.contains("missing its required attribute"), "\(command) cut at \(offset): \(result.stderr)")
+      #expect(
+        !result.stderr.contains("missing its required attribute"), "\(command) cut at \(offset): \(result.stderr)")
     }
   }
 }
