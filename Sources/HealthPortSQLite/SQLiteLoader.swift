@@ -318,11 +318,17 @@ public final class SQLiteLoader: ExportSink {
     /// that another load created meanwhile).
     func install() throws {
       defer { forget() }
+      // A database that may not be on disk must not take the name: a power loss would leave a
+      // database that says it holds what it does not.
       let fd = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
-      if fd >= 0 {
-        _ = fsync(fd)
-        Glibc.close(fd)
+      guard fd >= 0, fsync(fd) == 0 else {
+        let code = errno
+        if fd >= 0 { Glibc.close(fd) }
+        discard()
+        throw HealthPortError(
+          .failure, "\(path): error: cannot write the new database to disk: \(String(cString: strerror(code)))")
       }
+      Glibc.close(fd)
       if replacesEmptyFile {
         guard rename(temporaryPath, path) == 0 else { throw failure("cannot rename the new database") }
       } else {
@@ -342,7 +348,7 @@ public final class SQLiteLoader: ExportSink {
       let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
       let dirFD = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       if dirFD >= 0 {
-        _ = fsync(dirFD)
+        _ = fsync(dirFD)  // best effort: some file systems cannot sync a directory (EINVAL)
         Glibc.close(dirFD)
       }
     }
