@@ -1,0 +1,106 @@
+/// The formats healthport writes, looked up by name: `convert --to NAME` has no per-format branch.
+///
+/// Each output format declares its name, what it writes (one stream or a destination path), the
+/// options of its own (`--split` for CSV) and a factory for the sink that writes it. Adding a
+/// format is one folder under `Formats/` plus one line in ``FormatRegistry/standard`` (or, for a
+/// format in another module such as SQLite, one line where the command-line tool assembles its
+/// registry).
+public struct OutputFormat: Sendable {
+  /// What `--to` names (lowercase; matched ignoring case).
+  public let name: String
+  /// One line for `--help`.
+  public let summary: String
+  /// Options of this format only, e.g. `--split`; given with another format they are a usage error.
+  public let options: [OutputFormatOption]
+  /// True when the format needs `-o PATH` (a folder or a database, never stdout).
+  public let needsPath: Bool
+  /// Which filters apply (a database takes everything and is queried later).
+  public let filters: FilterSupport
+  /// Makes the writer for one conversion.
+  public let makeWriter: @Sendable (OutputRequest) throws -> FormatWriter
+
+  public enum FilterSupport: Sendable { case all, typesOnly }
+
+  public init(
+    name: String, summary: String, options: [OutputFormatOption] = [], needsPath: Bool = false,
+    filters: FilterSupport = .all, makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
+  ) {
+    self.name = name
+    self.summary = summary
+    self.options = options
+    self.needsPath = needsPath
+    self.filters = filters
+    self.makeWriter = makeWriter
+  }
+}
+
+/// An option that belongs to one output format (`--split`, later `--compression zstd`).
+public struct OutputFormatOption: Sendable, Hashable {
+  public let name: String
+  /// The placeholder of its value, nil for a flag.
+  public let valueName: String?
+  public let help: String
+  /// True when the option needs `-o PATH` (e.g. `--split` writes a folder).
+  public let needsPath: Bool
+
+  public init(name: String, valueName: String? = nil, help: String, needsPath: Bool = false) {
+    self.name = name
+    self.valueName = valueName
+    self.help = help
+    self.needsPath = needsPath
+  }
+}
+
+/// What one conversion asks of an output format.
+public struct OutputRequest: Sendable {
+  /// `-o PATH`, nil for stdout.
+  public var path: String?
+  /// The input path (nil or `-` for stdin): an output may never overwrite it.
+  public var input: String?
+  /// The values of the format's own options that were given; a flag maps to `[]`.
+  public var options: [String: [String]]
+  /// `--skip-invalid` was given.
+  public var skipInvalid = false
+  /// `--quiet` was given.
+  public var quiet = false
+
+  public init(path: String?, input: String?, options: [String: [String]] = [:]) {
+    self.path = path
+    self.input = input
+    self.options = options
+  }
+
+  public func flag(_ name: String) -> Bool { options[name] != nil }
+  public func value(_ name: String) -> String? { options[name]?.last }
+}
+
+/// A sink that writes one output, plus the two ways it can end.
+public protocol FormatWriter: AnyObject {
+  /// Where the elements go (the reader's filters and counters wrap it).
+  var sink: ExportSink { get }
+  /// Makes the output appear (renames the temporary file or folder into place).
+  func commit() throws
+  /// Removes everything written so far; the destination stays as it was.
+  func abort()
+}
+
+/// The output formats one program offers, in the order `--help` lists them.
+public struct FormatRegistry: Sendable {
+  public private(set) var outputs: [OutputFormat]
+
+  public init(outputs: [OutputFormat]) { self.outputs = outputs }
+
+  /// Adds a format (a later one with the same name replaces the earlier).
+  public mutating func register(_ format: OutputFormat) {
+    outputs.removeAll { $0.name == format.name }
+    outputs.append(format)
+  }
+
+  /// The format named `name`, ignoring case.
+  public func output(named name: String) -> OutputFormat? {
+    let lowered = name.lowercased()
+    return outputs.first { $0.name == lowered }
+  }
+
+  public var outputNames: [String] { outputs.map(\.name) }
+}
