@@ -82,6 +82,13 @@ public protocol FormatWriter: AnyObject {
   func commit() throws
   /// Removes everything written so far; the destination stays as it was.
   func abort()
+  /// What to print on stderr after a successful commit instead of `convert`'s usual summary line
+  /// (the SQLite store reports rows added per table); nil for the usual line.
+  func summary(_ report: ReadReport) -> String?
+}
+
+extension FormatWriter {
+  public func summary(_ report: ReadReport) -> String? { nil }
 }
 
 /// The output formats one program offers, in the order `--help` lists them.
