@@ -31,22 +31,9 @@
 set -uo pipefail
 export LC_ALL=C
 
-# Measured commands: "name:arguments". {IN} is replaced by the input file. Arguments are split on
-# whitespace (no quoting); leading NAME=value words are set in the environment. stdout goes to
-# /dev/null, stderr to .bench/<name>.stderr.
-CMDS=(
-  "info:info {IN} --format json --quiet"
-  "info-1-thread:HEALTHPORT_THREADS=1 info {IN} --format json --quiet"
-  "convert-csv:convert {IN} --to csv --quiet"
-  "convert-csv-split:convert {IN} --to csv --split -o .bench/split --quiet"
-  "convert-jsonl:convert {IN} --to jsonl --quiet"
-  "convert-xml:convert {IN} --to xml --quiet"
-  "steps:steps {IN} --quiet"
-  "steps-dedupe:steps {IN} --dedupe --quiet"
-  "workouts-summary:workouts {IN} --summary --quiet"
-  "stats:stats {IN} --type HeartRate --by month --quiet"
-  "load:load {IN} --db {DB} --quiet"
-)
+# The measured commands (CMDS) are in commands.sh, shared with compare.sh.
+# shellcheck source=Benchmarks/commands.sh
+source "$(dirname "${BASH_SOURCE[0]}")/commands.sh"
 
 (( BASH_VERSINFO[0] >= 5 )) || { echo "bench: needs bash 5 (EPOCHREALTIME)" >&2; exit 2; }
 
