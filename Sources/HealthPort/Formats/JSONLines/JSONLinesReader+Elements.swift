@@ -51,10 +51,7 @@ extension JSONLinesReader {
       try startElement(nameStart: nameStart, nameEnd: nameEnd)
       attributeSpans.removeAll(keepingCapacity: true)
     }
-    JSONScanner.skipBlank(b, &p)
-    if p < b.count, b[p] == UInt8(ascii: "}") {
-      p += 1
-    } else {
+    if !JSONScanner.closes(b, &p, UInt8(ascii: "}")) {
       while true {
         JSONScanner.skipBlank(b, &p)
         let keyAt = p
@@ -91,33 +88,26 @@ extension JSONLinesReader {
             throw JSONSyntaxError(p, "expected an array of children")
           }
           p += 1
-          JSONScanner.skipBlank(b, &p)
-          if p < b.count, b[p] == UInt8(ascii: "]") {
-            p += 1
-          } else {
+          if !JSONScanner.closes(b, &p, UInt8(ascii: "]")) {
             while true {
               try parseElement(b, &p)
-              JSONScanner.skipBlank(b, &p)
-              guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the children array") }
-              if b[p] == UInt8(ascii: "]") {
-                p += 1
+              if try JSONScanner.nextItem(
+                b, &p, close: UInt8(ascii: "]"), cutShort: "unexpected end of the children array",
+                expected: "expected ',' or ']' between children")
+              {
                 break
               }
-              guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or ']' between children") }
-              p += 1
             }
           }
         case .other:
           try JSONScanner.skip(b, &p, scratch: &keyBytes)
         }
-        JSONScanner.skipBlank(b, &p)
-        guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the element object") }
-        if b[p] == UInt8(ascii: "}") {
-          p += 1
+        if try JSONScanner.nextItem(
+          b, &p, close: UInt8(ascii: "}"), cutShort: "unexpected end of the element object",
+          expected: "expected ',' or '}' in the element object")
+        {
           break
         }
-        guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or '}' in the element object") }
-        p += 1
       }
     }
     try start()
@@ -151,11 +141,7 @@ extension JSONLinesReader {
     JSONScanner.skipBlank(b, &p)
     guard p < b.count, b[p] == UInt8(ascii: "{") else { throw JSONSyntaxError(p, "expected an attributes object") }
     p += 1
-    JSONScanner.skipBlank(b, &p)
-    if p < b.count, b[p] == UInt8(ascii: "}") {
-      p += 1
-      return
-    }
+    if JSONScanner.closes(b, &p, UInt8(ascii: "}")) { return }
     while true {
       JSONScanner.skipBlank(b, &p)
       let nameStart = strings.count
@@ -185,14 +171,12 @@ extension JSONLinesReader {
         strings.append(contentsOf: token)
         attributeSpans.append(JSONAttributeSpan(name: name, valueStart: valueStart, valueEnd: strings.count))
       }
-      JSONScanner.skipBlank(b, &p)
-      guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the attributes") }
-      if b[p] == UInt8(ascii: "}") {
-        p += 1
+      if try JSONScanner.nextItem(
+        b, &p, close: UInt8(ascii: "}"), cutShort: "unexpected end of the attributes",
+        expected: "expected ',' or '}' in the attributes")
+      {
         return
       }
-      guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or '}' in the attributes") }
-      p += 1
     }
   }
 

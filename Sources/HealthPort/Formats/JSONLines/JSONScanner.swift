@@ -99,6 +99,32 @@ enum JSONScanner {
     return String(decoding: UnsafeBufferPointer(rebasing: b[start..<p]), as: UTF8.self)
   }
 
+  /// Consumes `close` when it comes next after blanks (an empty array or object); true then.
+  @inline(__always)
+  static func closes(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, _ close: UInt8) -> Bool {
+    skipBlank(b, &p)
+    guard p < b.count, b[p] == close else { return false }
+    p += 1
+    return true
+  }
+
+  /// After an item of an array or object: skips blanks, then consumes `close` (true: the list
+  /// ended) or `,` (false: another item follows). The messages are the list's own.
+  @inline(__always)
+  static func nextItem(
+    _ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, close: UInt8, cutShort: String, expected: String
+  ) throws -> Bool {
+    skipBlank(b, &p)
+    guard p < b.count else { throw JSONSyntaxError(p, cutShort) }
+    if b[p] == close {
+      p += 1
+      return true
+    }
+    guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, expected) }
+    p += 1
+    return false
+  }
+
   /// Iterates the keys of an object, calling `body` with the position at the value.
   static func object(
     _ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, _ body: (String, inout Int) throws -> Void
@@ -106,23 +132,17 @@ enum JSONScanner {
     skipBlank(b, &p)
     guard p < b.count, b[p] == UInt8(ascii: "{") else { throw JSONSyntaxError(p, "expected a JSON object") }
     p += 1
-    skipBlank(b, &p)
-    if p < b.count, b[p] == UInt8(ascii: "}") {
-      p += 1
-      return
-    }
+    if closes(b, &p, UInt8(ascii: "}")) { return }
     while true {
       let key = try string(b, &p)
       try colon(b, &p)
       try body(key, &p)
-      skipBlank(b, &p)
-      guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the object") }
-      if b[p] == UInt8(ascii: "}") {
-        p += 1
+      if try nextItem(
+        b, &p, close: UInt8(ascii: "}"), cutShort: "unexpected end of the object",
+        expected: "expected ',' or '}' in the object")
+      {
         return
       }
-      guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or '}' in the object") }
-      p += 1
     }
   }
 
@@ -143,21 +163,15 @@ enum JSONScanner {
       try object(b, &p) { _, p in try skip(b, &p, scratch: &scratch, depth: depth + 1) }
     case UInt8(ascii: "["):
       p += 1
-      skipBlank(b, &p)
-      if p < b.count, b[p] == UInt8(ascii: "]") {
-        p += 1
-        return
-      }
+      if closes(b, &p, UInt8(ascii: "]")) { return }
       while true {
         try skip(b, &p, scratch: &scratch, depth: depth + 1)
-        skipBlank(b, &p)
-        guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the array") }
-        if b[p] == UInt8(ascii: "]") {
-          p += 1
+        if try nextItem(
+          b, &p, close: UInt8(ascii: "]"), cutShort: "unexpected end of the array",
+          expected: "expected ',' or ']' in the array")
+        {
           return
         }
-        guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or ']' in the array") }
-        p += 1
       }
     case UInt8(ascii: "t"): try literal(b, &p, "true")
     case UInt8(ascii: "f"): try literal(b, &p, "false")
