@@ -112,9 +112,7 @@ enum CSVMetadataJSON {
 
     func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func skipSpace() {
-      while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-    }
+    mutating func skipSpace() { JSONScanner.skipBlank(bytes, &index) }
 
     mutating func expect(_ byte: UInt8) throws {
       skipSpace()
@@ -124,58 +122,22 @@ enum CSVMetadataJSON {
       index += 1
     }
 
+    /// A string, decoded leniently (see ``JSONEscaping/decodeString(_:at:into:lenient:)``):
+    /// other tools write the CSV cells.
     mutating func string() throws -> String {
       try expect(UInt8(ascii: "\""))
+      index -= 1  // the decoder starts at the opening quote
       var out: [UInt8] = []
-      while index < bytes.count {
-        let byte = bytes[index]
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
-        case UInt8(ascii: "\\"):
-          guard index < bytes.count else { break }
-          let escape = bytes[index]
-          index += 1
-          switch escape {
-          case UInt8(ascii: "n"): out.append(0x0A)
-          case UInt8(ascii: "t"): out.append(0x09)
-          case UInt8(ascii: "r"): out.append(0x0D)
-          case UInt8(ascii: "b"): out.append(0x08)
-          case UInt8(ascii: "f"): out.append(0x0C)
-          case UInt8(ascii: "u"):
-            var scalar = try hex4()
-            if (0xD800..<0xDC00).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-              bytes[index + 1] == UInt8(ascii: "u")
-            {
-              index += 2
-              let low = try hex4()
-              scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8))
-          default: out.append(escape)
-          }
-        default: out.append(byte)
+      do {
+        index = try JSONEscaping.decodeString(bytes, at: index, into: &out, lenient: true)
+      } catch {
+        switch error.problem {
+        case .unicodeEscapeCutShort: throw ParseError(message: "a \\u escape is cut short")
+        case .unicodeEscapeNotHex: throw ParseError(message: "a \\u escape has a non-hex digit")
+        default: throw ParseError(message: "a JSON string is not closed")
         }
       }
-      throw ParseError(message: "a JSON string is not closed")
-    }
-
-    mutating func hex4() throws -> UInt32 {
-      guard index + 4 <= bytes.count else { throw ParseError(message: "a \\u escape is cut short") }
-      var value: UInt32 = 0
-      for _ in 0..<4 {
-        let byte = bytes[index]
-        index += 1
-        let digit: UInt32
-        switch byte {
-        case 48...57: digit = UInt32(byte - 48)
-        case 97...102: digit = UInt32(byte - 87)
-        case 65...70: digit = UInt32(byte - 55)
-        default: throw ParseError(message: "a \\u escape has a non-hex digit")
-        }
-        value = value * 16 + digit
-      }
-      return value
+      return String(decoding: out, as: UTF8.self)
     }
   }
 }

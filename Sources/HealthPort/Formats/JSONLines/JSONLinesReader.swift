@@ -1,10 +1,9 @@
 import Foundation
-import XMLStream
 
 /// Reads healthport's JSON Lines (and its JSON document form) back into the model, streaming.
 ///
-/// Each element object is parsed from bytes by a small hand-written JSON parser and replayed as
-/// start/end events through the same ``ExportTreeBuilder`` that builds the model from XML, so
+/// Each element object is parsed from bytes with ``JSONScanner`` and replayed as
+/// start/end events through the same ``ElementBuilder`` that builds the model from XML, so
 /// both inputs give identical elements (dates checked, unknown attributes kept, …). Only the
 /// top-level element being read is in memory.
 ///
@@ -24,23 +23,22 @@ final class JSONLinesReader {
   private var position = 0
   private var atEnd = false
   /// Line (1-based) and the index in `pending` where it starts, at `position`.
-  private var line = 1
-  private var lineStart = 0
-  private var documentBytes: Int64 = 0
+  var line = 1
+  var lineStart = 0
+  var documentBytes: Int64 = 0
 
-  private let builder = ExportTreeBuilder()
-  private var strings: [UInt8] = []
+  let builder = ElementBuilder()
+  var strings: [UInt8] = []
   /// Attributes of the element being started: interned name, value range in `strings`.
-  private var attributeSpans: [(name: UnsafePointer<UInt8>, value: Int, end: Int)] = []
-  /// Attribute names, NUL-terminated, one allocation per distinct name for the whole read: like
-  /// libxml2's dictionary, equal names get equal pointers and a pointer never changes meaning
-  /// (the builder caches name lookups by pointer, `XMLAttributes.nameIdentity(at:)`).
-  private var names = ByteKeyedTable<UnsafeMutablePointer<UInt8>>()
-  private var nameAllocations: [UnsafeMutablePointer<UInt8>] = []
-  private var quintuples: [UnsafePointer<UInt8>?] = []
-  private var keyBytes: [UInt8] = []
+  var attributeSpans: [JSONAttributeSpan] = []
+  /// Attribute names, one allocation per distinct name for the whole read: equal names get
+  /// equal pointers and a pointer never changes meaning (the builder caches name lookups by
+  /// pointer, ``ElementAttributes/nameIdentity(at:)``).
+  var names = ByteKeyedTable<ByteView>()
+  var nameAllocations: [UnsafeMutablePointer<UInt8>] = []
+  var keyBytes: [UInt8] = []
   /// Where the element being started begins (to locate model errors such as a bad date).
-  private var elementStart: Int?
+  var elementStart: Int?
 
   init(source: ByteSource, options: ReadOptions) {
     self.source = source
@@ -145,7 +143,7 @@ final class JSONLinesReader {
       // Header seen but no element: the root was not started yet.
       try replayRoot(rootName, [])
     }
-    try builder.endElement(XMLBytes(start: rootNameBytes, count: 0))
+    try builder.endElement(ByteView(UnsafeBufferPointer(start: nil, count: 0)))
     var report = ReadReport(documentName: name, format: isDocument ? .json : .jsonl)
     report.documentBytes = documentBytes
     report.unknownElements = builder.unknownElementCount
@@ -157,21 +155,19 @@ final class JSONLinesReader {
   // MARK: Root
 
   /// The header's root attributes, replayed as the root's start tag before the first element.
-  private var pendingRoot: (name: String, attributes: [Attribute])?
+  var pendingRoot: (name: String, attributes: [Attribute])?
   /// Line and column of the header object (1:1 without one).
-  private var headerLocation = (line: 1, column: 1)
-  private var rootStarted = false
-  private let rootNameBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+  var headerLocation = (line: 1, column: 1)
+  var rootStarted = false
 
   private lazy var chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
 
   deinit {
     for allocation in nameAllocations { allocation.deallocate() }
-    rootNameBytes.deallocate()
     chunk.deallocate()
   }
 
-  private func replayRoot(_ name: String, _ fallback: [Attribute]) throws {
+  func replayRoot(_ name: String, _ fallback: [Attribute]) throws {
     guard !rootStarted else { return }
     rootStarted = true
     let root = pendingRoot ?? (name, fallback)
@@ -187,7 +183,7 @@ final class JSONLinesReader {
       let name = try internName(from: start)
       let value = strings.count
       strings.append(contentsOf: attribute.value.utf8)
-      attributeSpans.append((name, value, strings.count))
+      attributeSpans.append(JSONAttributeSpan(name: name, valueStart: value, valueEnd: strings.count))
     }
     // A root that is not <HealthData> is located at the header that names it, also when the
     // root is started later (by the elements array, or at the end of a header-only input).
@@ -303,7 +299,7 @@ final class JSONLinesReader {
     let end = try frameValue()
     let key = try parseValue(end) { bytes, p -> String in
       self.keyBytes.removeAll(keepingCapacity: true)
-      p = try self.decodeString(bytes, p, into: &self.keyBytes)
+      p = try JSONScanner.decodeString(bytes, p, into: &self.keyBytes)
       return String(decoding: self.keyBytes, as: UTF8.self)
     }
     try expectByte(UInt8(ascii: ":"))
@@ -314,54 +310,12 @@ final class JSONLinesReader {
   /// index just after it.
   private func frameValue() throws -> Int {
     while true {
-      if let end = scanValue(from: position) { return end }
+      if let end = pending.withUnsafeBufferPointer({ JSONScanner.valueEnd($0, from: position, atEnd: atEnd) }) {
+        return end
+      }
       if try !fill() {
         throw located(pending.count, "unexpected end of input inside a JSON value (truncated file?)")
       }
-    }
-  }
-
-  /// The end of the value starting at `start`, or nil when it is not complete yet.
-  private func scanValue(from start: Int) -> Int? {
-    pending.withUnsafeBufferPointer { b -> Int? in
-      let count = b.count
-      var index = start
-      guard index < count else { return nil }
-      let first = b[index]
-      if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") && first != UInt8(ascii: "\"") {
-        // A scalar: up to the next delimiter.
-        while index < count {
-          switch b[index] {
-          case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return index
-          default: index += 1
-          }
-        }
-        return atEnd ? index : nil
-      }
-      var depth = 0
-      var inString = false
-      while index < count {
-        let byte = b[index]
-        index += 1
-        if inString {
-          if byte == UInt8(ascii: "\\") {
-            index += 1
-          } else if byte == UInt8(ascii: "\"") {
-            inString = false
-            if depth == 0 { return index }
-          }
-          continue
-        }
-        switch byte {
-        case UInt8(ascii: "\""): inString = true
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          depth -= 1
-          if depth == 0 { return index }
-        default: break
-        }
-      }
-      return nil
     }
   }
 
@@ -410,442 +364,5 @@ final class JSONLinesReader {
       }
     }
     return HealthPortError.malformed(name, line: lineNumber, column: max(1, offset - start + 1), message)
-  }
-
-  // MARK: Objects
-
-  /// The header object: `root`, `attributes` and `prolog` (or `prologBase64`); other keys are
-  /// informational.
-  private func parseHeader(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws -> (String, [UInt8]) {
-    headerLocation = (line, p - lineStart + 1)
-    var root = "HealthData"
-    var prolog: [UInt8] = []
-    var attributes: [Attribute] = []
-    try object(b, &p) { key, p in
-      switch key {
-      case "root":
-        root = try string(b, &p)
-      case "prolog":
-        prolog = Array(try string(b, &p).utf8)
-      case "prologBase64":
-        let text = try string(b, &p)
-        guard let data = Data(base64Encoded: text) else { throw JSONSyntaxError(p, "prologBase64 is not base64") }
-        prolog = [UInt8](data)
-      case "attributes":
-        try object(b, &p) { name, p in
-          if let value = try attributeValue(b, &p) { attributes.append(Attribute(name, value)) }
-        }
-      default:
-        try skip(b, &p)
-      }
-    }
-    pendingRoot = (root, attributes)
-    return (root, prolog)
-  }
-
-  /// One element object, replayed as start and end events (recursively for its children).
-  private func parseElement(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws {
-    if !rootStarted { try replayRoot("HealthData", []) }
-    skipBlank(b, &p)
-    guard p < b.count, b[p] == UInt8(ascii: "{") else { throw JSONSyntaxError(p, "expected an element object") }
-    let elementStart = p
-    p += 1
-    let mark = strings.count
-    attributeSpans.removeAll(keepingCapacity: true)
-    var nameStart = -1
-    var nameEnd = -1
-    var started = false
-    func start() throws {
-      guard !started else { return }
-      guard nameStart >= 0 else { throw JSONSyntaxError(elementStart, "the element object has no \"element\" name") }
-      started = true
-      self.elementStart = elementStart
-      try startElement(nameStart: nameStart, nameEnd: nameEnd)
-      attributeSpans.removeAll(keepingCapacity: true)
-    }
-    skipBlank(b, &p)
-    if p < b.count, b[p] == UInt8(ascii: "}") {
-      p += 1
-    } else {
-      while true {
-        skipBlank(b, &p)
-        let keyAt = p
-        keyBytes.removeAll(keepingCapacity: true)
-        p = try decodeString(b, p, into: &keyBytes)
-        try colon(b, &p)
-        switch Key(keyBytes) {
-        case .element:
-          if started { throw JSONSyntaxError(keyAt, "\"element\" must come before \"text\" and \"children\"") }
-          skipBlank(b, &p)
-          nameStart = strings.count
-          p = try decodeString(b, p, into: &strings)
-          nameEnd = strings.count
-          strings.append(0)
-        case .attributes:
-          if started { throw JSONSyntaxError(keyAt, "\"attributes\" must come before \"text\" and \"children\"") }
-          try attributesObject(b, &p)
-        case .text:
-          try start()
-          skipBlank(b, &p)
-          let textStart = strings.count
-          p = try decodeString(b, p, into: &strings)
-          let textEnd = strings.count
-          if textEnd > textStart {
-            try strings.withUnsafeBufferPointer { s in
-              try builder.text(XMLBytes(start: s.baseAddress! + textStart, count: textEnd - textStart))
-            }
-          }
-          strings.removeLast(textEnd - textStart)
-        case .children:
-          try start()
-          skipBlank(b, &p)
-          guard p < b.count, b[p] == UInt8(ascii: "[") else {
-            throw JSONSyntaxError(p, "expected an array of children")
-          }
-          p += 1
-          skipBlank(b, &p)
-          if p < b.count, b[p] == UInt8(ascii: "]") {
-            p += 1
-          } else {
-            while true {
-              try parseElement(b, &p)
-              skipBlank(b, &p)
-              guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the children array") }
-              if b[p] == UInt8(ascii: "]") {
-                p += 1
-                break
-              }
-              guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or ']' between children") }
-              p += 1
-            }
-          }
-        case .other:
-          try skip(b, &p)
-        }
-        skipBlank(b, &p)
-        guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the element object") }
-        if b[p] == UInt8(ascii: "}") {
-          p += 1
-          break
-        }
-        guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or '}' in the element object") }
-        p += 1
-      }
-    }
-    try start()
-    try strings.withUnsafeBufferPointer { s in
-      try builder.endElement(XMLBytes(start: s.baseAddress! + nameStart, count: nameEnd - nameStart))
-    }
-    strings.removeLast(strings.count - mark)
-  }
-
-  private enum Key {
-    case element, attributes, text, children, other
-
-    init(_ bytes: [UInt8]) {
-      switch bytes.count {
-      case 4 where bytes == Self.textBytes: self = .text
-      case 7 where bytes == Self.elementBytes: self = .element
-      case 8 where bytes == Self.childrenBytes: self = .children
-      case 10 where bytes == Self.attributesBytes: self = .attributes
-      default: self = .other
-      }
-    }
-
-    static let textBytes = Array("text".utf8)
-    static let elementBytes = Array("element".utf8)
-    static let childrenBytes = Array("children".utf8)
-    static let attributesBytes = Array("attributes".utf8)
-  }
-
-  /// `{"name":"value",…}` into `strings` / `attributeSpans`.
-  private func attributesObject(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws {
-    skipBlank(b, &p)
-    guard p < b.count, b[p] == UInt8(ascii: "{") else { throw JSONSyntaxError(p, "expected an attributes object") }
-    p += 1
-    skipBlank(b, &p)
-    if p < b.count, b[p] == UInt8(ascii: "}") {
-      p += 1
-      return
-    }
-    while true {
-      skipBlank(b, &p)
-      let nameStart = strings.count
-      let nameAt = p
-      p = try decodeString(b, p, into: &strings)
-      guard let name = try? internName(from: nameStart) else {
-        throw JSONSyntaxError(nameAt, "more than \(names.capacityLimit) distinct attribute names")
-      }
-      let valueStart = strings.count
-      try colon(b, &p)
-      skipBlank(b, &p)
-      guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the attributes") }
-      switch b[p] {
-      case UInt8(ascii: "\""):
-        p = try decodeString(b, p, into: &strings)
-        attributeSpans.append((name, valueStart, strings.count))
-      case UInt8(ascii: "n"):
-        try literal(b, &p, "null")
-        strings.removeLast(strings.count - nameStart)
-      default:
-        let tokenStart = p
-        try skip(b, &p)
-        let token = UnsafeBufferPointer(rebasing: b[tokenStart..<p])
-        guard token.first != UInt8(ascii: "{"), token.first != UInt8(ascii: "[") else {
-          throw JSONSyntaxError(tokenStart, "an attribute value must be a string, number or boolean")
-        }
-        strings.append(contentsOf: token)
-        attributeSpans.append((name, valueStart, strings.count))
-      }
-      skipBlank(b, &p)
-      guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the attributes") }
-      if b[p] == UInt8(ascii: "}") {
-        p += 1
-        return
-      }
-      guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or '}' in the attributes") }
-      p += 1
-    }
-  }
-
-  /// Moves the name in `strings[start...]` out of the scratch buffer and returns its interned copy.
-  private func internName(from start: Int) throws -> UnsafePointer<UInt8> {
-    defer { strings.removeLast(strings.count - start) }
-    return try strings.withUnsafeBytes { all in
-      let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
-      let hash = ByteKeyedTable<UnsafeMutablePointer<UInt8>>.hash(bytes)
-      if let known = names.lookup(bytes, hash: hash) { return UnsafePointer(known) }
-      guard names.count < names.capacityLimit else { throw JSONSyntaxError(0, "too many attribute names") }
-      let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
-      copy.initialize(repeating: 0, count: bytes.count + 1)
-      if let base = bytes.baseAddress {
-        copy.update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-      }
-      nameAllocations.append(copy)
-      names.insert(bytes, hash: hash, value: copy)
-      return UnsafePointer(copy)
-    }
-  }
-
-  /// Calls the builder with the collected name and attributes.
-  private func startElement(nameStart: Int, nameEnd: Int) throws {
-    try strings.withUnsafeBufferPointer { s in
-      let base = s.baseAddress!
-      quintuples.removeAll(keepingCapacity: true)
-      for span in attributeSpans {
-        quintuples.append(span.name)
-        quintuples.append(nil)
-        quintuples.append(nil)
-        quintuples.append(base + span.value)
-        quintuples.append(base + span.end)
-      }
-      let count = attributeSpans.count
-      try quintuples.withUnsafeMutableBufferPointer { q in
-        try builder.startElement(
-          XMLBytes(start: base + nameStart, count: nameEnd - nameStart),
-          attributes: XMLAttributes(quintuples: q.baseAddress, count: count))
-      }
-    }
-  }
-
-  // MARK: JSON primitives
-
-  @inline(__always)
-  private func skipBlank(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) {
-    while p < b.count {
-      switch b[p] {
-      case 0x20, 0x0A, 0x0D, 0x09: p += 1
-      default: return
-      }
-    }
-  }
-
-  private func colon(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws {
-    skipBlank(b, &p)
-    guard p < b.count, b[p] == UInt8(ascii: ":") else { throw JSONSyntaxError(p, "expected ':' after a key") }
-    p += 1
-  }
-
-  private func literal(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, _ word: StaticString) throws {
-    let count = word.utf8CodeUnitCount
-    guard p + count <= b.count, memcmp(b.baseAddress! + p, word.utf8Start, count) == 0 else {
-      throw JSONSyntaxError(p, "invalid JSON value")
-    }
-    p += count
-  }
-
-  private func string(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws -> String {
-    skipBlank(b, &p)
-    var bytes: [UInt8] = []
-    p = try decodeString(b, p, into: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  private func attributeValue(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int) throws -> String? {
-    skipBlank(b, &p)
-    guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of input") }
-    if b[p] == UInt8(ascii: "\"") { return try string(b, &p) }
-    if b[p] == UInt8(ascii: "n") {
-      try literal(b, &p, "null")
-      return nil
-    }
-    let start = p
-    try skip(b, &p)
-    return String(decoding: UnsafeBufferPointer(rebasing: b[start..<p]), as: UTF8.self)
-  }
-
-  /// Iterates the keys of an object, calling `body` with the position at the value.
-  private func object(
-    _ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, _ body: (String, inout Int) throws -> Void
-  ) throws {
-    skipBlank(b, &p)
-    guard p < b.count, b[p] == UInt8(ascii: "{") else { throw JSONSyntaxError(p, "expected a JSON object") }
-    p += 1
-    skipBlank(b, &p)
-    if p < b.count, b[p] == UInt8(ascii: "}") {
-      p += 1
-      return
-    }
-    while true {
-      let key = try string(b, &p)
-      try colon(b, &p)
-      try body(key, &p)
-      skipBlank(b, &p)
-      guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the object") }
-      if b[p] == UInt8(ascii: "}") {
-        p += 1
-        return
-      }
-      guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or '}' in the object") }
-      p += 1
-    }
-  }
-
-  /// Skips any JSON value, checking its syntax. `depth` is the number of arrays and objects it
-  /// sits in: the recursion stops at the elements' nesting limit, so that a value such as
-  /// `[[[[…]]]]` is an error instead of a stack overflow.
-  private func skip(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, depth: Int = 0) throws {
-    skipBlank(b, &p)
-    guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of input") }
-    if b[p] == UInt8(ascii: "{") || b[p] == UInt8(ascii: "["), depth >= ExportTreeBuilder.maximumDepth {
-      throw JSONSyntaxError(p, "JSON values are nested deeper than \(ExportTreeBuilder.maximumDepth) levels")
-    }
-    switch b[p] {
-    case UInt8(ascii: "\""):
-      keyBytes.removeAll(keepingCapacity: true)
-      p = try decodeString(b, p, into: &keyBytes)
-    case UInt8(ascii: "{"):
-      try object(b, &p) { _, p in try skip(b, &p, depth: depth + 1) }
-    case UInt8(ascii: "["):
-      p += 1
-      skipBlank(b, &p)
-      if p < b.count, b[p] == UInt8(ascii: "]") {
-        p += 1
-        return
-      }
-      while true {
-        try skip(b, &p, depth: depth + 1)
-        skipBlank(b, &p)
-        guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the array") }
-        if b[p] == UInt8(ascii: "]") {
-          p += 1
-          return
-        }
-        guard b[p] == UInt8(ascii: ",") else { throw JSONSyntaxError(p, "expected ',' or ']' in the array") }
-        p += 1
-      }
-    case UInt8(ascii: "t"): try literal(b, &p, "true")
-    case UInt8(ascii: "f"): try literal(b, &p, "false")
-    case UInt8(ascii: "n"): try literal(b, &p, "null")
-    default:
-      let start = p
-      while p < b.count, (b[p] >= 0x30 && b[p] <= 0x39) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(b[p]) { p += 1 }
-      guard JSONNumber.isJSONNumber(UnsafeBufferPointer(rebasing: b[start..<p])) else {
-        throw JSONSyntaxError(start, "invalid JSON value")
-      }
-    }
-  }
-
-  /// Decodes the JSON string at `start` (which must be `"`) into `out`; returns the index after it.
-  private func decodeString(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, into out: inout [UInt8]) throws -> Int {
-    guard start < b.count, b[start] == UInt8(ascii: "\"") else { throw JSONSyntaxError(start, "expected a string") }
-    var index = start + 1
-    var runStart = index
-    let count = b.count
-    while index < count {
-      let byte = b[index]
-      if byte == UInt8(ascii: "\"") {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<index]))
-        return index + 1
-      }
-      if byte == UInt8(ascii: "\\") {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<index]))
-        guard index + 1 < count else { break }
-        let escape = b[index + 1]
-        index += 2
-        switch escape {
-        case UInt8(ascii: "\""): out.append(0x22)
-        case UInt8(ascii: "\\"): out.append(0x5C)
-        case UInt8(ascii: "/"): out.append(0x2F)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = try hex4(b, index)
-          index += 4
-          if (0xD800..<0xDC00).contains(scalar) {
-            guard index + 6 <= count, b[index] == UInt8(ascii: "\\"), b[index + 1] == UInt8(ascii: "u") else {
-              throw JSONSyntaxError(index - 6, "a high surrogate \\u escape without its low surrogate")
-            }
-            let low = try hex4(b, index + 2)
-            guard (0xDC00..<0xE000).contains(low) else {
-              throw JSONSyntaxError(index, "invalid low surrogate in a \\u escape")
-            }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            index += 6
-          }
-          guard let unicode = Unicode.Scalar(scalar) else {
-            throw JSONSyntaxError(index - 6, "a \\u escape that is not a Unicode scalar")
-          }
-          out.append(contentsOf: UTF8.encode(unicode)!)
-        default:
-          throw JSONSyntaxError(index - 2, "invalid escape in a string")
-        }
-        runStart = index
-        continue
-      }
-      if byte < 0x20 { throw JSONSyntaxError(index, "a control character inside a string must be escaped") }
-      index += 1
-    }
-    throw JSONSyntaxError(start, "unterminated string")
-  }
-
-  private func hex4(_ b: UnsafeBufferPointer<UInt8>, _ index: Int) throws -> UInt32 {
-    guard index + 4 <= b.count else { throw JSONSyntaxError(index, "a \\u escape needs four hex digits") }
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let byte = b[index + offset]
-      let digit: UInt32
-      switch byte {
-      case 0x30...0x39: digit = UInt32(byte - 0x30)
-      case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-      case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-      default: throw JSONSyntaxError(index + offset, "a \\u escape needs four hex digits")
-      }
-      value = value << 4 | digit
-    }
-    return value
-  }
-}
-
-/// A JSON syntax problem at a byte offset of the reader's buffer.
-struct JSONSyntaxError: Error {
-  let offset: Int
-  let message: String
-  init(_ offset: Int, _ message: String) {
-    self.offset = offset
-    self.message = message
   }
 }

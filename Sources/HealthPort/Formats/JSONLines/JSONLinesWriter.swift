@@ -247,7 +247,7 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
 }
 
 /// Numbers written as text, turned into JSON numbers.
-enum JSONNumber {
+extension JSONNumber {
   /// Appends `"key":number` (preceded by a comma unless `first`) when the text in `range` of
   /// `out` (an attribute value written as a JSON string's contents) is a finite number; returns
   /// whether it did. Text that already is a JSON number is copied as it is.
@@ -269,32 +269,6 @@ enum JSONNumber {
       JSONEscaping.appendNumber(value, to: &out)
     }
     return true
-  }
-
-  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-  static func isJSONNumber(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    var i = 0
-    let n = b.count
-    @inline(__always) func isDigit(_ i: Int) -> Bool { i < n && b[i] >= 0x30 && b[i] <= 0x39 }
-    if i < n && b[i] == UInt8(ascii: "-") { i += 1 }
-    guard isDigit(i) else { return false }
-    if b[i] == 0x30 {
-      i += 1
-    } else {
-      while isDigit(i) { i += 1 }
-    }
-    if i < n && b[i] == UInt8(ascii: ".") {
-      i += 1
-      guard isDigit(i) else { return false }
-      while isDigit(i) { i += 1 }
-    }
-    if i < n && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
-      i += 1
-      if i < n && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
-      guard isDigit(i) else { return false }
-      while isDigit(i) { i += 1 }
-    }
-    return i == n
   }
 }
 
