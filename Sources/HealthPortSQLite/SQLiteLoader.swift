@@ -1036,7 +1036,7 @@ public final class SQLiteLoader: ExportSink {
     var b = Binder(s.insertOther, text)
     try b.add(person)
     try b.add(node.name)
-    try b.add(XMLText.string(node))
+    try b.add(XMLFragment.string(node))
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
@@ -1080,7 +1080,7 @@ public final class SQLiteLoader: ExportSink {
 
   /// An unknown child element, kept as XML.
   private func insertExtra(_ node: ElementNode, owner: String, _ ownerID: Int64, _ position: Int) throws {
-    try insertExtraRow(owner: owner, ownerID, position, kind: "element", node.name, XMLText.string(node))
+    try insertExtraRow(owner: owner, ownerID, position, kind: "element", node.name, XMLFragment.string(node))
   }
 
   private func insertExtraRow(
