@@ -283,7 +283,7 @@ public enum SQLiteDatabase {
   }
 
   /// The database for a load: a ``NewDatabase`` when `path` is missing or an empty file with no
-  /// WAL beside it, else the file itself (``openDatabase(path:busyTimeoutMilliseconds:)``).
+  /// WAL beside it, else the file itself (``open(path:busyTimeoutMilliseconds:)``).
   static func newDatabase(path: String) throws -> NewDatabase? {
     switch try inspect(path: path) {
     case .missing: return NewDatabase(path: path, replacesEmptyFile: false)
@@ -305,6 +305,7 @@ public enum SQLiteDatabase {
     return try Checkpointer(path: db.path)
   }
 
+  /// Seconds on the monotonic clock (busy-wait deadlines, a load's duration).
   static func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)

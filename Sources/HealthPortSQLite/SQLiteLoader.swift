@@ -42,8 +42,6 @@ public final class SQLiteLoader: ExportSink {
   var lastSourceVersion: String?
   var lastDevice: DeviceString?
 
-  /// A loader writing into `database` (opened with ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``) for `person`
-  /// (`""` when not given), reading the export at `inputPath` (for the `exports` row).
   /// Opens the database at `path` for a loader (see ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``).
   public static func openDatabase(
     path: String, busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds
@@ -54,6 +52,8 @@ public final class SQLiteLoader: ExportSink {
   /// How long a load waits for another connection's write lock (``SQLiteDatabase/defaultBusyTimeoutMilliseconds``).
   public static let defaultBusyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
 
+  /// A loader writing into `database` (opened with ``openDatabase(path:busyTimeoutMilliseconds:)``) for `person`
+  /// (`""` when not given), reading the export at `inputPath` (for the `exports` row).
   public init(
     database: SQLiteConnection, person: String = "", inputPath: String,
     batchRows: Int = SQLiteLoader.defaultBatchRows
