@@ -3,7 +3,8 @@ import HealthPort
 
 /// Runs a sink on a second thread: the reader's thread parses and hands over batches of elements
 /// through a small bounded queue, so parsing and SQLite work overlap. Memory stays flat: at most
-/// `capacity` batches wait. The first error on either side stops both and is rethrown.
+/// `capacity` batches wait. The first error on either side stops both and is rethrown (the
+/// sink's as `storeError` words it, naming the database).
 final class LoaderPipeline: ExportSink, @unchecked Sendable {
   private enum Message {
     case begin(ExportHeader)
@@ -14,6 +15,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   }
 
   private let sink: SQLiteLoader
+  private let storeError: @Sendable (Error) -> Error
   private let batchSize: Int
   private let capacity: Int
   private let condition = NSCondition()
@@ -29,8 +31,12 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   // Producer side only.
   private var batch: [ExportElement] = []
 
-  init(sink: SQLiteLoader, batchSize: Int = 1024, capacity: Int = 4) {
+  init(
+    sink: SQLiteLoader, batchSize: Int = 1024, capacity: Int = 4,
+    storeError: @escaping @Sendable (Error) -> Error = { $0 }
+  ) {
     self.sink = sink
+    self.storeError = storeError
     self.batchSize = batchSize
     self.capacity = capacity
     batch.reserveCapacity(batchSize)
@@ -141,6 +147,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
           last = true
         }
       } catch {
+        let error = storeError(error)
         condition.lock()
         failure = error
         workerDone = true

@@ -342,7 +342,7 @@ public enum SQLiteSchema {
     """
 
   /// The statements that bring a database of version `n - 1` to version `n`, for every `n` up to
-  /// ``version``; run in one transaction by ``SQLiteLoader/openDatabase(path:)``.
+  /// ``version``; run in one transaction by ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``.
   static let migrations: [Int64: String] = [
     2: """
     ALTER TABLE records ADD COLUMN creation_key INTEGER NOT NULL DEFAULT \(noCreationKey);

@@ -62,7 +62,9 @@ enum LoadCommand: Command {
       skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
   }
 
-  /// Loads and prints the summary: shared with `convert --to sqlite`. `filter` holds `--type` only.
+  /// Checks the inputs, runs the ``SQLiteLoadJob`` with progress bars and prints what it did:
+  /// shared with `convert --to sqlite` until it goes through the format registry. `filter` holds
+  /// `--type` only.
   static func load(
     inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool,
     filter: ExportFilter = ExportFilter(), command: String = name
@@ -74,8 +76,8 @@ enum LoadCommand: Command {
     // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
     for input in inputs { try FilterOptions.checkInput(input, command: command) }
     var bars: [ProgressBar] = []
-    let results = try SQLiteLoader.load(
-      paths: inputs, database: database, person: person,
+    let results = try SQLiteLoadJob(database: database, person: person).run(
+      paths: inputs,
       readOptions: { path in
         let bar = ProgressBar.make(inputPath: path, quiet: quiet)
         if let bar { bars.append(bar) }
@@ -89,22 +91,7 @@ enum LoadCommand: Command {
     }
     guard !quiet else { return }
     for result in results {
-      CommandLineTool.writeError(summaryText(result, database: database, person: person))
+      CommandLineTool.writeError(result.summary(database: database, person: person))
     }
-  }
-
-  static func summaryText(_ result: SQLiteLoader.Result, database: String, person: String) -> String {
-    let seconds = max(result.seconds, 0.000_001)
-    let megabytes = Double(result.inputBytes) / 1e6
-    let rate = (megabytes / seconds * 10).rounded() / 10
-    let who = person.isEmpty ? "" : " (person \(person))"
-    var text =
-      "loaded \(result.path) into \(database)\(who): \(InfoRendering.grouped(result.rowsAdded)) rows added "
-      + "in \((seconds * 100).rounded() / 100) s, \(rate) MB/s\n"
-    for table in SQLiteLoader.Table.allCases where result.added(table) > 0 {
-      text += "  " + table.name.padding(to: 22) + InfoRendering.grouped(result.added(table)).leftPadded(to: 12) + "\n"
-    }
-    if result.rowsAdded == 0 { text += "  nothing new: everything in this export was already in the database\n" }
-    return text
   }
 }

@@ -83,7 +83,7 @@ struct SQLiteStoreTests {
     #expect(try reopened.scalarInt("PRAGMA page_size") == 4096)
     #expect(try reopened.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'records'") == 1)
     try reopened.close()
-    let results = try SQLiteLoader.load(paths: [], database: old)
+    let results = try SQLiteLoadJob(database: old).run(paths: [])
     #expect(results.isEmpty)
   }
 
@@ -107,7 +107,9 @@ struct SQLiteStoreTests {
     """.write(toFile: input, atomically: true, encoding: .utf8)
     let started = Date()
     do {
-      try SQLiteLoader.load(paths: [input], database: path, busyTimeoutMilliseconds: 600)
+      var job = SQLiteLoadJob(database: path)
+      job.busyTimeoutMilliseconds = 600
+      try job.run(paths: [input])
       Issue.record("the load did not wait for the lock")
     } catch let error as HealthPortError {
       #expect(error.message.contains("another load"), "\(error.message)")

@@ -1,0 +1,204 @@
+import HealthPort
+import SQLiteStore
+
+/// Loads exports into one healthport database, one after the other: what `healthport load` and
+/// `convert --to sqlite` run.
+///
+/// Each input is read with ``ExportReader`` into a ``SQLiteLoader`` (parsing on the caller's
+/// thread, SQLite on another). A new database is built under a temporary name and put in place
+/// at the end; an existing one is loaded in place through its WAL. A reader's error (a truncated
+/// or malformed input) stops the job after committing every whole element read before it, then
+/// is rethrown; a store error rolls back the batch in flight and leaves no new database.
+public struct SQLiteLoadJob: Sendable {
+  /// The database file to create or add to.
+  public var database: String
+  /// Whose exports these are (`""` when not given).
+  public var person: String
+  /// Rows (inserted or updated) per transaction.
+  public var batchRows = SQLiteLoader.defaultBatchRows
+  /// Runs SQLite on a thread of its own (about twice as fast on two cores).
+  public var pipelined = true
+  /// How long to wait for another connection's write lock before giving up.
+  public var busyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
+
+  public init(database: String, person: String = "") {
+    self.database = database
+    self.person = person
+  }
+
+  /// Loads each export in `paths` (nil or `-` for stdin); one result (and one `exports` row) per
+  /// input that held at least one element. `readOptions` gives each input's reader options
+  /// (progress bars); `wrap` puts stages (a filter) between the reader and the loader.
+  @discardableResult
+  public func run(
+    paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
+    wrap: (ExportSink) -> ExportSink = { $0 }
+  ) throws -> [SQLiteLoader.Result] {
+    let session = try SQLiteLoadSession(database: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    var readerError: Error?
+    do {
+      for path in paths {
+        let input = try session.startInput(path: path, person: person, batchRows: batchRows, pipelined: pipelined)
+        defer { input.close() }
+        do {
+          try ExportReader(path: path, options: readOptions(path)).read(into: wrap(input.sink))
+        } catch {
+          try input.keepWholeElements(after: error)
+          readerError = error
+          break
+        }
+        session.finished(input)
+      }
+      try session.close()
+    } catch {
+      session.discard()
+      throw error
+    }
+    try session.install()
+    if let readerError { throw readerError }
+    return session.results
+  }
+}
+
+extension SQLiteLoader {
+  /// Loads each export in `paths` into the database at `database` (see ``SQLiteLoadJob``).
+  @available(*, deprecated, message: "use SQLiteLoadJob(database:person:).run(paths:readOptions:wrap:)")
+  @discardableResult
+  public static func load(
+    paths: [String?], database: String, person: String = "",
+    readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
+    wrap: (ExportSink) -> ExportSink = { $0 },
+    batchRows: Int = defaultBatchRows, pipelined: Bool = true,
+    busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds
+  ) throws -> [Result] {
+    var job = SQLiteLoadJob(database: database, person: person)
+    job.batchRows = batchRows
+    job.pipelined = pipelined
+    job.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    return try job.run(paths: paths, readOptions: readOptions, wrap: wrap)
+  }
+}
+
+/// One database for the length of a job: opened (or begun under a temporary name) at the start,
+/// then ``close()``d and ``install()``ed, or ``discard()``ed after an error.
+final class SQLiteLoadSession {
+  let database: String
+  private let new: SQLiteDatabase.NewDatabase?
+  private let db: SQLiteConnection
+  private let checkpointer: Checkpointer?
+  /// One per input that held at least one element, in input order.
+  private(set) var results: [SQLiteLoader.Result] = []
+
+  init(database: String, busyTimeoutMilliseconds: Int32) throws {
+    self.database = database
+    let new = try SQLiteDatabase.newDatabase(path: database)
+    let db: SQLiteConnection
+    do {
+      db =
+        try new?.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        ?? SQLiteDatabase.open(path: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    } catch {
+      new?.discard()
+      throw Self.storeError(error, database: database)
+    }
+    do {
+      checkpointer = try new == nil ? SQLiteDatabase.startCheckpointer(db) : nil
+    } catch {
+      try? db.close()
+      new?.discard()
+      throw Self.storeError(error, database: database)
+    }
+    self.new = new
+    self.db = db
+  }
+
+  /// A SQLite error as the user reads it (naming the database); other errors unchanged.
+  static func storeError(_ error: Error, database: String) -> Error {
+    guard let error = error as? SQLiteError else { return error }
+    return SQLiteDatabase.databaseError(error, path: database)
+  }
+
+  /// The loader for the next input (`path` nil or `-` for stdin).
+  func startInput(path: String?, person: String, batchRows: Int, pipelined: Bool) throws -> SQLiteInputLoad {
+    let loader = try SQLiteLoader(database: db, person: person, inputPath: path ?? "-", batchRows: batchRows)
+    loader.checkpointer = checkpointer
+    let database = database
+    let pipeline =
+      pipelined ? LoaderPipeline(sink: loader, storeError: { Self.storeError($0, database: database) }) : nil
+    return SQLiteInputLoad(loader: loader, pipeline: pipeline, session: self)
+  }
+
+  /// Keeps the result of an input read to its end.
+  func finished(_ input: SQLiteInputLoad) { results.append(input.loader.result) }
+
+  /// Ends the checkpointer and closes the connection; a new database leaves in WAL mode, as every
+  /// later load leaves it (which then needs no exclusive lock to switch).
+  func close() throws {
+    do {
+      try checkpointer?.finish()
+      if new != nil, !results.isEmpty { _ = try db.scalarText("PRAGMA journal_mode = WAL") }
+      try db.close()
+    } catch {
+      try? checkpointer?.finish()
+      try? db.close()
+      throw Self.storeError(error, database: database)
+    }
+  }
+
+  /// Puts a new database in place after ``close()``; an input found empty before its first
+  /// element creates nothing.
+  func install() throws {
+    guard let new else { return }
+    if results.isEmpty { new.discard() } else { try new.install() }
+  }
+
+  /// After an error: closes what is open and removes a new database.
+  func discard() {
+    try? checkpointer?.finish()
+    try? db.close()
+    new?.discard()
+  }
+}
+
+/// One input's load inside a ``SQLiteLoadSession``: its loader, fed through ``sink``.
+final class SQLiteInputLoad {
+  let loader: SQLiteLoader
+  private let pipeline: LoaderPipeline?
+  private unowned let session: SQLiteLoadSession
+
+  init(loader: SQLiteLoader, pipeline: LoaderPipeline?, session: SQLiteLoadSession) {
+    self.loader = loader
+    self.pipeline = pipeline
+    self.session = session
+  }
+
+  /// Where the reader's elements go.
+  var sink: ExportSink { pipeline ?? loader }
+
+  /// True when the read ended because the store failed rather than the input (`error` is the
+  /// error that ended it, nil when unknown).
+  func storeFailed(_ error: Error?) -> Bool { pipeline?.sinkFailed ?? (error is SQLiteError) }
+
+  /// After the read ended with `error`: when the input is damaged, commits every whole element
+  /// read before it and keeps the input's result (when it began); when the store failed, rolls
+  /// the batch back and throws the store's error.
+  func keepWholeElements(after error: Error?) throws {
+    if storeFailed(error) { throw abandon(error) }
+    do {
+      if let pipeline { try pipeline.finishAfterReadError() } else { try loader.commitPartial() }
+    } catch {
+      throw abandon(error)
+    }
+    if loader.began { session.finished(self) }
+  }
+
+  /// Stops the loader and rolls back its open batch; returns `error` as the user reads it.
+  func abandon(_ error: Error?) -> Error {
+    pipeline?.cancel()
+    loader.abort()
+    return SQLiteLoadSession.storeError(error ?? CancellationError(), database: session.database)
+  }
+
+  /// Finalizes the loader's statements.
+  func close() { loader.close() }
+}

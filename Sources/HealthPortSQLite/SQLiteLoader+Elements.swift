@@ -1,0 +1,168 @@
+import HealthPort
+import SQLiteStore
+
+/// Activity summaries, `Me`, other elements, and the rows any element may have: metadata and extras.
+extension SQLiteLoader {
+  static let summaryColumns = [
+    "dateComponents", "activeEnergyBurned", "activeEnergyBurnedGoal", "activeEnergyBurnedUnit", "appleMoveTime",
+    "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal",
+    "appleMoveMinutes", "appleMoveMinutesGoal",
+  ]
+  static let summaryColumnSet = Set(summaryColumns)
+
+  func insert(_ summary: ActivitySummary) throws {
+    let hash = ContentHash.of(summary.node)
+    var b = Binder(s.insertSummary, text)
+    try b.add(person)
+    for name in Self.summaryColumns { try b.add(summary[attribute: name]) }
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try b.run() == 1 else {
+      var seen = Binder(s.seenSummary, text)
+      try seen.add(result.exportID)
+      try seen.add(person)
+      try seen.add(summary.dateComponents)
+      try seen.add(hash)
+      try seen.run()
+      pending += 1
+      return
+    }
+    count(.activitySummaries)
+    let id = db.lastInsertRowID
+    try insertExtras(
+      summary.node.attributes.filter { !Self.summaryColumnSet.contains($0.name) }, owner: "activity_summary", id)
+    for (n, child) in summary.node.children.enumerated() { try insertExtra(child, owner: "activity_summary", id, n) }
+  }
+
+  static let meColumns = [
+    "HKCharacteristicTypeIdentifierDateOfBirth", "HKCharacteristicTypeIdentifierBiologicalSex",
+    "HKCharacteristicTypeIdentifierBloodType", "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+    "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse",
+  ]
+
+  func insert(_ me: Me) throws {
+    try checkPerson(me)
+    var b = Binder(s.insertMe, text)
+    try b.add(person)
+    for name in Self.meColumns { try b.add(me[attribute: name]) }
+    try b.add(ContentHash.of(me.node))
+    try b.add(result.exportID)
+    guard try b.run() == 1 else { return }
+    count(.me)
+    let id = db.lastInsertRowID
+    let known = Set(Self.meColumns)
+    try insertExtras(me.node.attributes.filter { !known.contains($0.name) }, owner: "me", id)
+    for (n, child) in me.node.children.enumerated() { try insertExtra(child, owner: "me", id, n) }
+  }
+
+  /// Warns when the database holds this person's characteristics with another date of birth or
+  /// sex than this export's: most likely someone else's export loaded without `--person`.
+  func checkPerson(_ me: Me) throws {
+    let birth = me[attribute: Self.meColumns[0]].flatMap { $0.isEmpty ? nil : $0 }
+    let sex = me[attribute: Self.meColumns[1]].flatMap {
+      $0.isEmpty || $0 == "HKBiologicalSexNotSet" ? nil : $0
+    }
+    guard birth != nil || sex != nil else { return }
+    let query = try db.prepare("SELECT date_of_birth, biological_sex FROM me WHERE person = ?")
+    try query.bind(1, person)
+    var differs = false
+    while try query.step() {
+      let oldBirth = query.text(0) ?? ""
+      let oldSex = query.text(1) ?? ""
+      if let birth, !oldBirth.isEmpty, oldBirth != birth { differs = true }
+      if let sex, !oldSex.isEmpty, oldSex != "HKBiologicalSexNotSet", oldSex != sex { differs = true }
+    }
+    guard differs else { return }
+    let who = person.isEmpty ? "without --person" : "as person '\(person)'"
+    result.warnings.append(
+      "\(result.path): the database already holds an export with another date of birth or biological sex "
+        + "(the Me element) for the same person: this looks like someone else's export, loaded \(who). Load "
+        + "each person's export with --person NAME to keep them apart.")
+  }
+
+  func insertOther(_ node: ElementNode) throws {
+    result.otherElementsRead += 1
+    let hash = ContentHash.of(node)
+    var b = Binder(s.insertOther, text)
+    try b.add(person)
+    try b.add(node.name)
+    try b.add(XMLFragment.string(node))
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try b.run() == 1 else {
+      var seen = Binder(s.seenOther, text)
+      try seen.add(result.exportID)
+      try seen.add(person)
+      try seen.add(node.name)
+      try seen.add(hash)
+      try seen.run()
+      pending += 1
+      return
+    }
+    count(.otherElements)
+  }
+
+  // MARK: Children
+
+  func insertMetadata(_ entry: MetadataEntry, owner: String, _ ownerID: Int64, _ position: Int) throws {
+    var b = Binder(s.insertMetadata, text)
+    try b.add(person)
+    try b.add(owner)
+    try b.add(ownerID)
+    try b.add(position)
+    try b.add(entry.key)
+    try b.add(entry.value)
+    try b.run()
+    count(.metadata)
+    if !entry.extraAttributes.isEmpty || !entry.extraChildren.isEmpty {
+      let id = db.lastInsertRowID
+      try insertExtras(entry.extraAttributes, owner: "metadata", id)
+      for (n, node) in entry.extraChildren.enumerated() { try insertExtra(node, owner: "metadata", id, n) }
+    }
+  }
+
+  /// Unknown attributes of an element, in input order.
+  func insertExtras(_ attributes: [Attribute], owner: String, _ ownerID: Int64) throws {
+    for (position, attribute) in attributes.enumerated() {
+      try insertExtraRow(owner: owner, ownerID, position, kind: "attribute", attribute.name, attribute.value)
+    }
+  }
+
+  /// An unknown child element, kept as XML.
+  func insertExtra(_ node: ElementNode, owner: String, _ ownerID: Int64, _ position: Int) throws {
+    try insertExtraRow(owner: owner, ownerID, position, kind: "element", node.name, XMLFragment.string(node))
+  }
+
+  func insertExtraRow(
+    owner: String, _ ownerID: Int64, _ position: Int, kind: String, _ name: String, _ value: String
+  ) throws {
+    var b = Binder(s.insertExtra, text)
+    try b.add(person)
+    try b.add(owner)
+    try b.add(ownerID)
+    try b.add(position)
+    try b.add(kind)
+    try b.add(name)
+    try b.add(value)
+    try b.run()
+    count(.extras)
+  }
+
+  /// Counts one more copy of an element that is already in the database (see the type's notes).
+  func seen(
+    _ statement: SQLiteStatement, _ type: String, _ start: Int64, _ end: Int64, _ sourceID: Int64,
+    _ creationKey: Int64, _ hash: Int64
+  ) throws {
+    var b = Binder(statement, text)
+    try b.add(result.exportID)
+    try b.add(person)
+    try b.add(type)
+    try b.add(start)
+    try b.add(end)
+    try b.add(sourceID)
+    try b.add(creationKey)
+    try b.add(hash)
+    try b.run()
+    pending += 1
+  }
+}

@@ -1,0 +1,195 @@
+import HealthPort
+import SQLiteStore
+
+/// Records with their metadata and heart-rate beats, and correlations with the records inside them.
+extension SQLiteLoader {
+  func insert(_ record: Record) throws {
+    let sourceID = try self.sourceID(record.sourceName, record.sourceVersion, record.deviceString, record.sourceProduct)
+    let hash = ContentHash.of(record)
+    var b = Binder(s.insertRecord, text)
+    try b.add(person)
+    try b.add(record.type)
+    try b.add(sourceID)
+    try b.add(record.unit)
+    try b.add(record.value)
+    try b.add(record.value.flatMap(DecimalText.double))
+    try b.add(date: record.creationDate)
+    try b.add(Self.creationKey(record.creationDate))
+    try b.add(date: record.startDate, localDay: true)
+    try b.add(date: record.endDate)
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try b.run() == 1 else {
+      try seen(
+        s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
+        Self.creationKey(record.creationDate), hash)
+      return
+    }
+    count(.records)
+    let id = db.lastInsertRowID
+    try insertExtras(record.extraAttributes, owner: "record", id)
+    for (position, child) in record.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "record", id, position)
+      case .heartRateVariability(let list):
+        try insertExtras(list.extraAttributes, owner: "hrv_list", id)
+        if let beats = Self.plainBeats(list) {
+          try insertBeats(beats, recordID: id)
+          continue
+        }
+        for (beatPosition, item) in list.children.enumerated() {
+          switch item {
+          case .beat(let beat):
+            var b = Binder(s.insertBeat, text)
+            try b.add(person)
+            try b.add(id)
+            try b.add(beatPosition)
+            try b.add(beat.bpm)
+            try b.add(beat.time)
+            try b.run()
+            count(.hrvBeats)
+            let beatID = db.lastInsertRowID
+            try insertExtras(beat.extraAttributes, owner: "hrv_beat", beatID)
+            for (n, node) in beat.extraChildren.enumerated() { try insertExtra(node, owner: "hrv_beat", beatID, n) }
+          case .other(let node): try insertExtra(node, owner: "hrv_list", id, beatPosition)
+          }
+        }
+      case .other(let node): try insertExtra(node, owner: "record", id, position)
+      }
+    }
+  }
+
+  /// The beats of a list that holds nothing else and whose beats have no unknown attributes or
+  /// children (nil otherwise): those need no row id of their own.
+  static func plainBeats(_ list: HeartRateVariabilityList) -> [InstantaneousBeatsPerMinute]? {
+    var beats: [InstantaneousBeatsPerMinute] = []
+    beats.reserveCapacity(list.children.count)
+    for item in list.children {
+      guard case .beat(let beat) = item, beat.extraAttributes.isEmpty, beat.extraChildren.isEmpty else { return nil }
+      beats.append(beat)
+    }
+    return beats
+  }
+
+  /// Beats per multi-row INSERT.
+  static let beatsPerInsert = 32
+
+  /// Inserts plain beats (see ``plainBeats(_:)``) up to ``beatsPerInsert`` rows per statement:
+  /// a heart-rate-variability record has dozens, and one statement per beat costs SQLite as much
+  /// again in statement overhead as in inserting. The rows and their ids are the same as one by one.
+  func insertBeats(_ beats: [InstantaneousBeatsPerMinute], recordID: Int64) throws {
+    var start = 0
+    while start < beats.count {
+      let rows = min(Self.beatsPerInsert, beats.count - start)
+      let statement: SQLiteStatement
+      if let prepared = beatInserts[rows] {
+        statement = prepared
+      } else {
+        let tuple = "(?, ?, ?, ?, ?)"
+        statement = try db.prepare(
+          "INSERT INTO hrv_beats (person, record_id, position, bpm, time) VALUES "
+            + Array(repeating: tuple, count: rows).joined(separator: ", "))
+        beatInserts[rows] = statement
+      }
+      var b = Binder(statement, text)
+      for position in start..<(start + rows) {
+        try b.add(person)
+        try b.add(recordID)
+        try b.add(position)
+        try b.add(beats[position].bpm)
+        try b.add(beats[position].time)
+      }
+      try b.run()
+      count(.hrvBeats, rows)
+      start += rows
+    }
+  }
+
+  func insert(_ correlation: Correlation) throws {
+    let sourceID = try self.sourceID(
+      correlation.sourceName, correlation.sourceVersion, correlation.deviceString, correlation.sourceProduct)
+    let hash = ContentHash.of(correlation)
+    var b = Binder(s.insertCorrelation, text)
+    try b.add(person)
+    try b.add(correlation.type)
+    try b.add(sourceID)
+    try b.add(date: correlation.creationDate)
+    try b.add(Self.creationKey(correlation.creationDate))
+    try b.add(date: correlation.startDate)
+    try b.add(date: correlation.endDate)
+    try b.add(hash)
+    try b.add(result.exportID)
+    guard try b.run() == 1 else {
+      try seen(
+        s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
+        correlation.endDate.secondsSince1970, sourceID, Self.creationKey(correlation.creationDate), hash)
+      return
+    }
+    count(.correlations)
+    let id = db.lastInsertRowID
+    try insertExtras(correlation.extraAttributes, owner: "correlation", id)
+    for (position, child) in correlation.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "correlation", id, position)
+      case .record(let record): try insertCorrelationRecord(record, correlationID: id, position)
+      case .other(let node): try insertExtra(node, owner: "correlation", id, position)
+      }
+    }
+  }
+
+  func insertCorrelationRecord(_ record: Record, correlationID: Int64, _ position: Int) throws {
+    let sourceID = try self.sourceID(record.sourceName, record.sourceVersion, record.deviceString, record.sourceProduct)
+    // The same Record at top level (the export writes both), if it is loaded already.
+    var find = Binder(s.findRecord, text)
+    try find.add(person)
+    try find.add(record.type)
+    try find.add(record.startDate.secondsSince1970)
+    try find.add(record.endDate.secondsSince1970)
+    try find.add(sourceID)
+    try find.add(Self.creationKey(record.creationDate))
+    try find.add(ContentHash.of(record))
+    let recordID: Int64? = try s.findRecord.step() ? s.findRecord.int64(0) : nil
+    s.findRecord.reset()
+
+    var b = Binder(s.insertCorrelationRecord, text)
+    try b.add(person)
+    try b.add(correlationID)
+    try b.add(position)
+    try b.add(recordID)
+    try b.add(record.type)
+    try b.add(sourceID)
+    try b.add(record.unit)
+    try b.add(record.value)
+    try b.add(record.value.flatMap(DecimalText.double))
+    try b.add(date: record.creationDate)
+    try b.add(date: record.startDate)
+    try b.add(date: record.endDate)
+    try b.run()
+    count(.correlationRecords)
+    let id = db.lastInsertRowID
+    try insertExtras(record.extraAttributes, owner: "correlation_record", id)
+    for (n, child) in record.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "correlation_record", id, n)
+      case .heartRateVariability(let list): try insertExtra(Self.node(of: list), owner: "correlation_record", id, n)
+      case .other(let node): try insertExtra(node, owner: "correlation_record", id, n)
+      }
+    }
+  }
+
+  static func node(of list: HeartRateVariabilityList) -> ElementNode {
+    var node = ElementNode(name: "HeartRateVariabilityMetadataList", attributes: list.extraAttributes)
+    for item in list.children {
+      switch item {
+      case .beat(let beat):
+        node.children.append(
+          ElementNode(
+            name: "InstantaneousBeatsPerMinute",
+            attributes: [Attribute("bpm", beat.bpm), Attribute("time", beat.time)] + beat.extraAttributes,
+            children: beat.extraChildren))
+      case .other(let child): node.children.append(child)
+      }
+    }
+    return node
+  }
+}

@@ -1,0 +1,190 @@
+import HealthPort
+import SQLiteStore
+
+/// Workouts and what they hold: activities, events, statistics, routes and legacy route points.
+extension SQLiteLoader {
+  func insert(_ workout: Workout) throws {
+    let sourceID = try self.sourceID(
+      workout.sourceName, workout.sourceVersion, workout.deviceString, workout.sourceProduct)
+    var b = Binder(s.insertWorkout, text)
+    try b.add(person)
+    try b.add(workout.workoutActivityType)
+    try b.add(workout.duration)
+    try b.add(workout.durationUnit)
+    try b.add(workout.totalDistance)
+    try b.add(workout.totalDistanceUnit)
+    try b.add(workout.totalEnergyBurned)
+    try b.add(workout.totalEnergyBurnedUnit)
+    try b.add(sourceID)
+    try b.add(date: workout.creationDate)
+    try b.add(Self.creationKey(workout.creationDate))
+    try b.add(date: workout.startDate)
+    try b.add(date: workout.endDate)
+    let totals = WorkoutMeasures(workout)
+    try b.add(totals.durationMinutes)
+    try b.add(totals.distanceKilometres)
+    try b.add(totals.energyKilocalories)
+    try b.add(result.exportID)
+    guard try b.run() == 1 else {
+      var seen = Binder(s.seenWorkout, text)
+      try seen.add(result.exportID)
+      try seen.add(person)
+      try seen.add(workout.workoutActivityType)
+      try seen.add(workout.startDate.secondsSince1970)
+      try seen.add(workout.endDate.secondsSince1970)
+      try seen.add(sourceID)
+      try seen.add(Self.creationKey(workout.creationDate))
+      try seen.run()
+      pending += 1
+      return
+    }
+    count(.workouts)
+    let id = db.lastInsertRowID
+    try insertExtras(workout.extraAttributes, owner: "workout", id)
+    for (position, child) in workout.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout", id, position)
+      case .event(let event): try insert(event, workoutID: id, activityID: nil, position)
+      case .statistics(let statistics): try insert(statistics, workoutID: id, activityID: nil, position)
+      case .route(let route): try insert(route, workoutID: id, position)
+      case .activity(let activity): try insert(activity, workoutID: id, position)
+      case .other(let node): try insertExtra(node, owner: "workout", id, position)
+      }
+    }
+  }
+
+  func insert(_ activity: WorkoutActivity, workoutID: Int64, _ position: Int) throws {
+    var b = Binder(s.insertActivity, text)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(position)
+    try b.add(activity.uuid)
+    try b.add(date: activity.startDate)
+    try b.add(date: activity.endDate)
+    try b.add(activity.duration)
+    try b.add(activity.durationUnit)
+    try b.run()
+    count(.workoutActivities)
+    let id = db.lastInsertRowID
+    try insertExtras(activity.extraAttributes, owner: "workout_activity", id)
+    for (n, child) in activity.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout_activity", id, n)
+      case .event(let event): try insert(event, workoutID: workoutID, activityID: id, n)
+      case .statistics(let statistics): try insert(statistics, workoutID: workoutID, activityID: id, n)
+      case .other(let node): try insertExtra(node, owner: "workout_activity", id, n)
+      }
+    }
+  }
+
+  func insert(_ event: WorkoutEvent, workoutID: Int64, activityID: Int64?, _ position: Int) throws {
+    var b = Binder(s.insertEvent, text)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(activityID)
+    try b.add(position)
+    try b.add(event.type)
+    try b.add(date: event.date)
+    try b.add(event.duration)
+    try b.add(event.durationUnit)
+    try b.run()
+    count(.workoutEvents)
+    let id = db.lastInsertRowID
+    try insertExtras(event.extraAttributes, owner: "workout_event", id)
+    for (n, child) in event.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout_event", id, n)
+      case .other(let node): try insertExtra(node, owner: "workout_event", id, n)
+      }
+    }
+  }
+
+  func insert(_ statistics: WorkoutStatistics, workoutID: Int64, activityID: Int64?, _ position: Int)
+    throws
+  {
+    var b = Binder(s.insertStatistics, text)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(activityID)
+    try b.add(position)
+    try b.add(statistics.type)
+    try b.add(date: statistics.startDate)
+    try b.add(date: statistics.endDate)
+    try b.add(statistics.average)
+    try b.add(statistics.minimum)
+    try b.add(statistics.maximum)
+    try b.add(statistics.sum)
+    try b.add(statistics.unit)
+    try b.run()
+    count(.workoutStatistics)
+    let id = db.lastInsertRowID
+    try insertExtras(statistics.extraAttributes, owner: "workout_statistics", id)
+    for (n, node) in statistics.extraChildren.enumerated() {
+      try insertExtra(node, owner: "workout_statistics", id, n)
+    }
+  }
+
+  func insert(_ route: WorkoutRoute, workoutID: Int64, _ position: Int) throws {
+    let sourceID = try self.sourceID(route.sourceName, route.sourceVersion, route.deviceString, route.sourceProduct)
+    var filePath: String?
+    for child in route.children {
+      if case .fileReference(let reference) = child {
+        filePath = reference.path
+        break
+      }
+    }
+    var b = Binder(s.insertRoute, text)
+    try b.add(person)
+    try b.add(workoutID)
+    try b.add(position)
+    try b.add(sourceID)
+    try b.add(date: route.creationDate)
+    try b.add(date: route.startDate)
+    try b.add(date: route.endDate)
+    try b.add(filePath)
+    try b.run()
+    count(.workoutRoutes)
+    let id = db.lastInsertRowID
+    try insertExtras(route.extraAttributes, owner: "workout_route", id)
+    var firstFile = true
+    for (n, child) in route.children.enumerated() {
+      switch child {
+      case .metadata(let entry): try insertMetadata(entry, owner: "workout_route", id, n)
+      case .fileReference(let reference):
+        // The first reference is `file_path`; any further one (and unknown attributes) go to extras.
+        if !firstFile {
+          try insertExtra(
+            ElementNode(name: "FileReference", attributes: [Attribute("path", reference.path)]),
+            owner: "workout_route", id, n)
+        }
+        firstFile = false
+        try insertExtras(reference.extraAttributes, owner: "file_reference", id)
+      case .location(let node): try insertLocation(node, routeID: id, n)
+      case .other(let node): try insertExtra(node, owner: "workout_route", id, n)
+      }
+    }
+  }
+
+  static let locationColumns = [
+    "latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed",
+  ]
+
+  func insertLocation(_ node: ElementNode, routeID: Int64, _ position: Int) throws {
+    var b = Binder(s.insertLocation, text)
+    try b.add(person)
+    try b.add(routeID)
+    try b.add(position)
+    let date = node[attribute: "date"]
+    try b.add(date)
+    let parsed = date.flatMap(HealthDate.init)
+    try b.add(parsed?.secondsSince1970)
+    try b.add(parsed.map { Int64($0.offsetSeconds / 60) })
+    for name in Self.locationColumns { try b.add(node[attribute: name]) }
+    try b.run()
+    count(.routeLocations)
+    let id = db.lastInsertRowID
+    let known = Set(["date"] + Self.locationColumns)
+    try insertExtras(node.attributes.filter { !known.contains($0.name) }, owner: "route_location", id)
+    for (n, child) in node.children.enumerated() { try insertExtra(child, owner: "route_location", id, n) }
+  }
+}

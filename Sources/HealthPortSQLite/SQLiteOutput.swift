@@ -1,0 +1,91 @@
+import HealthPort
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `convert --to sqlite`: the SQLite store as an output format of the ``FormatRegistry``. It
+/// loads the input into the database at `-o PATH` exactly as `healthport load INPUT --db PATH`
+/// does (only `--type` filters; load everything, then query).
+public enum SQLiteOutput {
+  public static let format = OutputFormat(
+    name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it (needs -o PATH)",
+    needsPath: true, filters: .typesOnly, makeWriter: { try Writer(request: $0) })
+
+  /// One conversion's load into a database, as one ``SQLiteLoadJob`` input.
+  ///
+  /// ``commit()`` finishes the database (a new one, built under a temporary name, is linked into
+  /// place). ``abort()`` follows the job's rules: after a damaged input it keeps every whole
+  /// element read before the damage, as `load` does; after a failure of the store it rolls back
+  /// and leaves no new database.
+  public final class Writer: FormatWriter {
+    /// The database file (`-o PATH`).
+    public let database: String
+    private let session: SQLiteLoadSession
+    private let input: SQLiteInputLoad
+    private var ended = false
+
+    /// Opens (or begins) the database at `request.path` for the input `request.input`.
+    public init(request: OutputRequest) throws {
+      guard let path = request.path else {
+        throw HealthPortError(.usage, "healthport convert: error: --to sqlite needs -o PATH (the database)")
+      }
+      // Checked before the database is created, so that a typo leaves no empty database behind.
+      if let input = request.input, input != "-", access(input, R_OK) != 0 {
+        throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
+      }
+      database = path
+      session = try SQLiteLoadSession(
+        database: path, busyTimeoutMilliseconds: SQLiteDatabase.defaultBusyTimeoutMilliseconds)
+      do {
+        input = try session.startInput(
+          path: request.input, person: "", batchRows: SQLiteLoader.defaultBatchRows, pipelined: true)
+      } catch {
+        session.discard()
+        throw error
+      }
+    }
+
+    public var sink: ExportSink { input.sink }
+
+    /// What the load did (valid once the read has ended); its `warnings` are for stderr.
+    public var result: SQLiteLoader.Result { input.loader.result }
+
+    public func commit() throws {
+      guard !ended else { return }
+      ended = true
+      input.close()
+      session.finished(input)
+      try finishDatabase()
+    }
+
+    public func abort() {
+      guard !ended else { return }
+      ended = true
+      do {
+        try input.keepWholeElements(after: nil)
+      } catch {
+        input.close()
+        session.discard()
+        return
+      }
+      input.close()
+      try? finishDatabase()
+    }
+
+    /// The lines `load` prints for this input (rows added per table).
+    public func summary(_ report: ReadReport) -> String? {
+      result.summary(database: database, person: "")
+    }
+
+    private func finishDatabase() throws {
+      do {
+        try session.close()
+      } catch {
+        session.discard()
+        throw error
+      }
+      try session.install()
+    }
+  }
+}
