@@ -49,6 +49,7 @@ let package = Package(
     .testTarget(
       name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["healthport", "TestSupport"]),
+    .testTarget(name: "ParquetFileTests", dependencies: ["ParquetFile", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
