@@ -7,7 +7,8 @@
 /// once its dictionary would pass `dictionaryLimit` bytes.
 final class ColumnChunkBuilder {
   let column: ParquetColumn
-  private let type: ParquetPhysicalType
+  let type: ParquetPhysicalType
+  private let isOptional: Bool
   private let compressor: PageCompressor
   private let pageSize: Int
   private let maximumPageValues: Int
@@ -15,14 +16,19 @@ final class ColumnChunkBuilder {
 
   // The open page.
   private var levels: [UInt8] = []
+  /// PLAIN bytes of booleans (bit-packed as they come) and of byte arrays after a dictionary fallback.
   private var values: [UInt8] = []
+  /// Numbers are kept typed and turned into PLAIN bytes when the page closes.
+  private var int32Values: [Int32] = []
+  private var int64Values: [Int64] = []
+  private var doubleBits: [UInt64] = []
   private var indices: [UInt32] = []
+  /// One bit per dictionary entry the open page uses: its bounds are found once per entry, when it closes.
+  private var pageEntries: [UInt64] = []
   private var booleanCount = 0
   private var pageValueCount = 0
   private var pageNullCount = 0
   private var pageBounds = ValueBounds()
-  /// The dictionary entry last added to `pageBounds`: a run of one value is compared once.
-  private var lastBoundedEntry = -1
 
   // The open chunk.
   private var chunkValueCount = 0
@@ -43,6 +49,7 @@ final class ColumnChunkBuilder {
   init(_ column: ParquetColumn, compressor: PageCompressor, configuration: ParquetWriter.Configuration) {
     self.column = column
     type = column.physicalType
+    isOptional = column.isOptional
     self.compressor = compressor
     pageSize = configuration.pageSize
     maximumPageValues = configuration.maximumPageValues
@@ -58,12 +65,15 @@ final class ColumnChunkBuilder {
   var encodedBytes: Int { pages.count + dictionary.plainBytes.count }
 
   /// `encodedBytes` and the open page's values and levels.
-  var bufferedBytes: Int { encodedBytes + values.count + indices.count * 4 + levels.count }
+  var bufferedBytes: Int {
+    encodedBytes + values.count + int32Values.count * 4 + (int64Values.count + doubleBits.count) * 8
+      + indices.count * 4 + levels.count
+  }
 
   // MARK: Appending
 
   func appendNull() throws(ParquetError) {
-    guard column.isOptional else { throw .nullInRequiredColumn(column: column.name) }
+    guard isOptional else { throw .nullInRequiredColumn(column: column.name) }
     levels.append(0)
     pageNullCount += 1
     pageValueCount += 1
@@ -72,7 +82,7 @@ final class ColumnChunkBuilder {
 
   @inline(__always)
   private func countValue() {
-    if column.isOptional { levels.append(1) }
+    if isOptional { levels.append(1) }
     pageValueCount += 1
   }
 
@@ -92,50 +102,44 @@ final class ColumnChunkBuilder {
   }
 
   func append(_ value: Int32) throws(ParquetError) {
-    withUnsafeBytes(of: value.littleEndian) { values.append(contentsOf: $0) }
+    int32Values.append(value)
     pageBounds.include(Int64(value))
     countValue()
-    try finishPageIfFull()
+    if int32Values.count * 4 >= pageSize || pageValueCount >= maximumPageValues { try finishPage() }
   }
 
   func append(_ value: Int64) throws(ParquetError) {
-    withUnsafeBytes(of: value.littleEndian) { values.append(contentsOf: $0) }
+    int64Values.append(value)
     pageBounds.include(value)
     countValue()
-    try finishPageIfFull()
+    if int64Values.count * 8 >= pageSize || pageValueCount >= maximumPageValues { try finishPage() }
   }
 
   func append(_ value: Double) throws(ParquetError) {
-    withUnsafeBytes(of: value.bitPattern.littleEndian) { values.append(contentsOf: $0) }
+    doubleBits.append(value.bitPattern)
     pageBounds.include(value)
     countValue()
-    try finishPageIfFull()
+    if doubleBits.count * 8 >= pageSize || pageValueCount >= maximumPageValues { try finishPage() }
   }
 
   func append(bytes: UnsafeRawBufferPointer) throws(ParquetError) {
     guard bytes.count <= Int32.max - 4 else { throw .valueTooLarge(column: column.name, bytes: bytes.count) }
     if isDictionaryEncoding {
-      let hash = ByteArrayDictionary.hash(bytes)
-      let found = dictionary.find(bytes, hash: hash)
-      let entry: Int
-      if let existing = found.entry {
-        entry = existing
-      } else if dictionary.plainBytes.count + 4 + bytes.count <= dictionaryLimit {
-        entry = dictionary.insert(bytes, hash: hash, slot: found.slot)
-        if dictionary.count > 1 << indexBitWidth {
-          indexBitWidth += 1
-          indexPageLimit = pageSize * 8 / indexBitWidth
-        }
-      } else {
+      guard let entry = dictionary.entry(for: bytes, limit: dictionaryLimit) else {
         try fallBackToPlain()
         try appendPlain(bytes)
         return
       }
-      indices.append(UInt32(entry))
-      if entry != lastBoundedEntry {
-        pageBounds.include(bytes)
-        lastBoundedEntry = entry
+      if dictionary.count > 1 << indexBitWidth {
+        indexBitWidth += 1
+        indexPageLimit = pageSize * 8 / indexBitWidth
       }
+      indices.append(UInt32(entry))
+      let word = entry >> 6
+      if word >= pageEntries.count {
+        pageEntries.append(contentsOf: repeatElement(0, count: word + 1 - pageEntries.count))
+      }
+      pageEntries[word] |= 1 << UInt64(entry & 63)
       countValue()
       if indices.count >= indexPageLimit || pageValueCount >= maximumPageValues { try finishPage() }
     } else {
@@ -163,7 +167,7 @@ final class ColumnChunkBuilder {
   func finishPage() throws(ParquetError) {
     guard pageValueCount > 0 else { return }
     scratch.removeAll(keepingCapacity: true)
-    if column.isOptional {
+    if isOptional {
       scratch.append(contentsOf: [0, 0, 0, 0])
       RLEHybridEncoder.encode(levels, bitWidth: 1, into: &scratch)
       let length = UInt32(scratch.count - 4)
@@ -174,13 +178,19 @@ final class ColumnChunkBuilder {
     let encoding: Encoding
     if isDictionaryEncoding && !indices.isEmpty {
       encoding = .rleDictionary
+      includeUsedEntriesInPageBounds()
       let bitWidth = RLEHybridEncoder.bitWidth(forIndicesBelow: dictionary.count)
       scratch.append(UInt8(bitWidth))
       RLEHybridEncoder.encode(indices, bitWidth: bitWidth, into: &scratch)
       dictionaryPageCount += 1
     } else {
       encoding = .plain
-      scratch.append(contentsOf: values)
+      switch type {
+      case .int32: Self.appendLittleEndian(int32Values, to: &scratch)
+      case .int64: Self.appendLittleEndian(int64Values, to: &scratch)
+      case .double: Self.appendLittleEndian(doubleBits, to: &scratch)
+      case .boolean, .byteArray: scratch.append(contentsOf: values)
+      }
       plainPageCount += 1
     }
     let bounds = pageBounds.encoded(as: type)
@@ -194,12 +204,34 @@ final class ColumnChunkBuilder {
     chunkValueCount += pageValueCount
     levels.removeAll(keepingCapacity: true)
     values.removeAll(keepingCapacity: true)
+    int32Values.removeAll(keepingCapacity: true)
+    int64Values.removeAll(keepingCapacity: true)
+    doubleBits.removeAll(keepingCapacity: true)
     indices.removeAll(keepingCapacity: true)
+    pageEntries.removeAll(keepingCapacity: true)
     booleanCount = 0
     pageValueCount = 0
     pageNullCount = 0
     pageBounds.removeAll()
-    lastBoundedEntry = -1
+  }
+
+  private func includeUsedEntriesInPageBounds() {
+    for (word, bits) in pageEntries.enumerated() where bits != 0 {
+      var rest = bits
+      while rest != 0 {
+        let entry = word << 6 | rest.trailingZeroBitCount
+        rest &= rest - 1
+        dictionary.withEntry(entry) { pageBounds.include($0) }
+      }
+    }
+  }
+
+  private static func appendLittleEndian<Number: FixedWidthInteger>(_ numbers: [Number], to output: inout [UInt8]) {
+    #if _endian(little)
+      numbers.withUnsafeBytes { output.append(contentsOf: $0) }
+    #else
+      for number in numbers { withUnsafeBytes(of: number.littleEndian) { output.append(contentsOf: $0) } }
+    #endif
   }
 
   /// Appends the page header and the compressed body to `output`; returns the header's size.

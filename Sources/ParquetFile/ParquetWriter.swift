@@ -106,7 +106,7 @@ public final class ParquetWriter {
     guard !isClosed else { throw .closed }
     guard column >= 0 && column < columns.count else { throw .noSuchColumn(column) }
     let builder = columns[column]
-    guard builder.column.physicalType == type else {
+    guard builder.type == type else {
       throw .typeMismatch(column: builder.column.name, columnType: builder.column.physicalType, appended: appended)
     }
     return builder
@@ -154,10 +154,15 @@ public final class ParquetWriter {
   /// A string's UTF-8 bytes.
   public func append(_ value: String, to column: Int) throws(ParquetError) {
     let builder = try builder(column, .byteArray, "BYTE_ARRAY")
-    var text = value
     var failure: ParquetError?
-    text.withUTF8 { buffer in
+    let done: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
       do throws(ParquetError) { try builder.append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
+    }
+    if done == nil {  // a bridged or otherwise non-contiguous string
+      var text = value
+      text.withUTF8 { buffer in
+        do throws(ParquetError) { try builder.append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
+      }
     }
     if let failure { throw failure }
   }

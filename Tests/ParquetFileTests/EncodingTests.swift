@@ -75,25 +75,21 @@ struct EncodingTests {
     #expect(RLEHybridEncoder.bitWidth(forIndicesBelow: count) == width)
   }
 
-  @Test("the dictionary finds what it holds, byte for byte, across growth")
+  @Test("the dictionary finds what it holds, byte for byte, across growth, and refuses what passes its limit")
   func dictionary() {
     var dictionary = ByteArrayDictionary()
     let words = (0..<5000).map { Array("word-\($0)".utf8) } + [[], [0xFF], [0x00]]
-    for (number, word) in words.enumerated() {
-      word.withUnsafeBytes { bytes in
-        let hash = ByteArrayDictionary.hash(bytes)
-        let found = dictionary.find(bytes, hash: hash)
-        #expect(found.entry == nil)
-        #expect(dictionary.insert(bytes, hash: hash, slot: found.slot) == number)
+    for round in 0..<2 {
+      for (number, word) in words.enumerated() {
+        word.withUnsafeBytes { #expect(dictionary.entry(for: $0, limit: .max) == number, "round \(round)") }
       }
     }
-    for (number, word) in words.enumerated() {
-      word.withUnsafeBytes { bytes in
-        #expect(dictionary.find(bytes, hash: ByteArrayDictionary.hash(bytes)).entry == number)
-        dictionary.withEntry(number) { #expect(Array($0) == word) }
-      }
-    }
+    #expect(dictionary.count == words.count)
+    for (number, word) in words.enumerated() { dictionary.withEntry(number) { #expect(Array($0) == word) } }
     let plainLength = words.reduce(0) { $0 + 4 + $1.count }
     #expect(dictionary.plainBytes.count == plainLength)
+    let full = Array("one more".utf8)
+    full.withUnsafeBytes { #expect(dictionary.entry(for: $0, limit: plainLength + 4 + 7) == nil) }
+    full.withUnsafeBytes { #expect(dictionary.entry(for: $0, limit: plainLength + 4 + 8) == words.count) }
   }
 }

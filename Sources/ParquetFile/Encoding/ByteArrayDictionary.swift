@@ -14,24 +14,23 @@ struct ByteArrayDictionary {
 
   var count: Int { starts.count }
 
-  /// The entry number of `bytes`, or nil with the slot where it would go.
-  func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (entry: Int?, slot: Int) {
+  /// The entry number of `bytes`, added if new; nil when it is new and adding it would take the
+  /// PLAIN-encoded dictionary past `limit` bytes. Mutating so that the lookup works in place (a copy
+  /// of the struct would retain its arrays on every value).
+  mutating func entry(for bytes: UnsafeRawBufferPointer, limit: Int) -> Int? {
+    let hash = Self.hash(bytes)
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let stored = Int(slots[slot])
-      if stored == 0 { return (nil, slot) }
+      if stored == 0 { break }
       let entry = stored - 1
-      if hashes[entry] == hash && lengths[entry] == bytes.count && equalsEntry(entry, bytes) { return (entry, slot) }
+      if hashes[entry] == hash && lengths[entry] == bytes.count && equalsEntry(entry, bytes) { return entry }
       slot = (slot + 1) & mask
     }
-  }
-
-  /// Adds `bytes`, which `find` did not find, at the slot it returned; returns the new entry number.
-  mutating func insert(_ bytes: UnsafeRawBufferPointer, hash: UInt64, slot: Int) -> Int {
+    guard plainBytes.count + 4 + bytes.count <= limit else { return nil }
     let entry = starts.count
-    let length = UInt32(bytes.count)
-    withUnsafeBytes(of: length.littleEndian) { plainBytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { plainBytes.append(contentsOf: $0) }
     starts.append(plainBytes.count)
     lengths.append(bytes.count)
     hashes.append(hash)
@@ -42,7 +41,7 @@ struct ByteArrayDictionary {
   }
 
   /// Calls `body` with the bytes of entry `entry`.
-  func withEntry<Result>(_ entry: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+  mutating func withEntry<Result>(_ entry: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
     plainBytes.withUnsafeBytes { all in
       body(UnsafeRawBufferPointer(rebasing: all[starts[entry]..<(starts[entry] + lengths[entry])]))
     }
@@ -56,7 +55,8 @@ struct ByteArrayDictionary {
     for index in slots.indices { slots[index] = 0 }
   }
 
-  private func equalsEntry(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+  @inline(__always)
+  private mutating func equalsEntry(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
     plainBytes.withUnsafeBytes { all in
       guard let base = all.baseAddress, let other = bytes.baseAddress, !bytes.isEmpty else { return true }
       return memcmp(base + starts[entry], other, bytes.count) == 0
@@ -81,9 +81,14 @@ struct ByteArrayDictionary {
       hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
       offset += 8
     }
-    if offset < bytes.count {
+    if bytes.count >= 8 {
+      // The last eight bytes, overlapping what was hashed: no byte loop.
+      if offset < bytes.count {
+        hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+      }
+    } else if !bytes.isEmpty {
       var tail: UInt64 = 0
-      for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << UInt64(8 * (index - offset)) }
+      for index in 0..<bytes.count { tail |= UInt64(bytes[index]) << UInt64(8 * index) }
       hash = mix(hash ^ tail)
     }
     return mix(hash)
