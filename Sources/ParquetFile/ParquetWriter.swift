@@ -214,8 +214,9 @@ public final class ParquetWriter {
   }
 
   /// Flushes the open row group, writes the footer (metadata, its length, `PAR1`) and, when the writer
-  /// opened the file or was asked to, closes the descriptor. Does not sync it to disk.
-  public func close() throws(ParquetError) {
+  /// opened the file or was asked to, closes the descriptor. With `synchronize`, `fsync(2)` first, for a
+  /// file that is about to be renamed into place.
+  public func close(synchronize: Bool = false) throws(ParquetError) {
     try flushRowGroup()
     let footer = FileMetaData(
       schema: schema, numRows: writtenRows, rowGroups: rowGroups, createdBy: configuration.createdBy
@@ -229,6 +230,11 @@ public final class ParquetWriter {
     } catch {
       abandon()
       throw error
+    }
+    if synchronize && fsync(output.descriptor) != 0 {
+      let number = errno
+      abandon()
+      throw .io(operation: "fsync", path: output.path, errno: number)
     }
     isClosed = true
     if closesDescriptor && Glibc.close(output.descriptor) != 0 {

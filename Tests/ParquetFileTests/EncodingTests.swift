@@ -41,6 +41,24 @@ struct EncodingTests {
     #expect(long.bytes == [0x19, 0xF5, 0x0F] + Array(repeating: 0x02, count: 15) + [0x00])
   }
 
+  @Test("a TIMESTAMP(MICROS, UTC) leaf: type, repetition, name, converted type, then the nested logical type")
+  func timestampSchemaElement() {
+    var writer = CompactProtocolWriter()
+    writer.writeStructBody { SchemaElement(.timestamp("t", optional: true)).encode(&$0) }
+    #expect(
+      writer.bytes == [
+        0x15, 0x04,  // 1: type INT64 (2)
+        0x25, 0x02,  // 3: repetition OPTIONAL (1)
+        0x18, 0x01, 0x74,  // 4: name "t"
+        0x25, 0x14,  // 6: converted type TIMESTAMP_MICROS (10)
+        0x4C,  // 10: logicalType, a union
+        0x8C,  // 8: TIMESTAMP
+        0x11,  // 1: isAdjustedToUTC true
+        0x1C, 0x2C, 0x00, 0x00,  // 2: unit { 2: MICROS {} }
+        0x00, 0x00, 0x00,  // ends of TimestampType, LogicalType, SchemaElement
+      ])
+  }
+
   @Test("the bit-packing example of Encodings.md: 0…7 at bit width 3")
   func bitPackedExample() {
     var output: [UInt8] = []

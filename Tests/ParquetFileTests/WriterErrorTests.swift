@@ -35,7 +35,7 @@ struct WriterErrorTests {
       try writer.flushRowGroup()
     }
     try writer.append("x", to: 1)
-    try writer.close()
+    try writer.close(synchronize: true)
     #expect(throws: ParquetError.closed) { try writer.append(Int64(3), to: 0) }
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(bytes.prefix(4) == Data("PAR1".utf8))

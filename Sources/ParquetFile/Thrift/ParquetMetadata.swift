@@ -147,6 +147,79 @@ struct RowGroup {
   }
 }
 
+/// parquet.thrift `LogicalType`, a union: one field set, each an (empty or small) struct.
+enum LogicalType {
+  case string
+  case date
+  case timestampMicros(isAdjustedToUTC: Bool)
+
+  func encode(_ writer: inout CompactProtocolWriter) {
+    switch self {
+    case .string: writer.writeStruct(1) { _ in }  // STRING
+    case .date: writer.writeStruct(6) { _ in }  // DATE
+    case .timestampMicros(let isAdjustedToUTC):
+      writer.writeStruct(8) { timestamp in  // TIMESTAMP
+        timestamp.writeBool(1, isAdjustedToUTC)
+        timestamp.writeStruct(2) { $0.writeStruct(2) { _ in } }  // unit: TimeUnit MICROS
+      }
+    }
+  }
+}
+
+/// parquet.thrift `ConvertedType`, the legacy annotation written beside a `LogicalType` for older readers.
+enum ConvertedType: Int32 {
+  case utf8 = 0
+  case date = 6
+  case timestampMicros = 10
+}
+
+/// parquet.thrift `SchemaElement`: the root (a group with children) or a flat leaf column.
+struct SchemaElement {
+  var type: ParquetPhysicalType?
+  /// `FieldRepetitionType`: 0 REQUIRED, 1 OPTIONAL; nil for the root.
+  var repetitionType: Int32?
+  var name: String
+  var numChildren: Int32?
+  var convertedType: ConvertedType?
+  var logicalType: LogicalType?
+
+  static func root(children: Int) -> SchemaElement {
+    SchemaElement(name: "schema", numChildren: Int32(children))
+  }
+
+  init(
+    type: ParquetPhysicalType? = nil, repetitionType: Int32? = nil, name: String, numChildren: Int32? = nil,
+    convertedType: ConvertedType? = nil, logicalType: LogicalType? = nil
+  ) {
+    self.type = type
+    self.repetitionType = repetitionType
+    self.name = name
+    self.numChildren = numChildren
+    self.convertedType = convertedType
+    self.logicalType = logicalType
+  }
+
+  init(_ column: ParquetColumn) {
+    self.init(type: column.physicalType, repetitionType: column.isOptional ? 1 : 0, name: column.name)
+    switch column.logicalType {
+    case .none: break
+    case .string: (convertedType, logicalType) = (.utf8, .string)
+    case .date: (convertedType, logicalType) = (.date, .date)
+    // TIMESTAMP_MICROS means adjusted to UTC, so it fits only this logical type.
+    case .timestampMicrosUTC: (convertedType, logicalType) = (.timestampMicros, .timestampMicros(isAdjustedToUTC: true))
+    }
+  }
+
+  func encode(_ writer: inout CompactProtocolWriter) {
+    if let type { writer.writeI32(1, type.rawValue) }
+    if let repetitionType { writer.writeI32(3, repetitionType) }
+    writer.writeString(4, name)
+    if let numChildren { writer.writeI32(5, numChildren) }
+    if let convertedType { writer.writeI32(6, convertedType.rawValue) }
+    if let logicalType { writer.writeStruct(10) { logicalType.encode(&$0) } }
+  }
+}
+
 /// The footer.
 struct FileMetaData {
   var schema: ParquetSchema
@@ -155,48 +228,17 @@ struct FileMetaData {
   var createdBy: String
 
   func encoded() -> [UInt8] {
+    let elements = [SchemaElement.root(children: schema.columns.count)] + schema.columns.map(SchemaElement.init)
     var writer = CompactProtocolWriter()
     writer.writeStructBody { writer in
       writer.writeI32(1, 1)  // version
-      writer.writeStructList(2, count: schema.columns.count + 1) { writer, index in
-        if index == 0 {
-          writer.writeString(4, "schema")
-          writer.writeI32(5, Int32(schema.columns.count))
-        } else {
-          encodeSchemaElement(schema.columns[index - 1], &writer)
-        }
-      }
+      writer.writeStructList(2, count: elements.count) { elements[$1].encode(&$0) }
       writer.writeI64(3, numRows)
       writer.writeStructList(4, count: rowGroups.count) { rowGroups[$1].encode(&$0) }
       writer.writeString(6, createdBy)
-      // Every column's min and max follow its type's order (TYPE_ORDER), so readers may trust them.
+      // Every column's min and max follow its type's order (ColumnOrder TYPE_ORDER), so readers may use them.
       writer.writeStructList(7, count: schema.columns.count) { writer, _ in writer.writeStruct(1) { _ in } }
     }
     return writer.bytes
-  }
-
-  private func encodeSchemaElement(_ column: ParquetColumn, _ writer: inout CompactProtocolWriter) {
-    writer.writeI32(1, column.physicalType.rawValue)
-    writer.writeI32(3, column.isOptional ? 1 : 0)  // FieldRepetitionType OPTIONAL or REQUIRED
-    writer.writeString(4, column.name)
-    // The legacy ConvertedType beside each LogicalType, for readers that predate LogicalType.
-    switch column.logicalType {
-    case .none:
-      break
-    case .string:
-      writer.writeI32(6, 0)  // UTF8
-      writer.writeStruct(10) { $0.writeStruct(1) { _ in } }  // STRING
-    case .date:
-      writer.writeI32(6, 6)  // DATE
-      writer.writeStruct(10) { $0.writeStruct(6) { _ in } }  // DATE
-    case .timestampMicrosUTC:
-      writer.writeI32(6, 10)  // TIMESTAMP_MICROS
-      writer.writeStruct(10) { logical in
-        logical.writeStruct(8) { timestamp in  // TIMESTAMP
-          timestamp.writeBool(1, true)  // isAdjustedToUTC
-          timestamp.writeStruct(2) { $0.writeStruct(2) { _ in } }  // unit: MICROS
-        }
-      }
-    }
   }
 }
