@@ -13,6 +13,7 @@ final class ColumnChunkBuilder {
   private let pageSize: Int
   private let maximumPageValues: Int
   private let dictionaryLimit: Int
+  private let statisticsLimit: Int
 
   // The open page.
   private var levels: [UInt8] = []
@@ -54,6 +55,7 @@ final class ColumnChunkBuilder {
     pageSize = configuration.pageSize
     maximumPageValues = configuration.maximumPageValues
     dictionaryLimit = configuration.dictionaryPageLimit
+    statisticsLimit = configuration.maximumStatisticsSize
     isDictionaryEncoding = column.physicalType == .byteArray && configuration.dictionaryPageLimit > 0
     indexPageLimit = pageSize * 8
   }
@@ -193,9 +195,9 @@ final class ColumnChunkBuilder {
       }
       plainPageCount += 1
     }
-    let bounds = pageBounds.encoded(as: type)
-    let statistics = Statistics(nullCount: Int64(pageNullCount), minValue: bounds?.min, maxValue: bounds?.max)
-    let header = DataPageHeader(numValues: Int32(pageValueCount), encoding: encoding, statistics: statistics)
+    let header = DataPageHeader(
+      numValues: Int32(pageValueCount), encoding: encoding,
+      statistics: statistics(nullCount: pageNullCount, bounds: pageBounds))
     let headerSize = try appendPage(.data(header), body: scratch, to: &pages)
     uncompressedPagesSize += headerSize + scratch.count
 
@@ -213,6 +215,14 @@ final class ColumnChunkBuilder {
     pageValueCount = 0
     pageNullCount = 0
     pageBounds.removeAll()
+  }
+
+  /// The null count, and the bounds unless there are none or one is longer than `statisticsLimit`.
+  private func statistics(nullCount: Int, bounds: ValueBounds) -> Statistics {
+    guard let encoded = bounds.encoded(as: type), encoded.min.count <= statisticsLimit,
+      encoded.max.count <= statisticsLimit
+    else { return Statistics(nullCount: Int64(nullCount), minValue: nil, maxValue: nil) }
+    return Statistics(nullCount: Int64(nullCount), minValue: encoded.min, maxValue: encoded.max)
   }
 
   private func includeUsedEntriesInPageBounds() {
@@ -281,13 +291,12 @@ final class ColumnChunkBuilder {
     let dataPageOffset = output.offset
     try output.write(pages)
 
-    let bounds = chunkBounds.encoded(as: type)
     let metaData = ColumnMetaData(
       type: type, encodings: encodings.sorted(), path: [column.name], codec: compressor.codec,
       numValues: Int64(chunkValueCount), totalUncompressedSize: Int64(uncompressedSize),
       totalCompressedSize: Int64(compressedSize), dataPageOffset: dataPageOffset,
       dictionaryPageOffset: dictionaryPageOffset,
-      statistics: Statistics(nullCount: Int64(chunkNullCount), minValue: bounds?.min, maxValue: bounds?.max),
+      statistics: statistics(nullCount: chunkNullCount, bounds: chunkBounds),
       encodingStats: encodingStats)
     resetChunk()
     return ColumnChunk(fileOffset: chunkStart, metaData: metaData)

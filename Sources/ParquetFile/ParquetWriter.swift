@@ -32,6 +32,9 @@ public final class ParquetWriter {
     /// A byte-array chunk's dictionary grows to at most this many bytes (PLAIN-encoded), then the rest of
     /// the chunk is PLAIN; 0 turns dictionary encoding off.
     public var dictionaryPageLimit = 1 << 20
+    /// Bounds longer than this many bytes (long byte arrays) are left out of the statistics, which keep
+    /// their null count, so that long text does not bloat page headers and the footer (as Arrow does).
+    public var maximumStatisticsSize = 4096
     /// The footer's `created_by`.
     public var createdBy = "healthport ParquetFile"
 
