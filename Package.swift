@@ -19,11 +19,16 @@ let package = Package(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+    .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
 
     // Thin wrappers.
     .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),
     .target(name: "ZipStream", dependencies: ["CArchive"]),
     .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: hotPath),
+
+    // A Parquet file writer with no health knowledge: the only importer of libzstd and libsnappy.
+    .target(name: "ParquetFile", dependencies: ["CZstd", "CSnappy"], swiftSettings: hotPath),
 
     // The reusable core: model, reading, filtering, aggregation, writing.
     .target(name: "HealthPort", dependencies: ["XMLStream", "ZipStream"], swiftSettings: hotPath),
@@ -44,6 +49,7 @@ let package = Package(
     .testTarget(
       name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["healthport", "TestSupport"]),
+    .testTarget(name: "ParquetFileTests", dependencies: ["ParquetFile", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
