@@ -14,7 +14,7 @@ public enum CSVEncoding {
   static let newline = UInt8(ascii: "\n")
   static let carriageReturn = UInt8(ascii: "\r")
 
-  /// Appends one field's bytes, quoted if needed.
+  /// Appends one field's bytes, quoted if needed; an empty field as `""` (present, empty).
   @inline(__always)
   public static func appendField<Out: ByteAppender & ~Copyable>(
     _ bytes: UnsafeBufferPointer<UInt8>, to out: inout Out
@@ -24,6 +24,15 @@ public enum CSVEncoding {
       out.append(quote)
       return
     }
+    appendQuotingIfNeeded(bytes, to: &out)
+  }
+
+  /// The one quoting rule of every CSV healthport writes: the bytes as they are, or in quotes
+  /// with each `"` doubled when they hold a comma, a quote, CR or LF. Empty stays empty.
+  @inline(__always)
+  public static func appendQuotingIfNeeded<Out: ByteAppender & ~Copyable>(
+    _ bytes: UnsafeBufferPointer<UInt8>, to out: inout Out
+  ) {
     guard needsQuotes(bytes) else {
       out.append(bytes: bytes)
       return
@@ -31,6 +40,12 @@ public enum CSVEncoding {
     out.append(quote)
     appendDoublingQuotes(bytes, to: &out)
     out.append(quote)
+  }
+
+  /// Appends a cell of a report table (`steps`, `stats`, `workouts` as CSV), which has no absent
+  /// values: quoted if needed, nothing for an empty cell.
+  public static func appendCell<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
+    text.withUTF8Bytes { appendQuotingIfNeeded($0, to: &out) }
   }
 
   /// Appends `bytes` with each `"` doubled, copying the runs between quotes in one go.
@@ -88,29 +103,27 @@ public enum CSVEncoding {
   /// head and address never need quoting, its shared rest may (it holds commas).
   public static func appendField<Out: ByteAppender & ~Copyable>(_ device: DeviceString?, to out: inout Out) {
     guard let device else { return }
-    device.rest.withUTF8Bytes { bytes in
-      appendDevice(address: device.address, rest: bytes, quoted: needsQuotes(bytes), to: &out)
+    device.rest.withUTF8Bytes { rest in
+      let quoted = needsQuotes(rest) || (device.address == nil && rest.isEmpty)
+      appendDevice(address: device.address, quoted: quoted, to: &out) { out in
+        if quoted { appendDoublingQuotes(rest, to: &out) } else { out.append(bytes: rest) }
+      }
     }
   }
 
-  /// Appends a device string from its parts; `quoted` tells whether `rest` needs quotes, and
-  /// `restIsEscaped` whether its quotes are already doubled.
+  /// Appends a device string from its parts: in quotes when `quoted`, `<<HKDevice: 0x` and the
+  /// address (when there is one), then the rest as `appendRest` writes it (its quotes doubled
+  /// when `quoted`: the writers cache that encoding per device).
   @inline(__always)
   static func appendDevice<Out: ByteAppender & ~Copyable>(
-    address: UInt64?, rest: UnsafeBufferPointer<UInt8>, quoted: Bool, restIsEscaped: Bool = false,
-    to out: inout Out
+    address: UInt64?, quoted: Bool, to out: inout Out, rest appendRest: (inout Out) -> Void
   ) {
-    let quoted = quoted || (address == nil && rest.isEmpty)
     if quoted { out.append(quote) }
     if let address {
       out.append("<<HKDevice: 0x")
       DeviceString.appendHex(address, to: &out)
     }
-    if quoted && !restIsEscaped {
-      appendDoublingQuotes(rest, to: &out)
-    } else {
-      out.append(bytes: rest)
-    }
+    appendRest(&out)
     if quoted { out.append(quote) }
   }
 

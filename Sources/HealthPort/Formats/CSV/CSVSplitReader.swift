@@ -27,7 +27,7 @@ final class CSVSplitReader {
 
   func read(into sink: ExportSink) throws -> ReadReport {
     report = ReadReport(documentName: directory, format: .csvSplit)
-    var names = try Self.listCSVFiles(directory)
+    var names = try CSVSplitFolder.tableFileNames(directory)
     names.sort()
     guard names.contains("export.csv") else {
       throw HealthPortError(.malformed, "\(directory): error: not a split CSV folder (no export.csv)")
@@ -303,19 +303,6 @@ final class CSVSplitReader {
       heap.swapAt(smallest, parent)
       parent = smallest
     }
-  }
-
-  static func listCSVFiles(_ path: String) throws -> [String] {
-    guard let dir = opendir(path) else {
-      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
-    }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = CSVSplitWriter.fileName(entry)
-      if name.hasSuffix(".csv"), !name.hasPrefix(".") { names.append(name) }
-    }
-    return names
   }
 }
 
