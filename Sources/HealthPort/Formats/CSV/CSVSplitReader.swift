@@ -232,15 +232,13 @@ final class CSVSplitReader {
         first += 1
       }
       var attributes: [Attribute] = []
-      for (index, column) in table.attributeColumns.enumerated()
-      where column != "sourceProduct" && !row.isAbsent(first + index) {
+      for (index, column) in table.elementAttributes where !row.isAbsent(first + index) {
         attributes.append(Attribute(column, row.string(first + index)))
       }
       return node(ElementNode(name: name, attributes: attributes), context: context)
     case .records:
       var attributes: [Attribute] = []
-      for (index, column) in CSVSplitSchema.recordColumns.enumerated()
-      where column != "sourceProduct" && !row.isAbsent(o + index) {
+      for (index, column) in CSVSplitSchema.recordElementAttributes where !row.isAbsent(o + index) {
         attributes.append(Attribute(column, row.string(o + index)))
       }
       return node(ElementNode(name: "Record", attributes: attributes), context: context)
