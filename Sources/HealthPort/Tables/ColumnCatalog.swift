@@ -242,7 +242,8 @@ public enum ColumnCatalog {
       ].map { TableColumn($0.0, .number, $0.1) })
 
   public static let elements = TableDefinition(
-    "elements", element: nil, rows: "any other element",
+    "elements", element: nil,
+    rows: "any other element (unknown elements, `Attachment`, and elements whose attributes do not fit their table)",
     columns: [id, parentID, element, TableColumn("text", .text, .content, "the character data, empty when none")])
 
   public static let attributes = TableDefinition(
@@ -252,4 +253,11 @@ public enum ColumnCatalog {
       TableColumn("name", .text, .content, required: true, "the attribute's name"),
       TableColumn("value", .text, .content, required: true, "its value"),
     ])
+
+  /// Every table of a `--split` folder, in the README's order.
+  public static let splitTables = [
+    export, recordsOfType, correlations, correlationRecords, workouts, workoutEvents, workoutActivities,
+    workoutStatistics, workoutRoutes, fileReferences, locations, metadata, hrvLists, hrvBeats, me, activitySummaries,
+    clinicalRecords, audiograms, sensitivityPoints, visionPrescriptions, visionEyes, elements, attributes,
+  ]
 }
