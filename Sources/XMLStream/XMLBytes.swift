@@ -20,27 +20,9 @@ public struct XMLBytes {
 
   @inlinable public var count: Int { buffer.count }
 
-  /// Compares with an ASCII name without allocating.
-  @inlinable
-  public func equals(_ bytes: StaticBytes) -> Bool {
-    guard buffer.count == bytes.count else { return false }
-    return memcmp(buffer.baseAddress!, bytes.pointer, bytes.count) == 0
-  }
-
   /// A new String with these bytes (invalid UTF-8 is repaired, which libxml2 already prevents).
   @inlinable
   public var string: String { String(decoding: buffer, as: UTF8.self) }
-}
-
-/// A name known at compile time, kept as bytes for fast comparison.
-public struct StaticBytes: @unchecked Sendable {
-  public let pointer: UnsafePointer<UInt8>
-  public let count: Int
-
-  public init(_ literal: StaticString) {
-    pointer = literal.utf8Start
-    count = literal.utf8CodeUnitCount
-  }
 }
 
 /// The attributes of a start tag, as libxml2's `(localname, prefix, URI, valueBegin, valueEnd)`
@@ -52,13 +34,6 @@ public struct XMLAttributes {
   init(raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
     self.raw = raw
     self.count = raw == nil ? 0 : count
-  }
-
-  /// Attributes laid out by the caller as libxml2 does: `count` quintuples of
-  /// `(localname, prefix, URI, valueBegin, valueEnd)`, names NUL-terminated. Lets readers of
-  /// other formats replay start tags through the same ``XMLEventHandler``.
-  public init(quintuples: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
-    self.init(raw: quintuples, count: count)
   }
 
   /// The local name of attribute `index`.

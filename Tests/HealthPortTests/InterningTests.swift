@@ -8,10 +8,10 @@ import XMLStream
 struct InterningTests {
   /// Reads `xml` with the element builder and returns its attribute reader afterwards.
   static func read(_ xml: String) throws -> (AttributeParser, Int) {
-    let builder = ExportTreeBuilder()
+    let builder = ElementBuilder()
     var elements = 0
     builder.onElement = { _ in elements += 1 }
-    let parser = XMLPushParser(documentName: "test.xml", handler: builder)
+    let parser = XMLPushParser(documentName: "test.xml", handler: XMLElementFeed(builder))
     var bytes = Array(xml.utf8)
     try bytes.withUnsafeMutableBytes { try parser.feed(UnsafeRawBufferPointer($0)) }
     try parser.finish()

@@ -1,7 +1,5 @@
-import XMLStream
-
 /// An input problem found while building the model (a date that does not parse, a missing
-/// required attribute). The XML layer adds the file, line and column.
+/// required attribute). The reader adds the file, line and column.
 struct ExportDataError: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
@@ -112,9 +110,14 @@ struct AttributeParser {
   static let beat: UInt32 = mask(.bpm, .time)
   static let fileReference: UInt32 = mask(.path)
 
+  /// For a reader whose name identities change meaning (a restarted parser frees its names).
+  mutating func forgetNameIdentities() { names = AttributeNameCache() }
+
   static func mask(_ names: AttributeName...) -> UInt32 { names.reduce(0) { $0 | $1.bit } }
 
-  mutating func parse(_ attributes: XMLAttributes, allowed: UInt32, element: String) throws -> ParsedAttributes {
+  mutating func parse<Attributes: ElementAttributes>(_ attributes: Attributes, allowed: UInt32, element: String) throws
+    -> ParsedAttributes
+  {
     var parsed = ParsedAttributes()
     for index in 0..<attributes.count {
       let name = attributes.name(at: index)
@@ -165,7 +168,7 @@ struct AttributeParser {
 
   /// Reads a `<Record>` start tag straight into a ``Record``: the hot path of every command,
   /// so it keeps its fields in locals rather than in ``ParsedAttributes``.
-  mutating func record(_ attributes: XMLAttributes) throws -> Record {
+  mutating func record<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> Record {
     var type: String?
     var sourceName: String?
     var sourceVersion: String?
@@ -279,7 +282,7 @@ struct AttributeParser {
   }
 
   /// Reads a `<MetadataEntry key="…" value="…"/>` start tag.
-  mutating func metadataEntry(_ attributes: XMLAttributes) throws -> MetadataEntry {
+  mutating func metadataEntry<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> MetadataEntry {
     var key: String?
     var value: String?
     var extras: [Attribute] = []
@@ -298,7 +301,7 @@ struct AttributeParser {
   }
 
   /// All attributes in order, for generic elements.
-  mutating func parseGeneric(_ attributes: XMLAttributes) -> [Attribute] {
+  mutating func parseGeneric<Attributes: ElementAttributes>(_ attributes: Attributes) -> [Attribute] {
     var result: [Attribute] = []
     result.reserveCapacity(attributes.count)
     for index in 0..<attributes.count {
@@ -309,7 +312,7 @@ struct AttributeParser {
     return result
   }
 
-  static func date(_ value: XMLBytes, _ name: StaticString, _ element: String) throws -> HealthDate {
+  static func date(_ value: ByteView, _ name: StaticString, _ element: String) throws -> HealthDate {
     if let date = HealthDate(utf8: UnsafeRawBufferPointer(value.buffer)) { return date }
     throw ExportDataError(
       message: "\(element) \(name) \"\(value.string)\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
@@ -346,7 +349,7 @@ struct DateParser {
   private var lastDay: (UInt64, UInt16) = (0, 0)
   private var lastDays = 0
 
-  mutating func parse(_ value: XMLBytes, _ name: StaticString, _ element: StaticString) throws -> HealthDate {
+  mutating func parse(_ value: ByteView, _ name: StaticString, _ element: StaticString) throws -> HealthDate {
     let bytes = UnsafeRawBufferPointer(value.buffer)
     if bytes.count == 25 {
       let day = (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))

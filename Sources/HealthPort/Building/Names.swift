@@ -1,12 +1,10 @@
-import XMLStream
-
 /// Element names healthport knows, matched on bytes.
 enum ElementName {
   case healthData, exportDate, me, record, correlation, workout, activitySummary, clinicalRecord
   case audiogram, visionPrescription, metadataEntry, hrvList, beat, workoutEvent, workoutActivity
   case workoutStatistics, workoutRoute, fileReference, location, unknown
 
-  init(_ name: XMLBytes) {
+  init(_ name: ByteView) {
     let b = name.buffer
     switch b.count {
     case 2: self = name.equals(Self.meBytes) ? .me : .unknown
@@ -69,7 +67,7 @@ enum AttributeName: Int {
 
   var bit: UInt32 { 1 << UInt32(rawValue) }
 
-  init(_ name: XMLBytes) {
+  init(_ name: ByteView) {
     let b = name.buffer
     switch b.count {
     case 3:
@@ -139,14 +137,14 @@ enum AttributeName: Int {
   }
 }
 
-/// Remembers which ``AttributeName`` a libxml2 name pointer stands for (names are interned by
-/// libxml2, see `XMLAttributes.nameIdentity(at:)`), so the bytes are compared once per name.
+/// Remembers which ``AttributeName`` a name identity stands for (names are interned by the
+/// readers, see ``ElementAttributes/nameIdentity(at:)``), so the bytes are compared once per name.
 struct AttributeNameCache {
   private var keys = [UnsafeRawPointer?](repeating: nil, count: 64)
   private var values = [AttributeName](repeating: .unknown, count: 64)
 
   @inline(__always)
-  mutating func name(_ attributes: XMLAttributes, _ index: Int) -> AttributeName {
+  mutating func name<Attributes: ElementAttributes>(_ attributes: Attributes, _ index: Int) -> AttributeName {
     let key = attributes.nameIdentity(at: index)
     let slot = Int(bitPattern: UInt(bitPattern: key) >> 3) & 63
     if keys[slot] == key { return values[slot] }

@@ -156,9 +156,10 @@ public final class ExportReader {
   }
 
   private func readXML(_ source: ByteSource, format: InputFormat, into sink: ExportSink) throws -> ReadReport {
-    let builder = ExportTreeBuilder()
+    let builder = ElementBuilder()
     builder.interest = sink.interest
-    let parser = XMLPushParser(documentName: source.displayName, handler: builder, concurrent: options.concurrent)
+    let parser = XMLPushParser(
+      documentName: source.displayName, handler: XMLElementFeed(builder), concurrent: options.concurrent)
     var report = ReadReport(documentName: source.displayName, format: format)
     // Set from the builder's callbacks, which may run on the handler thread while this one
     // updates `report`: kept apart, and read after the parser has finished.

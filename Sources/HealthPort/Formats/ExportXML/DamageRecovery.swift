@@ -12,7 +12,7 @@ import XMLStream
 /// not report, and a line offset so that its messages name the file's lines.
 final class DamageRecovery {
   private(set) var parser: XMLPushParser
-  private let builder: ExportTreeBuilder
+  private let builder: ElementBuilder
   private let documentName: String
   private var searching = false
   /// Bytes still to search, kept across chunks, and the line of their first byte.
@@ -25,7 +25,7 @@ final class DamageRecovery {
   private(set) var removedControlCharacters = 0
   private(set) var firstControlCharacterOffset: Int?
 
-  init(parser: XMLPushParser, builder: ExportTreeBuilder) {
+  init(parser: XMLPushParser, builder: ElementBuilder) {
     self.parser = parser
     self.builder = builder
     documentName = parser.documentName
@@ -124,7 +124,8 @@ final class DamageRecovery {
   private func restart(atLine line: Int) {
     totalUp(parser)
     builder.resumeAfterDamage()
-    let fresh = XMLPushParser(documentName: documentName, handler: builder, concurrent: parser.isConcurrent)
+    let fresh = XMLPushParser(
+      documentName: documentName, handler: XMLElementFeed(builder), concurrent: parser.isConcurrent)
     // The restarted parser's line 1 is its own `<HealthData>`; its line 2 is the file's line + 1.
     fresh.lineOffset = line - 1
     let root = Array("<HealthData>".utf8)

@@ -1,10 +1,9 @@
 import Foundation
-import XMLStream
 
 /// Reads healthport's JSON Lines (and its JSON document form) back into the model, streaming.
 ///
 /// Each element object is parsed from bytes by a small hand-written JSON parser and replayed as
-/// start/end events through the same ``ExportTreeBuilder`` that builds the model from XML, so
+/// start/end events through the same ``ElementBuilder`` that builds the model from XML, so
 /// both inputs give identical elements (dates checked, unknown attributes kept, …). Only the
 /// top-level element being read is in memory.
 ///
@@ -28,16 +27,15 @@ final class JSONLinesReader {
   private var lineStart = 0
   private var documentBytes: Int64 = 0
 
-  private let builder = ExportTreeBuilder()
+  private let builder = ElementBuilder()
   private var strings: [UInt8] = []
   /// Attributes of the element being started: interned name, value range in `strings`.
-  private var attributeSpans: [(name: UnsafePointer<UInt8>, value: Int, end: Int)] = []
-  /// Attribute names, NUL-terminated, one allocation per distinct name for the whole read: like
-  /// libxml2's dictionary, equal names get equal pointers and a pointer never changes meaning
-  /// (the builder caches name lookups by pointer, `XMLAttributes.nameIdentity(at:)`).
-  private var names = ByteKeyedTable<UnsafeMutablePointer<UInt8>>()
+  private var attributeSpans: [JSONAttributeSpan] = []
+  /// Attribute names, one allocation per distinct name for the whole read: equal names get
+  /// equal pointers and a pointer never changes meaning (the builder caches name lookups by
+  /// pointer, ``ElementAttributes/nameIdentity(at:)``).
+  private var names = ByteKeyedTable<ByteView>()
   private var nameAllocations: [UnsafeMutablePointer<UInt8>] = []
-  private var quintuples: [UnsafePointer<UInt8>?] = []
   private var keyBytes: [UInt8] = []
   /// Where the element being started begins (to locate model errors such as a bad date).
   private var elementStart: Int?
@@ -145,7 +143,7 @@ final class JSONLinesReader {
       // Header seen but no element: the root was not started yet.
       try replayRoot(rootName, [])
     }
-    try builder.endElement(XMLBytes(start: rootNameBytes, count: 0))
+    try builder.endElement(ByteView(UnsafeBufferPointer(start: nil, count: 0)))
     var report = ReadReport(documentName: name, format: isDocument ? .json : .jsonl)
     report.documentBytes = documentBytes
     report.unknownElements = builder.unknownElementCount
@@ -161,13 +159,11 @@ final class JSONLinesReader {
   /// Line and column of the header object (1:1 without one).
   private var headerLocation = (line: 1, column: 1)
   private var rootStarted = false
-  private let rootNameBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
   private lazy var chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
 
   deinit {
     for allocation in nameAllocations { allocation.deallocate() }
-    rootNameBytes.deallocate()
     chunk.deallocate()
   }
 
@@ -187,7 +183,7 @@ final class JSONLinesReader {
       let name = try internName(from: start)
       let value = strings.count
       strings.append(contentsOf: attribute.value.utf8)
-      attributeSpans.append((name, value, strings.count))
+      attributeSpans.append(JSONAttributeSpan(name: name, valueStart: value, valueEnd: strings.count))
     }
     // A root that is not <HealthData> is located at the header that names it, also when the
     // root is started later (by the elements array, or at the end of a header-only input).
@@ -492,7 +488,7 @@ final class JSONLinesReader {
           let textEnd = strings.count
           if textEnd > textStart {
             try strings.withUnsafeBufferPointer { s in
-              try builder.text(XMLBytes(start: s.baseAddress! + textStart, count: textEnd - textStart))
+              try builder.text(ByteView(start: s.baseAddress! + textStart, count: textEnd - textStart))
             }
           }
           strings.removeLast(textEnd - textStart)
@@ -534,7 +530,7 @@ final class JSONLinesReader {
     }
     try start()
     try strings.withUnsafeBufferPointer { s in
-      try builder.endElement(XMLBytes(start: s.baseAddress! + nameStart, count: nameEnd - nameStart))
+      try builder.endElement(ByteView(start: s.baseAddress! + nameStart, count: nameEnd - nameStart))
     }
     strings.removeLast(strings.count - mark)
   }
@@ -583,7 +579,7 @@ final class JSONLinesReader {
       switch b[p] {
       case UInt8(ascii: "\""):
         p = try decodeString(b, p, into: &strings)
-        attributeSpans.append((name, valueStart, strings.count))
+        attributeSpans.append(JSONAttributeSpan(name: name, valueStart: valueStart, valueEnd: strings.count))
       case UInt8(ascii: "n"):
         try literal(b, &p, "null")
         strings.removeLast(strings.count - nameStart)
@@ -595,7 +591,7 @@ final class JSONLinesReader {
           throw JSONSyntaxError(tokenStart, "an attribute value must be a string, number or boolean")
         }
         strings.append(contentsOf: token)
-        attributeSpans.append((name, valueStart, strings.count))
+        attributeSpans.append(JSONAttributeSpan(name: name, valueStart: valueStart, valueEnd: strings.count))
       }
       skipBlank(b, &p)
       guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of the attributes") }
@@ -609,21 +605,23 @@ final class JSONLinesReader {
   }
 
   /// Moves the name in `strings[start...]` out of the scratch buffer and returns its interned copy.
-  private func internName(from start: Int) throws -> UnsafePointer<UInt8> {
+  private func internName(from start: Int) throws -> ByteView {
     defer { strings.removeLast(strings.count - start) }
     return try strings.withUnsafeBytes { all in
       let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
-      let hash = ByteKeyedTable<UnsafeMutablePointer<UInt8>>.hash(bytes)
-      if let known = names.lookup(bytes, hash: hash) { return UnsafePointer(known) }
+      let hash = ByteKeyedTable<ByteView>.hash(bytes)
+      if let known = names.lookup(bytes, hash: hash) { return known }
       guard names.count < names.capacityLimit else { throw JSONSyntaxError(0, "too many attribute names") }
+      // One byte more, so that an empty name has a pointer of its own too.
       let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
       copy.initialize(repeating: 0, count: bytes.count + 1)
       if let base = bytes.baseAddress {
         copy.update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
       }
       nameAllocations.append(copy)
-      names.insert(bytes, hash: hash, value: copy)
-      return UnsafePointer(copy)
+      let name = ByteView(start: copy, count: bytes.count)
+      names.insert(bytes, hash: hash, value: name)
+      return name
     }
   }
 
@@ -631,19 +629,10 @@ final class JSONLinesReader {
   private func startElement(nameStart: Int, nameEnd: Int) throws {
     try strings.withUnsafeBufferPointer { s in
       let base = s.baseAddress!
-      quintuples.removeAll(keepingCapacity: true)
-      for span in attributeSpans {
-        quintuples.append(span.name)
-        quintuples.append(nil)
-        quintuples.append(nil)
-        quintuples.append(base + span.value)
-        quintuples.append(base + span.end)
-      }
-      let count = attributeSpans.count
-      try quintuples.withUnsafeMutableBufferPointer { q in
+      try attributeSpans.withUnsafeBufferPointer { spans in
         try builder.startElement(
-          XMLBytes(start: base + nameStart, count: nameEnd - nameStart),
-          attributes: XMLAttributes(quintuples: q.baseAddress, count: count))
+          ByteView(start: base + nameStart, count: nameEnd - nameStart),
+          attributes: JSONElementAttributes(values: base, spans: spans))
       }
     }
   }
@@ -727,8 +716,8 @@ final class JSONLinesReader {
   private func skip(_ b: UnsafeBufferPointer<UInt8>, _ p: inout Int, depth: Int = 0) throws {
     skipBlank(b, &p)
     guard p < b.count else { throw JSONSyntaxError(p, "unexpected end of input") }
-    if b[p] == UInt8(ascii: "{") || b[p] == UInt8(ascii: "["), depth >= ExportTreeBuilder.maximumDepth {
-      throw JSONSyntaxError(p, "JSON values are nested deeper than \(ExportTreeBuilder.maximumDepth) levels")
+    if b[p] == UInt8(ascii: "{") || b[p] == UInt8(ascii: "["), depth >= ElementBuilder.maximumDepth {
+      throw JSONSyntaxError(p, "JSON values are nested deeper than \(ElementBuilder.maximumDepth) levels")
     }
     switch b[p] {
     case UInt8(ascii: "\""):
@@ -847,5 +836,30 @@ struct JSONSyntaxError: Error {
   init(_ offset: Int, _ message: String) {
     self.offset = offset
     self.message = message
+  }
+}
+
+/// One attribute of the element being started: its interned name and its value's range in the
+/// reader's scratch buffer.
+struct JSONAttributeSpan {
+  let name: ByteView
+  let valueStart: Int
+  let valueEnd: Int
+}
+
+/// The attributes of a JSON element object as ``ElementAttributes``: values decoded into one
+/// buffer, names interned by the reader for the whole read.
+struct JSONElementAttributes: ElementAttributes {
+  let values: UnsafePointer<UInt8>
+  let spans: UnsafeBufferPointer<JSONAttributeSpan>
+
+  @inline(__always) var count: Int { spans.count }
+  @inline(__always) func name(at index: Int) -> ByteView { spans[index].name }
+  @inline(__always) func nameIdentity(at index: Int) -> UnsafeRawPointer {
+    UnsafeRawPointer(spans[index].name.buffer.baseAddress!)
+  }
+  @inline(__always) func value(at index: Int) -> ByteView {
+    let span = spans[index]
+    return ByteView(start: values + span.valueStart, count: span.valueEnd - span.valueStart)
   }
 }

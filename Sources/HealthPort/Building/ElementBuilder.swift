@@ -1,8 +1,11 @@
-import XMLStream
-
-/// Turns SAX events into model elements, handing each child of `<HealthData>` on as soon as
-/// its end tag is read. Only the element being built is in memory.
-final class ExportTreeBuilder: XMLEventHandler {
+/// Turns start tag, end tag and text events into model elements, handing each child of
+/// `<HealthData>` on as soon as its end tag is read. Only the element being built is in memory.
+///
+/// Format-neutral: the XML reader (through ``XMLElementFeed``), the JSON Lines reader and the
+/// CSV readers each feed it their elements as events, with attributes through an
+/// ``ElementAttributes`` of their own, so every input gives identical elements (dates checked,
+/// unknown attributes kept, quirks counted).
+final class ElementBuilder {
   /// Called once, at `<HealthData>`, with the root's name and attributes.
   var onRoot: (String, [Attribute]) throws -> Void = { _, _ in }
   /// Called for each complete top-level element.
@@ -40,12 +43,12 @@ final class ExportTreeBuilder: XMLEventHandler {
   }
   private var recordTypes = RecordTypeMatcher(nil)
 
-  // MARK: XMLEventHandler
+  // MARK: Events
 
   /// Deeper nesting is an error (Apple exports nest 5 levels; libxml2's push parser sets no limit).
   static let maximumDepth = 256
 
-  func startElement(_ name: XMLBytes, attributes xml: XMLAttributes) throws {
+  func startElement<Attributes: ElementAttributes>(_ name: ByteView, attributes xml: Attributes) throws {
     depth += 1
     inText = false
     if depth > Self.maximumDepth {
@@ -70,7 +73,9 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   /// Forgets the element that damage interrupted, for a parser restarted after it: the next
   /// root start tag is the restarted parser's own, not the document's, and is not reported.
+  /// The restarted parser has a name dictionary of its own: name identities start afresh.
   func resumeAfterDamage() {
+    attributes.forgetNameIdentities()
     depth = 0
     stack.removeAll(keepingCapacity: true)
     pendingRecord = nil
@@ -82,7 +87,7 @@ final class ExportTreeBuilder: XMLEventHandler {
   /// True once the document's root start tag was read.
   private(set) var hasRoot = false
 
-  private func start(_ name: XMLBytes, _ xml: XMLAttributes) throws {
+  private func start<Attributes: ElementAttributes>(_ name: ByteView, _ xml: Attributes) throws {
     if depth == 1, resuming {
       resuming = false
       return
@@ -149,7 +154,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     stack.append(frame)
   }
 
-  func endElement(_ name: XMLBytes) throws {
+  func endElement(_ name: ByteView) throws {
     depth -= 1
     inText = false
     if skipping {
@@ -188,7 +193,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     return children[0..<leading].elementsEqual(tail)
   }
 
-  func text(_ bytes: XMLBytes) throws {
+  func text(_ bytes: ByteView) throws {
     if skipping { return }
     // Text comes in pieces (split at entity references): count each run of text once.
     if !inText {
@@ -203,7 +208,7 @@ final class ExportTreeBuilder: XMLEventHandler {
   }
 
   /// Whether the sink wants this top-level element built.
-  private func wants(_ kind: ElementName, _ xml: XMLAttributes) -> Bool {
+  private func wants<Attributes: ElementAttributes>(_ kind: ElementName, _ xml: Attributes) -> Bool {
     switch kind {
     case .record:
       guard interest.records else { return false }
@@ -221,7 +226,9 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   // MARK: Children of the pending top-level Record
 
-  private func startRecordChild(_ name: XMLBytes, _ kind: ElementName, _ xml: XMLAttributes) throws {
+  private func startRecordChild<Attributes: ElementAttributes>(_ name: ByteView, _ kind: ElementName, _ xml: Attributes)
+    throws
+  {
     switch kind {
     case .metadataEntry: stack.append(.metadata(try attributes.metadataEntry(xml)))
     case .hrvList:
@@ -244,7 +251,7 @@ final class ExportTreeBuilder: XMLEventHandler {
 
   // MARK: Typed elements
 
-  private func correlation(_ xml: XMLAttributes) throws -> Correlation {
+  private func correlation<Attributes: ElementAttributes>(_ xml: Attributes) throws -> Correlation {
     let p = try attributes.parse(xml, allowed: AttributeParser.correlation, element: "Correlation")
     let sourceName = try require(p.sourceName, "sourceName", of: "Correlation")
     var correlation = Correlation(
@@ -257,7 +264,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     return correlation
   }
 
-  private func workout(_ xml: XMLAttributes) throws -> Workout {
+  private func workout<Attributes: ElementAttributes>(_ xml: Attributes) throws -> Workout {
     let p = try attributes.parse(xml, allowed: AttributeParser.workout, element: "Workout")
     let sourceName = try require(p.sourceName, "sourceName", of: "Workout")
     var workout = Workout(
@@ -273,7 +280,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     return workout
   }
 
-  private func event(_ xml: XMLAttributes) throws -> WorkoutEvent {
+  private func event<Attributes: ElementAttributes>(_ xml: Attributes) throws -> WorkoutEvent {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutEvent, element: "WorkoutEvent")
     var event = WorkoutEvent(
       type: try require(p.type, "type", of: "WorkoutEvent"), date: try require(p.date, "date", of: "WorkoutEvent"),
@@ -282,7 +289,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     return event
   }
 
-  private func activity(_ xml: XMLAttributes) throws -> WorkoutActivity {
+  private func activity<Attributes: ElementAttributes>(_ xml: Attributes) throws -> WorkoutActivity {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutActivity, element: "WorkoutActivity")
     var activity = WorkoutActivity(
       uuid: try require(p.uuid, "uuid", of: "WorkoutActivity"),
@@ -292,7 +299,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     return activity
   }
 
-  private func statistics(_ xml: XMLAttributes) throws -> WorkoutStatistics {
+  private func statistics<Attributes: ElementAttributes>(_ xml: Attributes) throws -> WorkoutStatistics {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutStatistics, element: "WorkoutStatistics")
     var statistics = WorkoutStatistics(
       type: try require(p.type, "type", of: "WorkoutStatistics"),
@@ -303,7 +310,7 @@ final class ExportTreeBuilder: XMLEventHandler {
     return statistics
   }
 
-  private func route(_ xml: XMLAttributes) throws -> WorkoutRoute {
+  private func route<Attributes: ElementAttributes>(_ xml: Attributes) throws -> WorkoutRoute {
     let p = try attributes.parse(xml, allowed: AttributeParser.workoutRoute, element: "WorkoutRoute")
     let sourceName = try require(p.sourceName, "sourceName", of: "WorkoutRoute")
     var route = WorkoutRoute(
@@ -315,170 +322,12 @@ final class ExportTreeBuilder: XMLEventHandler {
     return route
   }
 
-  private func beat(_ xml: XMLAttributes) throws -> InstantaneousBeatsPerMinute {
+  private func beat<Attributes: ElementAttributes>(_ xml: Attributes) throws -> InstantaneousBeatsPerMinute {
     let p = try attributes.parse(xml, allowed: AttributeParser.beat, element: "InstantaneousBeatsPerMinute")
     var beat = InstantaneousBeatsPerMinute(
       bpm: try require(p.bpm, "bpm", of: "InstantaneousBeatsPerMinute"),
       time: try require(p.time, "time", of: "InstantaneousBeatsPerMinute"))
     beat.extraAttributes = p.extras
     return beat
-  }
-}
-
-/// What a generic node becomes.
-enum NodeRole {
-  case exportDate, me, activitySummary, clinicalRecord, audiogram, visionPrescription, location, child, unknown
-}
-
-/// The parent context that decides how a child element is read.
-enum Context {
-  case root, record, correlation, workout, workoutEvent, workoutActivity, workoutRoute, hrvList, leaf, node
-}
-
-/// An element under construction.
-enum Frame {
-  case record(Record)
-  indirect case correlation(Correlation)
-  indirect case workout(Workout)
-  indirect case event(WorkoutEvent)
-  indirect case activity(WorkoutActivity)
-  indirect case statistics(WorkoutStatistics)
-  indirect case route(WorkoutRoute)
-  case fileReference(FileReference)
-  case metadata(MetadataEntry)
-  case hrvList(HeartRateVariabilityList)
-  case beat(InstantaneousBeatsPerMinute)
-  case node(ElementNode, NodeRole)
-  /// Stands for ``ExportTreeBuilder``'s pending top-level Record.
-  case pendingRecord
-  case placeholder
-
-  var context: Context {
-    switch self {
-    case .record: .record
-    case .correlation: .correlation
-    case .workout: .workout
-    case .event: .workoutEvent
-    case .activity: .workoutActivity
-    case .route: .workoutRoute
-    case .hrvList: .hrvList
-    case .statistics, .fileReference, .metadata, .beat: .leaf
-    case .pendingRecord: .record
-    case .node, .placeholder: .node
-    }
-  }
-
-  /// This frame as a generic node, for a child in a place healthport does not expect it.
-  var asNode: ElementNode {
-    switch self {
-    case .node(let node, _): return node
-    default:
-      // Typed frames only arise where their parent expects them (ExportTreeBuilder and the CSV
-      // split reader both check the context first), so this is never reached.
-      assertionFailure("a typed element in a place that does not expect it")
-      return ElementNode(name: "?")
-    }
-  }
-
-  /// Adds a finished child. The payload is moved out of `self` first (`self = .placeholder`)
-  /// so that its child array is uniquely referenced and grows in place.
-  mutating func attach(_ child: Frame) {
-    switch self {
-    case .record(var r):
-      self = .placeholder
-      switch child {
-      case .metadata(let m): r.children.append(.metadata(m))
-      case .hrvList(let l): r.children.append(.heartRateVariability(l))
-      default: r.children.append(.other(child.asNode))
-      }
-      self = .record(r)
-    case .correlation(var c):
-      self = .placeholder
-      switch child {
-      case .metadata(let m): c.children.append(.metadata(m))
-      case .record(let r): c.children.append(.record(r))
-      default: c.children.append(.other(child.asNode))
-      }
-      self = .correlation(c)
-    case .workout(var w):
-      self = .placeholder
-      switch child {
-      case .metadata(let m): w.children.append(.metadata(m))
-      case .event(let e): w.children.append(.event(e))
-      case .activity(let a): w.children.append(.activity(a))
-      case .statistics(let s): w.children.append(.statistics(s))
-      case .route(let r): w.children.append(.route(r))
-      default: w.children.append(.other(child.asNode))
-      }
-      self = .workout(w)
-    case .event(var e):
-      self = .placeholder
-      if case .metadata(let m) = child {
-        e.children.append(.metadata(m))
-      } else {
-        e.children.append(.other(child.asNode))
-      }
-      self = .event(e)
-    case .activity(var a):
-      self = .placeholder
-      switch child {
-      case .metadata(let m): a.children.append(.metadata(m))
-      case .event(let e): a.children.append(.event(e))
-      case .statistics(let s): a.children.append(.statistics(s))
-      default: a.children.append(.other(child.asNode))
-      }
-      self = .activity(a)
-    case .route(var r):
-      self = .placeholder
-      switch child {
-      case .metadata(let m): r.children.append(.metadata(m))
-      case .fileReference(let f): r.children.append(.fileReference(f))
-      case .node(let n, .location): r.children.append(.location(n))
-      default: r.children.append(.other(child.asNode))
-      }
-      self = .route(r)
-    case .hrvList(var l):
-      self = .placeholder
-      if case .beat(let b) = child { l.children.append(.beat(b)) } else { l.children.append(.other(child.asNode)) }
-      self = .hrvList(l)
-    case .statistics(var s):
-      self = .placeholder
-      s.extraChildren.append(child.asNode)
-      self = .statistics(s)
-    case .fileReference(var f):
-      self = .placeholder
-      f.extraChildren.append(child.asNode)
-      self = .fileReference(f)
-    case .metadata(var m):
-      self = .placeholder
-      m.extraChildren.append(child.asNode)
-      self = .metadata(m)
-    case .beat(var b):
-      self = .placeholder
-      b.extraChildren.append(child.asNode)
-      self = .beat(b)
-    case .node(var n, let role):
-      self = .placeholder
-      n.children.append(child.asNode)
-      self = .node(n, role)
-    case .placeholder, .pendingRecord:
-      break
-    }
-  }
-
-  /// The finished top-level element.
-  consuming func topLevelElement() -> ExportElement {
-    switch consume self {
-    case .record(let r): .record(r)
-    case .correlation(let c): .correlation(c)
-    case .workout(let w): .workout(w)
-    case .node(let node, .exportDate): .exportDate(ExportDate(node: node))
-    case .node(let node, .me): .me(Me(node: node))
-    case .node(let node, .activitySummary): .activitySummary(ActivitySummary(node: node))
-    case .node(let node, .clinicalRecord): .clinicalRecord(ClinicalRecord(node: node))
-    case .node(let node, .audiogram): .audiogram(Audiogram(node: node))
-    case .node(let node, .visionPrescription): .visionPrescription(VisionPrescription(node: node))
-    case let other: .other(other.asNode)
-    }
   }
 }
