@@ -55,7 +55,8 @@ public enum ColumnCatalog {
   public static let records = TableDefinition(
     "records", element: "Record", rows: "top-level `Record`",
     columns: Array(recordAttributes.prefix(6)) + [
-      TableColumn("value", .number, "the value when it is a decimal number; whole numbers with a trailing point (`812.`)"),
+      TableColumn(
+        "value", .number, "the value when it is a decimal number; whole numbers with a trailing point (`812.`)"),
       TableColumn("valueText", .text, "any other value: a category's name, a present empty value, other text"),
       TableColumn("creationDate", .isoDate, "`creationDate` in ISO 8601, in the offset the export wrote"),
       TableColumn("startDate", .isoDate, required: true, "`startDate` in ISO 8601, in the offset the export wrote"),
@@ -91,7 +92,9 @@ public enum ColumnCatalog {
   public static let correlations = TableDefinition(
     "correlations", element: "Correlation", rows: "`Correlation`",
     columns: [
-      id, TableColumn("type", .text, required: true, "the correlation type, e.g. `HKCorrelationTypeIdentifierBloodPressure`"),
+      id,
+      TableColumn(
+        "type", .text, required: true, "the correlation type, e.g. `HKCorrelationTypeIdentifierBloodPressure`"),
     ] + source + dates)
 
   public static let correlationRecords = TableDefinition(
@@ -102,7 +105,8 @@ public enum ColumnCatalog {
     "workouts", element: "Workout", rows: "`Workout`",
     columns: [
       id, TableColumn("workoutActivityType", .text, required: true, "e.g. `HKWorkoutActivityTypeRunning`"),
-    ] + quantity("duration", "the duration, pauses excluded") + quantity("totalDistance", "the distance (older exports)")
+    ] + quantity("duration", "the duration, pauses excluded")
+      + quantity("totalDistance", "the distance (older exports)")
       + quantity("totalEnergyBurned", "the active energy (older exports)") + source + dates)
 
   public static let workoutEvents = TableDefinition(
@@ -132,7 +136,8 @@ public enum ColumnCatalog {
     ])
 
   public static let workoutRoutes = TableDefinition(
-    "workout_routes", element: "WorkoutRoute", rows: "`WorkoutRoute`", columns: [id, parentID, workoutID] + source + dates)
+    "workout_routes", element: "WorkoutRoute", rows: "`WorkoutRoute`",
+    columns: [id, parentID, workoutID] + source + dates)
 
   public static let fileReferences = TableDefinition(
     "file_references", element: "FileReference", rows: "`FileReference` of a route",
@@ -180,7 +185,8 @@ public enum ColumnCatalog {
       TableColumn("appleMoveMinutesGoal", .number, "its goal"),
       TableColumn("appleExerciseTime", .number, "the exercise minutes"),
       TableColumn("appleExerciseTimeGoal", .number, "its goal"),
-      TableColumn("appleStandHours", .number, "the stand hours"), TableColumn("appleStandHoursGoal", .number, "its goal"),
+      TableColumn("appleStandHours", .number, "the stand hours"),
+      TableColumn("appleStandHoursGoal", .number, "its goal"),
     ])
 
   public static let clinicalRecords = TableDefinition(
@@ -195,7 +201,9 @@ public enum ColumnCatalog {
 
   public static let audiograms = TableDefinition(
     "audiograms", element: "Audiogram", rows: "`Audiogram`",
-    columns: [id, parentID, TableColumn("type", .text, "the audiogram type"), sourceName.optional, sourceVersion, device]
+    columns: [
+      id, parentID, TableColumn("type", .text, "the audiogram type"), sourceName.optional, sourceVersion, device,
+    ]
       + dates.map(\.optional))
 
   public static let sensitivityPoints = TableDefinition(

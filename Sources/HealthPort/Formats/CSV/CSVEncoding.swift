@@ -179,4 +179,3 @@ extension String {
     return try copy.withUTF8(body)
   }
 }
-

@@ -89,4 +89,3 @@ final class CSVTableFile {
     HealthPortError(.failure, "\(path): error: \(what): \(String(cString: strerror(errno)))")
   }
 }
-
