@@ -52,7 +52,6 @@ enum CSVSplitSchema {
       let columns: [String]
       let legacyColumns: [String]
       let attributeColumns: [String]
-      let elementAttributes: [(offset: Int, name: String)]
       let hasParentColumn: Bool
       let hasWorkoutColumn: Bool
 
@@ -63,9 +62,6 @@ enum CSVSplitSchema {
         legacyColumns = columns.filter { $0 != ColumnCatalog.workoutID.name }
         let attributes = definition.columns.filter { $0.role == .attribute || $0.role == .derived }
         attributeColumns = attributes.map(\.name)
-        elementAttributes = attributes.enumerated().filter { $0.element.role == .attribute }.map {
-          ($0.offset, $0.element.name)
-        }
         hasParentColumn = columns.contains(ColumnCatalog.parentID.name)
         hasWorkoutColumn = columns.contains(ColumnCatalog.workoutID.name)
       }
@@ -82,10 +78,6 @@ enum CSVSplitSchema {
     /// included), in the order the Health app writes them: after `id`, `parent_id`,
     /// `workout_id` and, for `vision_eyes`, `element`.
     var attributeColumns: [String] { Self.layouts[rawValue].attributeColumns }
-
-    /// The attribute columns that are attributes of the element (no derived ones), each with
-    /// its offset in ``attributeColumns``.
-    var elementAttributes: [(offset: Int, name: String)] { Self.layouts[rawValue].elementAttributes }
 
     /// Tables whose rows are generic elements (attributes kept in the Health app's order).
     var isGenericKind: Bool {
@@ -131,12 +123,6 @@ enum CSVSplitSchema {
 
   /// The header of a per-type record table.
   static let recordTableColumns = ColumnCatalog.recordsOfType.columnNames
-
-  /// The attributes of a Record row read where a Record is kept as a generic element, each with
-  /// its offset in ``recordColumns``.
-  static let recordElementAttributes = ColumnCatalog.recordAttributes.enumerated().filter {
-    $0.element.role == .attribute
-  }.map { (offset: $0.offset, name: $0.element.name) }
 
   /// The file name (without `.csv`) of the table of top-level Records of `type`: the type
   /// identifier without its `HKQuantityTypeIdentifier`, `HKCategoryTypeIdentifier`,
