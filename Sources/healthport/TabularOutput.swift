@@ -41,16 +41,7 @@ struct TabularOutput {
     func line(_ cells: [String]) {
       for (index, cell) in cells.enumerated() {
         if index > 0 { out.append(UInt8(ascii: ",")) }
-        if cell.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
-          out.append(0x22)
-          for byte in cell.utf8 {
-            if byte == 0x22 { out.append(0x22) }
-            out.append(byte)
-          }
-          out.append(0x22)
-        } else {
-          out.append(contentsOf: cell.utf8)
-        }
+        CSVEncoding.appendCell(cell, to: &out)
       }
       out.append(0x0A)
     }

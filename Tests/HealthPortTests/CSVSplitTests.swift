@@ -207,4 +207,28 @@ struct CSVSplitTests {
     }
     #expect(message.contains("never closed"), "\(message)")
   }
+
+  @Test(
+    "a hand-edited element is refused at the cell the builder's complaint is about",
+    arguments: [
+      (
+        "correlation_records.csv", "Systolic,BP,", "Systolic,,",
+        "correlation_records.csv:2:4: error: sourceName is missing"
+      ),
+      (
+        "workout_activities.csv", ",U,2019-06-01 07:00:00 +0100,,", ",U,2019-06-01 07:00:00 +0100,\"\",",
+        "workout_activities.csv:2:6: error: endDate \"\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM"
+      ),
+      ("workouts.csv", "HKWorkoutActivityTypeRunning,", ",", "workouts.csv:2:2: error: workoutActivityType is missing"),
+      ("file_references.csv", "/workout-routes/a.gpx", "", "file_references.csv:2:3: error: path is missing"),
+      ("hrv_beats.csv", ",61,", ",,", "hrv_beats.csv:2:3: error: bpm is missing"),
+      (
+        "attributes.csv", "45,type,r", "46,type,r",
+        "attributes.csv:14:1: error: element_id 46 names no element that precedes it"
+      ),
+    ])
+  func builderErrors(file: String, old: String, new: String, expected: String) throws {
+    let message = try Self.editedFolderError { try Self.replace(file, in: $0, old, new) }
+    #expect(message == expected)
+  }
 }

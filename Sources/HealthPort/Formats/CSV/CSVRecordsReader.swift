@@ -204,7 +204,7 @@ final class CSVRecordsReader {
       }
       if isOwn {
         // healthport wrote the derived product beside the device.
-        record.sourceProduct = reader.optional(3)
+        record.sourceProduct = reader.optional(CSVRecordsTable.sourceProductColumn)
       } else {
         // Cached by the device without its per-sample address, and the source name.
         productKey.removeAll(keepingCapacity: true)
@@ -232,8 +232,8 @@ final class CSVRecordsReader {
   /// The value of a row of today's single table: the number in `value` (an integer without the
   /// point the writer adds) or the text in `valueText`; nil when both are absent.
   private func currentValue(_ reader: CSVRowReader) throws -> String? {
-    let numberColumn = 6
-    let textColumn = 7
+    let numberColumn = CSVRecordsTable.valueColumn
+    let textColumn = CSVRecordsTable.valueTextColumn
     guard !reader.isEmpty(numberColumn) else { return reader.optional(textColumn) }
     guard reader.isAbsent(textColumn) else {
       throw reader.error(column: textColumn + 1, "a row has both a value and a valueText; keep one")

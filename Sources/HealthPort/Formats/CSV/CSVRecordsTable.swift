@@ -14,16 +14,25 @@
 /// healthport wrote before this layout (``legacyColumns``: `value` as written, dates in the
 /// export's form) are read back exactly too.
 enum CSVRecordsTable {
-  static let columns = [
-    "type", "sourceName", "sourceVersion", "sourceProduct", "device", "unit", "value", "valueText", "creationDate",
-    "startDate", "endDate", "creationUTC", "startUTC", "endUTC", "metadata",
-  ]
+  /// The header (``ColumnCatalog/records``).
+  static let columns = ColumnCatalog.records.columnNames
 
-  /// The header of tables written before the value and date columns were split.
-  static let legacyColumns = [
-    "type", "sourceName", "sourceVersion", "sourceProduct", "device", "unit", "value", "creationDate", "startDate",
-    "endDate", "metadata",
-  ]
+  /// The header of tables written before the value and date columns were split
+  /// (``ColumnCatalog/legacyRecords``).
+  static let legacyColumns = ColumnCatalog.legacyRecords.columnNames
+
+  /// Where the table holds the cells its reader takes by position (`sourceProduct` is at the
+  /// same place in the legacy table).
+  static let sourceProductColumn = position(of: "sourceProduct")
+  static let valueColumn = position(of: "value")
+  static let valueTextColumn = position(of: "valueText")
+
+  private static func position(of name: String) -> Int {
+    guard let position = ColumnCatalog.records.position(of: name) else {
+      preconditionFailure("the single table has no column \(name)")
+    }
+    return position
+  }
 
   /// What a value's text is, for the choice of its column.
   enum ValueKind: Equatable {

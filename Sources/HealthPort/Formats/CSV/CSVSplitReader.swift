@@ -3,9 +3,11 @@
 #endif
 
 /// Reads a `convert --split` folder back into the exact model: a streaming k-way merge by `id`
-/// over every table (each table is in id order), rebuilding each top-level element from its
-/// rows and handing it on as soon as the next top-level row appears. Memory holds one row per
-/// table and the element being rebuilt.
+/// over every table (each table is in id order) that hands each row to the ``ElementBuilder``
+/// as a start tag (its cells as attributes, named by ``ColumnCatalog``), so that a folder gives
+/// the same elements, checked the same way, as the XML it came from. An element is ended when
+/// a row that is not inside it appears. Memory holds one row per table and the element being
+/// rebuilt.
 final class CSVSplitReader {
   let directory: String
   let options: ReadOptions
@@ -15,19 +17,19 @@ final class CSVSplitReader {
     self.options = options
   }
 
-  private struct Open {
-    var id: Int
-    var frame: Frame
-  }
-
   private var cursors: [TableCursor] = []
   private var heap: [Int] = []
-  private var stack: [Open] = []
+  /// The ids of the elements open in the builder, outermost first.
+  private var open: [Int] = []
+  /// `attributes.csv`: not merged, but drained by the row of the element its rows belong to.
+  private var attributeRows: TableCursor?
+  private let attributes = OwnedAttributes()
+  private let builder = ElementBuilder()
   private var report = ReadReport(documentName: "", format: .csvSplit)
 
   func read(into sink: ExportSink) throws -> ReadReport {
     report = ReadReport(documentName: directory, format: .csvSplit)
-    var names = try Self.listCSVFiles(directory)
+    var names = try CSVSplitFolder.tableFileNames(directory)
     names.sort()
     guard names.contains("export.csv") else {
       throw HealthPortError(.malformed, "\(directory): error: not a split CSV folder (no export.csv)")
@@ -57,8 +59,14 @@ final class CSVSplitReader {
         report.notes.append("\(path): not a table of a split folder; ignored")
         continue
       }
-      let cursor = TableCursor(reader: reader, kind: kind, hasWorkoutColumn: hasWorkoutColumn)
-      if kind == .fixed(.export) { exportCursor = cursor } else { cursors.append(cursor) }
+      let cursor = TableCursor(reader: reader, kind: kind, hasWorkoutColumn: hasWorkoutColumn, names: attributes)
+      switch kind {
+      case .fixed(.export): exportCursor = cursor
+      case .fixed(.attributes):
+        attributeRows = cursor
+        cursors.append(cursor)
+      default: cursors.append(cursor)
+      }
     }
     guard let exportCursor else { throw HealthPortError(.malformed, "\(directory): error: export.csv is missing") }
 
@@ -75,23 +83,29 @@ final class CSVSplitReader {
       throw row.error(column: 6, "attributes: \(error.message)")
     }
     try sink.begin(ExportHeader(prolog: row.fieldBytes(6), rootAttributes: rootAttributes, rootName: row.string(1)))
+    builder.onElement = { try sink.consume($0) }
+    attributes.removeAll()
+    try row.withField(1) { try builder.startElement(ByteView($0), attributes: attributes) }
     try exportCursor.advance()
     cursors.append(exportCursor)
 
     for index in cursors.indices {
       if cursors[index] !== exportCursor { try cursors[index].advance() }
-      if !cursors[index].exhausted { push(index) }
+      if !cursors[index].exhausted, cursors[index] !== attributeRows { push(index) }
     }
     var rows = 0
     while let top = heap.first {
       let cursor = cursors[top]
-      try process(cursor, sink: sink)
+      try process(cursor)
       try cursor.advance()
       if cursor.exhausted { popHeap() } else { siftDown(0) }
       rows += 1
       if rows & 0xFFF == 0, let progress = options.progress { progress(bytesRead, nil) }
     }
-    while !stack.isEmpty { try close(sink: sink) }
+    try rejectAttributeRows(before: Int.max)
+    while !open.isEmpty { try close() }
+    report.unknownElements = builder.unknownElementCount
+    report.textNodes = builder.ignoredTextCount
     report.documentBytes = bytesRead
     try sink.end(report)
     return report
@@ -101,170 +115,95 @@ final class CSVSplitReader {
 
   // MARK: Rows
 
-  private func process(_ cursor: TableCursor, sink: ExportSink) throws {
+  private func process(_ cursor: TableCursor) throws {
     let row = cursor.reader
     let id = cursor.id
-    if case .fixed(.attributes) = cursor.kind {
-      guard let last = stack.last, last.id == id else {
-        throw row.error(column: 1, "element_id \(id) names no element that precedes it")
-      }
-      stack[stack.count - 1].frame.appendAttribute(Attribute(row.string(1), row.string(2)))
-      return
-    }
+    try rejectAttributeRows(before: id)
     var parent: Int?
     if cursor.hasParent, !row.isEmpty(1) {
       guard let value = row.integer(1) else { throw row.error(column: 2, "parent_id is not a number") }
       parent = value
     }
     if let parent {
-      while let last = stack.last, last.id != parent { try close(sink: sink) }
-      guard !stack.isEmpty else {
+      while let last = open.last, last != parent { try close() }
+      guard !open.isEmpty else {
         throw row.error(column: 2, "parent_id \(parent) names no element that encloses this row")
       }
     } else {
-      while !stack.isEmpty { try close(sink: sink) }
+      while !open.isEmpty { try close() }
     }
-    let context = stack.last?.frame.context ?? .root
-    stack.append(Open(id: id, frame: try decode(cursor, context: context)))
+    try start(cursor)
+    open.append(id)
   }
 
-  private func close(sink: ExportSink) throws {
-    let open = stack.removeLast()
-    if stack.isEmpty {
-      try sink.consume(open.frame.topLevelElement())
-    } else {
-      stack[stack.count - 1].frame.attach(open.frame)
-    }
-  }
-
-  private func decode(_ cursor: TableCursor, context: Context) throws -> Frame {
+  /// Starts the row's element in the builder: its name, the attributes in its cells (present
+  /// ones, in column order), then those `attributes.csv` holds for its id, and its text.
+  private func start(_ cursor: TableCursor) throws {
     let row = cursor.reader
-    let o = cursor.firstAttribute
-    func required(_ index: Int, _ name: String) throws -> String {
-      guard let value = row.optional(index) else { throw row.error(column: index + 1, "\(name) is missing") }
-      return value
+    if cursor.kind == .fixed(.export), row.string(1) != "ExportDate" {
+      throw row.error(column: 2, "only the first row of export.csv is the root; later rows are ExportDate")
     }
-    func date(_ index: Int, _ name: String) throws -> HealthDate? {
-      if row.isAbsent(index) { return nil }
-      guard let date = row.withField(index, { HealthDate(utf8: UnsafeRawBufferPointer($0)) }) else {
-        throw row.error(
-          column: index + 1, "\(name) \"\(row.string(index))\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
-      }
-      return date
+    if let nameCell = cursor.nameCell, row.isAbsent(nameCell) {
+      throw row.error(column: nameCell + 1, "element is missing")
     }
-    func requiredDate(_ index: Int, _ name: String) throws -> HealthDate {
-      guard let value = try date(index, name) else { throw row.error(column: index + 1, "\(name) is missing") }
-      return value
+    attributes.removeAll()
+    for (cell, name) in cursor.cells where !row.isAbsent(cell) {
+      row.withField(cell) { attributes.append(name, value: $0) }
     }
-    switch cursor.kind {
-    case .records where context == .root, .fixed(.correlationRecords) where context == .correlation:
-      var record = Record(
-        type: try required(o, "type"), sourceName: try required(o + 1, "sourceName"),
-        sourceVersion: row.optional(o + 2), device: row.optional(o + 4), unit: row.optional(o + 5),
-        creationDate: try date(o + 7, "creationDate"), startDate: try requiredDate(o + 8, "startDate"),
-        endDate: try requiredDate(o + 9, "endDate"), value: row.optional(o + 6))
-      record.sourceProduct = row.optional(o + 3)
-      return .record(record)
-    case .fixed(.correlations) where context == .root:
-      var correlation = Correlation(
-        type: try required(o, "type"), sourceName: try required(o + 1, "sourceName"),
-        sourceVersion: row.optional(o + 2), device: row.optional(o + 4), creationDate: try date(o + 5, "creationDate"),
-        startDate: try requiredDate(o + 6, "startDate"), endDate: try requiredDate(o + 7, "endDate"))
-      correlation.sourceProduct = row.optional(o + 3)
-      return .correlation(correlation)
-    case .fixed(.workouts) where context == .root:
-      var workout = Workout(
-        workoutActivityType: try required(o, "workoutActivityType"), duration: row.optional(o + 1),
-        durationUnit: row.optional(o + 2), totalDistance: row.optional(o + 3), totalDistanceUnit: row.optional(o + 4),
-        totalEnergyBurned: row.optional(o + 5), totalEnergyBurnedUnit: row.optional(o + 6),
-        sourceName: try required(o + 7, "sourceName"), sourceVersion: row.optional(o + 8), device: row.optional(o + 10),
-        creationDate: try date(o + 11, "creationDate"), startDate: try requiredDate(o + 12, "startDate"),
-        endDate: try requiredDate(o + 13, "endDate"))
-      workout.sourceProduct = row.optional(o + 9)
-      return .workout(workout)
-    case .fixed(.workoutEvents) where context == .workout || context == .workoutActivity:
-      return .event(
-        WorkoutEvent(
-          type: try required(o, "type"), date: try requiredDate(o + 1, "date"), duration: row.optional(o + 2),
-          durationUnit: row.optional(o + 3)))
-    case .fixed(.workoutActivities) where context == .workout:
-      return .activity(
-        WorkoutActivity(
-          uuid: try required(o, "uuid"), startDate: try requiredDate(o + 1, "startDate"),
-          endDate: try date(o + 2, "endDate"), duration: row.optional(o + 3), durationUnit: row.optional(o + 4)))
-    case .fixed(.workoutStatistics) where context == .workout || context == .workoutActivity:
-      return .statistics(
-        WorkoutStatistics(
-          type: try required(o, "type"), startDate: try requiredDate(o + 1, "startDate"),
-          endDate: try requiredDate(o + 2, "endDate"), average: row.optional(o + 3), minimum: row.optional(o + 4),
-          maximum: row.optional(o + 5), sum: row.optional(o + 6), unit: row.optional(o + 7)))
-    case .fixed(.workoutRoutes) where context == .workout:
-      var route = WorkoutRoute(
-        sourceName: try required(o, "sourceName"), sourceVersion: row.optional(o + 1), device: row.optional(o + 3),
-        creationDate: try date(o + 4, "creationDate"), startDate: try requiredDate(o + 5, "startDate"),
-        endDate: try requiredDate(o + 6, "endDate"))
-      route.sourceProduct = row.optional(o + 2)
-      return .route(route)
-    case .fixed(.fileReferences) where context == .workoutRoute:
-      return .fileReference(FileReference(path: try required(o, "path")))
-    case .fixed(.metadata)
-    where [.record, .correlation, .workout, .workoutActivity, .workoutEvent, .workoutRoute].contains(context):
-      return .metadata(MetadataEntry(key: try required(o, "key"), value: try required(o + 1, "value")))
-    case .fixed(.hrvLists) where context == .record:
-      return .hrvList(HeartRateVariabilityList())
-    case .fixed(.hrvBeats) where context == .hrvList:
-      return .beat(InstantaneousBeatsPerMinute(bpm: try required(o, "bpm"), time: try required(o + 1, "time")))
-    case .fixed(.elements):
-      return node(ElementNode(name: try required(o, "element"), text: row.optional(o + 1)), context: context)
-    case .fixed(.export):
-      guard row.string(1) == "ExportDate" else {
-        throw row.error(column: 2, "only the first row of export.csv is the root; later rows are ExportDate")
+    if cursor.kind == .fixed(.export), attributes.count == 0 { throw row.error(column: 3, "value is missing") }
+    if let extras = attributeRows, !extras.exhausted, extras.id == cursor.id {
+      repeat {
+        let name = extras.reader.withField(1) { attributes.name($0) }
+        extras.reader.withField(2) { attributes.append(name, value: $0) }
+        try extras.advance()
+      } while !extras.exhausted && extras.id == cursor.id
+    }
+    do {
+      if let nameCell = cursor.nameCell {
+        try row.withField(nameCell) { try builder.startElement(ByteView($0), attributes: attributes) }
+      } else {
+        try cursor.elementName.withUnsafeBufferPointer {
+          try builder.startElement(ByteView($0), attributes: attributes)
+        }
       }
-      return node(
-        ElementNode(name: "ExportDate", attributes: [Attribute("value", try required(2, "value"))]), context: context)
-    case .fixed(let table):
-      // A generic element (or a typed table's row in a place where the reader keeps elements
-      // generically): its attributes are the present columns, in order.
-      var name = table.elementName ?? ""
-      var first = o
-      if table == .visionEyes {
-        name = try required(o, "element")
-        first += 1
-      }
-      var attributes: [Attribute] = []
-      for (index, column) in table.attributeColumns.enumerated()
-      where column != "sourceProduct" && !row.isAbsent(first + index) {
-        attributes.append(Attribute(column, row.string(first + index)))
-      }
-      return node(ElementNode(name: name, attributes: attributes), context: context)
-    case .records:
-      var attributes: [Attribute] = []
-      for (index, column) in CSVSplitSchema.recordColumns.enumerated()
-      where column != "sourceProduct" && !row.isAbsent(o + index) {
-        attributes.append(Attribute(column, row.string(o + index)))
-      }
-      return node(ElementNode(name: "Record", attributes: attributes), context: context)
+    } catch let error as ExportDataError {
+      throw locate(error, in: cursor)
+    } catch let error as ExportLimitError {
+      throw row.error(column: 1, error.message)
+    }
+    if let textCell = cursor.textCell, !row.isAbsent(textCell) {
+      try row.withField(textCell) { try builder.text(ByteView($0)) }
     }
   }
 
-  /// A generic element, with the role the XML reader would give it in this place.
-  private func node(_ node: ElementNode, context: Context) -> Frame {
-    let role: NodeRole
-    switch (context, node.name) {
-    case (.root, "ExportDate"): role = .exportDate
-    case (.root, "Me"): role = .me
-    case (.root, "ActivitySummary"): role = .activitySummary
-    case (.root, "ClinicalRecord"): role = .clinicalRecord
-    case (.root, "Audiogram"): role = .audiogram
-    case (.root, "VisionPrescription"): role = .visionPrescription
-    case (.workoutRoute, "Location"): role = .location
-    case (.node, _): role = .child
-    default:
-      role = .unknown
-      report.unknownElements += 1
+  private func close() throws {
+    open.removeLast()
+    try builder.endElement(ByteView(UnsafeBufferPointer(start: nil, count: 0)))
+  }
+
+  /// Rows of `attributes.csv` whose element did not come before them are errors.
+  private func rejectAttributeRows(before id: Int) throws {
+    guard let extras = attributeRows, !extras.exhausted, extras.id < id else { return }
+    throw extras.reader.error(column: 1, "element_id \(extras.id) names no element that precedes it")
+  }
+
+  /// Where the builder's complaint about the current row is: the first cell, in column order,
+  /// that is a required attribute left empty or a date of another form (found on the error
+  /// path only, from the catalog's columns).
+  private func locate(_ error: ExportDataError, in cursor: TableCursor) -> HealthPortError {
+    let row = cursor.reader
+    for (cell, column) in cursor.checks {
+      if row.isAbsent(cell) {
+        if column.isRequired { return row.error(column: cell + 1, "\(column.name) is missing") }
+      } else if column.type == .exportDate,
+        row.withField(cell, { HealthDate(utf8: UnsafeRawBufferPointer($0)) }) == nil
+      {
+        return row.error(
+          column: cell + 1,
+          "\(column.name) \"\(row.string(cell))\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
+      }
     }
-    if node.text != nil { report.textNodes += 1 }
-    return .node(node, role)
+    return row.error(column: 1, error.message)
   }
 
   // MARK: Heap of cursors by (id, rank)
@@ -304,22 +243,10 @@ final class CSVSplitReader {
       parent = smallest
     }
   }
-
-  static func listCSVFiles(_ path: String) throws -> [String] {
-    guard let dir = opendir(path) else {
-      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
-    }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = CSVSplitWriter.fileName(entry)
-      if name.hasSuffix(".csv"), !name.hasPrefix(".") { names.append(name) }
-    }
-    return names
-  }
 }
 
-/// One table being merged: its reader and the key of its current row.
+/// One table being merged: its reader, the key of its current row, and where its cells go in
+/// the element it starts.
 final class TableCursor {
   enum Kind: Equatable {
     case fixed(CSVSplitSchema.Table)
@@ -329,29 +256,43 @@ final class TableCursor {
   let reader: CSVRowReader
   let kind: Kind
   let hasParent: Bool
-  /// The index of the first attribute column: after `id`, `parent_id` and `workout_id` when
-  /// the table has them.
-  let firstAttribute: Int
   let columnCount: Int
   /// Element rows sort before the attribute rows of the same id.
   let rank: Int
+  /// The name of the rows' element, when the table has one name (else ``nameCell`` has it).
+  let elementName: [UInt8]
+  /// The cell that names the element instead (`element`), and the one with its text.
+  let nameCell: Int?
+  let textCell: Int?
+  /// The cells that hold attributes of the element, with the attribute's name.
+  let cells: [(cell: Int, name: OwnedAttributes.Name)]
+  /// The same cells with their columns, to locate an error.
+  let checks: [(cell: Int, column: TableColumn)]
   private(set) var id = -1
   private(set) var exhausted = false
 
-  init(reader: CSVRowReader, kind: Kind, hasWorkoutColumn: Bool = false) {
+  /// `names` interns the attribute names (for as long as it lives).
+  init(reader: CSVRowReader, kind: Kind, hasWorkoutColumn: Bool = false, names: OwnedAttributes) {
     self.reader = reader
     self.kind = kind
+    let definition: TableDefinition
     switch kind {
     case .fixed(let table):
+      definition = table.definition
       hasParent = table.hasParentColumn
-      columnCount = hasWorkoutColumn ? table.columns.count : table.legacyColumns.count
       rank = table == .attributes ? 1 : 0
     case .records:
+      definition = ColumnCatalog.recordsOfType
       hasParent = false
-      columnCount = CSVSplitSchema.recordTableColumns.count
       rank = 0
     }
-    firstAttribute = 1 + (hasParent ? 1 : 0) + (hasWorkoutColumn ? 1 : 0)
+    let columns = definition.columns.filter { hasWorkoutColumn || $0.name != ColumnCatalog.workoutID.name }
+    columnCount = columns.count
+    elementName = Array((definition.elementName ?? "").utf8)
+    nameCell = columns.firstIndex { $0.role == .structure && $0.name == ColumnCatalog.element.name }
+    textCell = kind == .fixed(.elements) ? columns.firstIndex { $0.name == "text" } : nil
+    checks = columns.enumerated().filter { $0.element.role == .attribute }.map { ($0.offset, $0.element) }
+    cells = checks.map { ($0.cell, names.name($0.column.name)) }
   }
 
   /// Reads the next row and its id; checks the row's width and the id order.
@@ -370,55 +311,5 @@ final class TableCursor {
       throw reader.error(column: 1, "ids must increase from row to row (\(value) follows \(id))")
     }
     id = value
-  }
-}
-
-extension Frame {
-  /// Adds an attribute read from `attributes.csv`: an unknown attribute of a typed element, or
-  /// the next attribute of a generic one.
-  mutating func appendAttribute(_ attribute: Attribute) {
-    switch self {
-    case .record(var r):
-      self = .placeholder
-      r.extraAttributes.append(attribute)
-      self = .record(r)
-    case .correlation(var c):
-      self = .placeholder
-      c.extraAttributes.append(attribute)
-      self = .correlation(c)
-    case .workout(var w):
-      self = .placeholder
-      w.extraAttributes.append(attribute)
-      self = .workout(w)
-    case .event(var e):
-      e.extraAttributes.append(attribute)
-      self = .event(e)
-    case .activity(var a):
-      a.extraAttributes.append(attribute)
-      self = .activity(a)
-    case .statistics(var s):
-      s.extraAttributes.append(attribute)
-      self = .statistics(s)
-    case .route(var r):
-      r.extraAttributes.append(attribute)
-      self = .route(r)
-    case .fileReference(var f):
-      f.extraAttributes.append(attribute)
-      self = .fileReference(f)
-    case .metadata(var m):
-      m.extraAttributes.append(attribute)
-      self = .metadata(m)
-    case .hrvList(var l):
-      l.extraAttributes.append(attribute)
-      self = .hrvList(l)
-    case .beat(var b):
-      b.extraAttributes.append(attribute)
-      self = .beat(b)
-    case .node(var n, let role):
-      self = .placeholder
-      n.attributes.append(attribute)
-      self = .node(n, role)
-    case .placeholder, .pendingRecord: break
-    }
   }
 }

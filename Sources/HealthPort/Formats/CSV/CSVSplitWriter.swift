@@ -53,12 +53,12 @@ public final class CSVSplitWriter: ExportSink {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
         throw HealthPortError(.usage, "\(path): error: exists and is not a folder; --split writes a folder")
       }
-      guard Self.isReplaceable(path) else {
+      guard CSVSplitFolder.isReplaceable(path) else {
         throw HealthPortError(
           .usage, "\(path): error: the folder exists and is not a healthport split folder; choose another folder")
       }
     }
-    Self.removeFolder(temporaryDirectory)
+    CSVSplitFolder.remove(temporaryDirectory)
     registration = TemporaryFiles.registerFolder(temporaryDirectory)
     guard mkdir(temporaryDirectory, 0o755) == 0 else {
       let error = CSVTableFile.error(temporaryDirectory, "cannot create the output folder")
@@ -73,7 +73,7 @@ public final class CSVSplitWriter: ExportSink {
   public func abort() {
     guard !finished else { return }
     finished = true
-    Self.removeFolder(temporaryDirectory)
+    CSVSplitFolder.remove(temporaryDirectory)
     forgetTemporaryFiles()
     tables.removeAll()
     recordTables.removeAll()
@@ -137,12 +137,12 @@ public final class CSVSplitWriter: ExportSink {
     var info = stat()
     if stat(directory, &info) == 0 {
       let aside = temporaryDirectory + "-old"
-      guard Self.isReplaceable(directory), rename(directory, aside) == 0 else {
+      guard CSVSplitFolder.isReplaceable(directory), rename(directory, aside) == 0 else {
         let error = CSVTableFile.error(directory, "cannot replace the existing folder")
         abort()
         throw error
       }
-      Self.removeFolder(aside)
+      CSVSplitFolder.remove(aside)
     }
     guard rename(temporaryDirectory, directory) == 0 else {
       let error = CSVTableFile.error(directory, "cannot move the output folder into place")
@@ -481,38 +481,5 @@ public final class CSVSplitWriter: ExportSink {
     dates.append(start, to: &out)
     out.append(CSVEncoding.comma)
     dates.append(end, to: &out)
-  }
-
-  /// True for an empty folder or a previous split folder.
-  static func isReplaceable(_ path: String) -> Bool {
-    guard let dir = opendir(path) else { return false }
-    defer { closedir(dir) }
-    var empty = true
-    while let entry = readdir(dir) {
-      let name = fileName(entry)
-      if name == "." || name == ".." { continue }
-      if name == "export.csv" { return true }
-      empty = false
-    }
-    return empty
-  }
-
-  /// Removes a flat folder of files.
-  static func removeFolder(_ path: String) {
-    guard let dir = opendir(path) else { return }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = fileName(entry)
-      if name != "." && name != ".." { names.append(name) }
-    }
-    closedir(dir)
-    for name in names { unlink(path + "/" + name) }
-    rmdir(path)
-  }
-
-  static func fileName(_ entry: UnsafeMutablePointer<dirent>) -> String {
-    withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-    }
   }
 }
