@@ -170,7 +170,7 @@ struct CSVSplitTests {
       try ExportReader(path: output.path).read(into: CollectingSink())
     } catch let error as HealthPortError {
       #expect(error.exitCode == 65)
-      return error.message.replacingOccurrences(of: output.path + "/", with: "")
+      return error.description.replacingOccurrences(of: output.path + "/", with: "")
     }
     Issue.record("no error")
     return ""
