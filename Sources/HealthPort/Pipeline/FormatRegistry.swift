@@ -16,6 +16,11 @@ public struct OutputFormat: Sendable {
   public let needsPath: Bool
   /// Which filters apply (a database takes everything and is queried later).
   public let filters: FilterSupport
+  /// The usage error when a format that ``needsPath`` gets no `-o PATH`; nil for
+  /// `--to NAME needs -o PATH`.
+  public let missingPathMessage: String?
+  /// A sentence for `convert --help` beside the description of outputs, when the format needs one.
+  public let helpNote: String?
   /// Makes the writer for one conversion.
   public let makeWriter: @Sendable (OutputRequest) throws -> FormatWriter
 
@@ -23,13 +28,16 @@ public struct OutputFormat: Sendable {
 
   public init(
     name: String, summary: String, options: [OutputFormatOption] = [], needsPath: Bool = false,
-    filters: FilterSupport = .all, makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
+    filters: FilterSupport = .all, missingPathMessage: String? = nil, helpNote: String? = nil,
+    makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
   ) {
     self.name = name
     self.summary = summary
     self.options = options
     self.needsPath = needsPath
     self.filters = filters
+    self.missingPathMessage = missingPathMessage
+    self.helpNote = helpNote
     self.makeWriter = makeWriter
   }
 }
@@ -42,12 +50,18 @@ public struct OutputFormatOption: Sendable, Hashable {
   public let help: String
   /// True when the option needs `-o PATH` (e.g. `--split` writes a folder).
   public let needsPath: Bool
+  /// The usage error when an option that ``needsPath`` gets no `-o PATH`; nil for
+  /// `--NAME needs -o PATH`.
+  public let missingPathMessage: String?
 
-  public init(name: String, valueName: String? = nil, help: String, needsPath: Bool = false) {
+  public init(
+    name: String, valueName: String? = nil, help: String, needsPath: Bool = false, missingPathMessage: String? = nil
+  ) {
     self.name = name
     self.valueName = valueName
     self.help = help
     self.needsPath = needsPath
+    self.missingPathMessage = missingPathMessage
   }
 }
 
@@ -110,4 +124,14 @@ public struct FormatRegistry: Sendable {
   }
 
   public var outputNames: [String] { outputs.map(\.name) }
+
+  /// Every format's own options, each once, in the order of the formats.
+  public var outputOptions: [OutputFormatOption] {
+    var seen: Set<String> = []
+    return outputs.flatMap(\.options).filter { seen.insert($0.name).inserted }
+  }
+
+  /// csv (with `--split`), jsonl, json and xml: what the core library writes. SQLite, in its own
+  /// module, is registered beside them by the command-line tool.
+  public static let standard = FormatRegistry(outputs: [.csv, .jsonl, .json, .xml])
 }
