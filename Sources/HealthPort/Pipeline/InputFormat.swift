@@ -14,6 +14,7 @@ public enum InputFormat: String, Sendable {
 /// stream's first bytes are recognised as it, and its reader. Adding an input format is one
 /// entry in ``all``.
 struct StreamInputFormat: Sendable {
+  /// What it is reported as (the JSON reader itself tells JSON Lines from a JSON document).
   let format: InputFormat
   /// Decides from the stream's first bytes; the same for a path and for stdin.
   let recognise: @Sendable (InputHead) -> InputHead.Recognition
@@ -41,8 +42,8 @@ struct StreamInputFormat: Sendable {
     format: .csv, recognise: CSVInput.recognise, isContainer: false,
     read: { stream, options, sink in
       var options = options
-      // Rows without a source are named after the file; from stdin, `stdin`.
-      if let path = stream.path, options.csvDefaultSourceName == nil {
+      // Rows without a source are named after a regular file; from stdin or a pipe, `stdin`.
+      if let path = stream.head.fileName, options.csvDefaultSourceName == nil {
         options.csvDefaultSourceName = CSVRecordsReader.baseName(path)
       }
       return try CSVRecordsReader(source: stream.source, options: options).read(into: sink)
