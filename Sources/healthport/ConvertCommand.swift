@@ -21,7 +21,8 @@ enum ConvertCommand: Command {
 
   /// `csv, jsonl, json, xml or sqlite`.
   private static var formatList: String {
-    formats.count < 2 ? formats.joined() : formats.dropLast().joined(separator: ", ") + " or " + formats.last!
+    guard let last = formats.last, formats.count > 1 else { return formats.joined() }
+    return formats.dropLast().joined(separator: ", ") + " or " + last
   }
 
   static let options =
