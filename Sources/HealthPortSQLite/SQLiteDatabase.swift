@@ -71,7 +71,7 @@ public enum SQLiteDatabase {
       var from = version
       while from < SQLiteSchema.version {
         guard let step = SQLiteSchema.migrations[from + 1] else {
-          throw HealthPortError(.failure, "\(path): error: no migration from schema version \(from)")
+          throw HealthPortError(.failure, file: path, message: "no migration from schema version \(from)")
         }
         try db.execute(step)
         from += 1
@@ -96,13 +96,13 @@ public enum SQLiteDatabase {
   static func inspect(path: String) throws -> DatabaseState {
     var info = stat()
     if stat(path, &info) != 0 { return .missing }
-    if (info.st_mode & S_IFMT) == S_IFDIR { throw HealthPortError(.failure, "\(path): error: is a directory") }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw HealthPortError(.failure, file: path, message: "is a directory") }
     // A WAL left by an interrupted writer may hold a newer header than the file: let SQLite read it.
     let hasWAL = stat(path + "-wal", &info) == 0 && info.st_size > 0
     var header = [UInt8](repeating: 0, count: 100)
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
+      throw HealthPortError(.failure, file: path, message: "cannot open: \(String(cString: strerror(errno)))")
     }
     let got = read(fd, &header, 100)
     Glibc.close(fd)
@@ -110,7 +110,7 @@ public enum SQLiteDatabase {
     let magic = Array("SQLite format 3\u{0}".utf8)
     guard got == 100, Array(header[0..<16]) == magic else {
       throw HealthPortError(
-        .failure, "\(path): error: not a SQLite database; refusing to overwrite it (choose another --db path)")
+        .failure, file: path, message: "not a SQLite database; refusing to overwrite it (choose another --db path)")
     }
     func word(_ at: Int) -> Int64 {
       Int64(Int32(bitPattern: header[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
@@ -129,9 +129,9 @@ public enum SQLiteDatabase {
       } catch let error as SQLiteError {
         if error.isNotADatabase {
           throw HealthPortError(
-            .failure, "\(path): error: not a SQLite database; refusing to overwrite it (choose another --db path)")
+            .failure, file: path, message: "not a SQLite database; refusing to overwrite it (choose another --db path)")
         }
-        throw HealthPortError(.failure, "\(path): error: cannot read the database: \(error)")
+        throw HealthPortError(.failure, file: path, message: "cannot read the database: \(error)")
       }
     }
     if applicationID == SQLiteSchema.applicationID {
@@ -142,14 +142,16 @@ public enum SQLiteDatabase {
     if applicationID == 0, userVersion == 0, objects == 0 { return .empty }
     throw HealthPortError(
       .failure,
-      "\(path): error: this SQLite database was not created by healthport (application_id \(applicationID), "
+      file: path,
+      message: "this SQLite database was not created by healthport (application_id \(applicationID), "
         + "\(max(objects, 0)) schema objects); it was left unchanged. Load into a new file or a healthport database.")
   }
 
   static func laterVersion(path: String, _ version: Int64) -> HealthPortError {
     HealthPortError(
       .failure,
-      "\(path): error: healthport database with schema version \(version); this healthport writes version "
+      file: path,
+      message: "healthport database with schema version \(version); this healthport writes version "
         + "\(SQLiteSchema.version) and cannot read later ones. It was left unchanged: use a newer healthport "
         + "or a new --db file.")
   }
@@ -173,13 +175,14 @@ public enum SQLiteDatabase {
     if error.isBusy {
       return busyError(path: path)
     }
-    return HealthPortError(.failure, "\(path): error: \(error)")
+    return HealthPortError(.failure, file: path, message: "\(error)")
   }
 
   static func busyError(path: String) -> HealthPortError {
     HealthPortError(
       .failure,
-      "\(path): error: another load (or another program writing to it) holds this database; waited for it "
+      file: path,
+      message: "another load (or another program writing to it) holds this database; waited for it "
         + "to finish, in vain. Run this load again once the other has finished.")
   }
 
@@ -210,7 +213,7 @@ public enum SQLiteDatabase {
       guard created >= 0 else {
         forget()
         throw HealthPortError(
-          .failure, "\(path): error: cannot create the database: \(String(cString: strerror(errno)))")
+          .failure, file: path, message: "cannot create the database: \(String(cString: strerror(errno)))")
       }
       Glibc.close(created)
       let db = try SQLiteConnection(path: temporaryPath, mode: .readWriteCreate)
@@ -237,7 +240,7 @@ public enum SQLiteDatabase {
         if fd >= 0 { Glibc.close(fd) }
         discard()
         throw HealthPortError(
-          .failure, "\(path): error: cannot write the new database to disk: \(String(cString: strerror(code)))")
+          .failure, file: path, message: "cannot write the new database to disk: \(String(cString: strerror(code)))")
       }
       Glibc.close(fd)
       if replacesEmptyFile {
@@ -249,7 +252,8 @@ public enum SQLiteDatabase {
           if code == EEXIST {
             throw HealthPortError(
               .failure,
-              "\(path): error: another load created this database while this one ran; nothing was added. Run "
+              file: path,
+              message: "another load created this database while this one ran; nothing was added. Run "
                 + "this load again to add its export.")
           }
           throw failure("cannot create the database")
@@ -278,7 +282,7 @@ public enum SQLiteDatabase {
     private func failure(_ what: String) -> HealthPortError {
       let reason = String(cString: strerror(errno))
       discard()
-      return HealthPortError(.failure, "\(path): error: \(what): \(reason)")
+      return HealthPortError(.failure, file: path, message: "\(what): \(reason)")
     }
   }
 

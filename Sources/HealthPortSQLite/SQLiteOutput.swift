@@ -10,7 +10,9 @@ import HealthPort
 public enum SQLiteOutput {
   public static let format = OutputFormat(
     name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it (needs -o PATH)",
-    needsPath: true, filters: .typesOnly, makeWriter: { try Writer(request: $0) })
+    needsPath: true, filters: .typesOnly, missingPathMessage: "--to sqlite needs -o PATH (the database)",
+    helpNote: "--to sqlite is `healthport load INPUT --db PATH` (needs -o PATH).",
+    makeWriter: { try Writer(request: $0) })
 
   /// One conversion's load into a database, as one ``SQLiteLoadJob`` input.
   ///
@@ -28,11 +30,11 @@ public enum SQLiteOutput {
     /// Opens (or begins) the database at `request.path` for the input `request.input`.
     public init(request: OutputRequest) throws {
       guard let path = request.path else {
-        throw HealthPortError(.usage, "healthport convert: error: --to sqlite needs -o PATH (the database)")
+        throw HealthPortError(.usage, message: "--to sqlite needs -o PATH (the database)")
       }
       // Checked before the database is created, so that a typo leaves no empty database behind.
       if let input = request.input, input != "-", access(input, R_OK) != 0 {
-        throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
+        throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
       }
       database = path
       session = try SQLiteLoadSession(
@@ -72,6 +74,10 @@ public enum SQLiteOutput {
       input.close()
       try? finishDatabase()
     }
+
+    /// What `load` prints for this input: its own warnings (a second person's export, a CSV
+    /// without rows), not the reader's quirk counts.
+    public func warnings(_ report: ReadReport) -> [String] { result.warnings }
 
     /// The lines `load` prints for this input (rows added per table).
     public func summary(_ report: ReadReport) -> String? {

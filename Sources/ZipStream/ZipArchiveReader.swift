@@ -4,11 +4,18 @@ import CArchive
   import Glibc
 #endif
 
-/// A problem reading a zip archive.
-public struct ZipStreamError: Error, CustomStringConvertible {
+/// A problem reading a zip archive, printed as `archive.zip: error: message`.
+public struct ZipStreamError: Error, CustomStringConvertible, Sendable {
+  /// The archive's name as given (a path or `<stdin>`).
+  public let archiveName: String
   public let message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+
+  public init(archiveName: String, message: String) {
+    self.archiveName = archiveName
+    self.message = message
+  }
+
+  public var description: String { "\(archiveName): error: \(message)" }
 }
 
 /// Reads the members of a zip archive one after the other, as streams, through libarchive
@@ -39,7 +46,7 @@ public final class ZipArchiveReader {
     if rc != ARCHIVE_OK {
       let message = Self.errorString(archive)
       archive_read_free(archive)
-      throw ZipStreamError("\(path): error: cannot open the zip archive: \(message)")
+      throw ZipStreamError(archiveName: path, message: "cannot open the zip archive: \(message)")
     }
   }
 
@@ -59,12 +66,21 @@ public final class ZipArchiveReader {
     if rc != ARCHIVE_OK {
       let message = Self.errorString(archive)
       archive_read_free(archive)
-      throw ZipStreamError("\(name): error: cannot open the zip archive: \(message)")
+      throw ZipStreamError(archiveName: name, message: "cannot open the zip archive: \(message)")
     }
   }
 
   deinit {
     archive_read_free(archive)
+  }
+
+  /// True when `head` starts with a zip signature (`PK\3\4`, a local file header, or `PK\5\6`,
+  /// the end record of an empty archive); nil when fewer than 4 bytes are given.
+  public static func hasSignature(_ head: ArraySlice<UInt8>) -> Bool? {
+    guard head.count >= 4 else { return nil }
+    let start = head.startIndex
+    return head[start] == 0x50 && head[start + 1] == 0x4B && (head[start + 2] == 3 || head[start + 2] == 5)
+      && (head[start + 3] == 4 || head[start + 3] == 6)
   }
 
   /// Bytes of the archive itself read so far.
@@ -82,7 +98,7 @@ public final class ZipArchiveReader {
     let rc = archive_read_next_header(archive, &entry)
     if rc == ARCHIVE_EOF { return nil }
     guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
-      throw ZipStreamError("\(archiveName): error: damaged zip archive: \(Self.errorString(archive))")
+      throw ZipStreamError(archiveName: archiveName, message: "damaged zip archive: \(Self.errorString(archive))")
     }
     memberOutput = 0
     memberInputStart = archive_filter_bytes(archive, -1)
@@ -98,14 +114,14 @@ public final class ZipArchiveReader {
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
     if count < 0 {
-      throw ZipStreamError("\(archiveName): error: damaged zip member: \(Self.errorString(archive))")
+      throw ZipStreamError(archiveName: archiveName, message: "damaged zip member: \(Self.errorString(archive))")
     }
     memberOutput += count
     if memberOutput > bombThreshold {
       let consumed = max(1, archive_filter_bytes(archive, -1) - memberInputStart)
       if Int64(memberOutput) / consumed > Int64(maximumRatio) {
         throw ZipStreamError(
-          "\(archiveName): error: a zip member inflates more than \(maximumRatio):1 (zip bomb?); stopped")
+          archiveName: archiveName, message: "a zip member inflates more than \(maximumRatio):1 (zip bomb?); stopped")
       }
     }
     return count

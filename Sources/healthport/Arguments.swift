@@ -42,7 +42,7 @@ struct ParsedArguments {
       guard let spec = options.first(where: { $0.name == name || $0.short == name }) else {
         let names = options.map(\.name)
         let hint = NameSuggestion.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-        throw HealthPortError(.usage, "healthport \(command): error: unknown option '\(name)'\(hint)")
+        throw HealthPortError(.usage, message: "unknown option '\(name)'\(hint)")
       }
       if spec.takesValue {
         let value: String
@@ -53,15 +53,15 @@ struct ParsedArguments {
           index += 1
         } else {
           throw HealthPortError(
-            .usage, "healthport \(command): error: option '\(spec.name)' needs a value \(spec.valueName!)")
+            .usage, message: "option '\(spec.name)' needs a value \(spec.valueName!)")
         }
         if !spec.repeatable, values[spec.name] != nil {
-          throw HealthPortError(.usage, "healthport \(command): error: option '\(spec.name)' given more than once")
+          throw HealthPortError(.usage, message: "option '\(spec.name)' given more than once")
         }
         values[spec.name, default: []].append(value)
       } else {
         if inlineValue != nil {
-          throw HealthPortError(.usage, "healthport \(command): error: option '\(spec.name)' takes no value")
+          throw HealthPortError(.usage, message: "option '\(spec.name)' takes no value")
         }
         flags.insert(spec.name)
       }
@@ -86,7 +86,7 @@ struct ParsedArguments {
       let hint = NameSuggestion.closest(to: value, in: choices).map { " (did you mean '\($0)'?)" } ?? ""
       throw HealthPortError(
         .usage,
-        "healthport \(command): error: '\(value)' is not a valid value for \(name); choose one of \(choices.joined(separator: ", "))\(hint)"
+        message: "'\(value)' is not a valid value for \(name); choose one of \(choices.joined(separator: ", "))\(hint)"
       )
     }
     return value

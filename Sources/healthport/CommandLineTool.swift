@@ -115,6 +115,8 @@ enum CommandLineTool {
   }
 
   static func run(_ arguments: [String]) -> Int32 {
+    // The subcommand that runs, once known: its usage errors name it.
+    var running: String?
     do {
       guard let first = arguments.first else {
         writeError(help)
@@ -136,7 +138,7 @@ enum CommandLineTool {
       guard let command = commands.first(where: { $0.name == first }) else {
         let hint = NameSuggestion.closest(to: first, in: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
         throw HealthPortError(
-          .usage, "healthport: error: unknown subcommand '\(first)'\(hint)\nSee 'healthport --help'.")
+          .usage, message: "unknown subcommand '\(first)'\(hint)\nSee 'healthport --help'.")
       }
       let rest = Array(arguments.dropFirst())
       if rest.contains("-h") || rest.contains("--help") {
@@ -146,18 +148,28 @@ enum CommandLineTool {
           return 0
         }
       }
+      running = command.name
       let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
       try command.run(parsed)
       return 0
     } catch let error as HealthPortError {
-      writeError(error.message + "\n")
-      return error.exitCode
+      writeError(text(of: error, command: running) + "\n")
+      return error.kind.exitCode
     } catch is BrokenPipeError {
       return 0
     } catch {
       writeError("healthport: error: \(error)\n")
       return 1
     }
+  }
+
+  /// An error as printed: located errors as they describe themselves (`path:line:col: error: …`),
+  /// the others after the program's name, with the subcommand's for a usage error
+  /// (`healthport convert: error: …`; a malformed sample: `healthport: error: …`).
+  static func text(of error: HealthPortError, command: String?) -> String {
+    guard error.file == nil, !error.isFullText else { return error.description }
+    let program = (error.kind == .usage ? command : nil).map { "healthport \($0)" } ?? "healthport"
+    return "\(program): \(error.description)"
   }
 
   static func writeError(_ text: String) {

@@ -44,13 +44,12 @@ enum FilterOptions {
         types: arguments.list("--type"), sourceProducts: arguments.list("--source-product"),
         sourceText: arguments.value("--source"), activities: arguments.list("--activity"),
         from: arguments.value("--from"), to: arguments.value("--to"), tz: arguments.value("--tz"))
-    } catch let error as HealthPortError where error.kind == .usage {
-      var message = error.message.replacingPrefix("healthport: ", with: "healthport \(command): ")
+    } catch var error as HealthPortError where error.kind == .usage {
       // `--to json` is `convert`'s output format; here --to ends the date range.
       if let to = arguments.value("--to"), ["table", "csv", "json", "jsonl", "xml"].contains(to.lowercased()) {
-        message += " (for the output format, use --format \(to.lowercased()))"
+        error.message += " (for the output format, use --format \(to.lowercased()))"
       }
-      throw HealthPortError(.usage, message)
+      throw error
     }
   }
 
@@ -90,7 +89,7 @@ enum FilterOptions {
   static func input(_ arguments: ParsedArguments, command: String) throws -> String? {
     guard arguments.positionals.count <= 1 else {
       throw HealthPortError(
-        .usage, "healthport \(command): error: expected one INPUT, got \(arguments.positionals.count)")
+        .usage, message: "expected one INPUT, got \(arguments.positionals.count)")
     }
     return arguments.positionals.first
   }
@@ -150,7 +149,8 @@ enum FilterOptions {
       guard input != nil else {
         throw HealthPortError(
           .usage,
-          "healthport \(command): error: no INPUT, and stdin is a terminal: give an export (healthport \(command) export.zip) or pipe one in (healthport \(command) < export.xml)\nSee 'healthport \(command) --help'."
+          message:
+            "no INPUT, and stdin is a terminal: give an export (healthport \(command) export.zip) or pipe one in (healthport \(command) < export.xml)\nSee 'healthport \(command) --help'."
         )
       }
       CommandLineTool.writeError(
@@ -171,7 +171,9 @@ enum FilterOptions {
     guard count == 16, head == Array("SQLite format 3\0".utf8) else { return }
     throw HealthPortError(
       .malformed,
-      "\(input): error: this is a SQLite database (as `healthport load` writes them), not an export; query it with sqlite3, or give the export it was loaded from"
+      file: input,
+      message:
+        "this is a SQLite database (as `healthport load` writes them), not an export; query it with sqlite3, or give the export it was loaded from"
     )
   }
 
@@ -185,11 +187,5 @@ enum FilterOptions {
       out.abort()
       throw error
     }
-  }
-}
-
-extension String {
-  func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-    hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
   }
 }

@@ -26,7 +26,7 @@ enum InfoCommand: Command {
   static func run(_ arguments: ParsedArguments) throws {
     let format = try arguments.choice("--format", ["table", "json"], default: "table", command: name)
     guard arguments.positionals.count <= 1 else {
-      throw HealthPortError(.usage, "healthport info: error: expected one INPUT, got \(arguments.positionals.count)")
+      throw HealthPortError(.usage, message: "expected one INPUT, got \(arguments.positionals.count)")
     }
     let input = arguments.positionals.first
     let filter = try FilterOptions.parse(arguments, command: name)

@@ -44,15 +44,15 @@ enum LoadCommand: Command {
 
   static func run(_ arguments: ParsedArguments) throws {
     guard let database = arguments.value("--db") else {
-      throw HealthPortError(.usage, "healthport load: error: missing --db <path> (the database to load into)")
+      throw HealthPortError(.usage, message: "missing --db <path> (the database to load into)")
     }
     let quiet = arguments.flag("--quiet")
     let inputs: [String?] = arguments.positionals.isEmpty ? [nil] : arguments.positionals.map { $0 }
     if inputs.filter({ $0 == nil || $0 == "-" }).count > 1 {
-      throw HealthPortError(.usage, "healthport load: error: stdin (-) can be read only once")
+      throw HealthPortError(.usage, message: "stdin (-) can be read only once")
     }
     for input in inputs where input == database {
-      throw HealthPortError(.usage, "healthport load: error: --db names the input file \(database)")
+      throw HealthPortError(.usage, message: "--db names the input file \(database)")
     }
     // `--type` means what it means in every reading command: a single one names the rows of a
     // CSV without a type column; otherwise (and for the rows of any other input) it filters.
@@ -62,19 +62,18 @@ enum LoadCommand: Command {
       skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
   }
 
-  /// Checks the inputs, runs the ``SQLiteLoadJob`` with progress bars and prints what it did:
-  /// shared with `convert --to sqlite` until it goes through the format registry. `filter` holds
-  /// `--type` only.
+  /// Checks the inputs, runs the ``SQLiteLoadJob`` with progress bars and prints what it did.
+  /// `filter` holds `--type` only.
   static func load(
     inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool,
-    filter: ExportFilter = ExportFilter(), command: String = name
+    filter: ExportFilter = ExportFilter()
   ) throws {
     // Check the inputs before the database is created, so a typo leaves no empty database behind.
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
-      throw HealthPortError(.failure, "\(input): error: cannot open: \(String(cString: strerror(errno)))")
+      throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
     }
     // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
-    for input in inputs { try FilterOptions.checkInput(input, command: command) }
+    for input in inputs { try FilterOptions.checkInput(input, command: name) }
     var bars: [ProgressBar] = []
     let results = try SQLiteLoadJob(database: database, person: person).run(
       paths: inputs,

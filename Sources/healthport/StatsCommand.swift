@@ -41,7 +41,7 @@ enum StatsCommand: Command {
     let filter = try FilterOptions.parse(arguments, command: name)
     guard let types = filter.types, types.count == 1, let type = types.first else {
       throw HealthPortError(
-        .usage, "healthport stats: error: give exactly one record type with --type (e.g. --type StepCount)")
+        .usage, message: "give exactly one record type with --type (e.g. --type StepCount)")
     }
     var aggregate: Aggregate?
     if arguments.value("--agg") != nil {
@@ -51,7 +51,8 @@ enum StatsCommand: Command {
     if type.hasPrefix("HKCategoryTypeIdentifier"), let aggregate, aggregate != .count {
       throw HealthPortError(
         .usage,
-        "healthport stats: error: \(KnownNames.shortTypeName(type)) is a category type (its values are names); only --agg count works for it"
+        message:
+          "\(KnownNames.shortTypeName(type)) is a category type (its values are names); only --agg count works for it"
       )
     }
     var configuration = Stats.Configuration(type: type, aggregate: aggregate)
@@ -60,7 +61,7 @@ enum StatsCommand: Command {
     configuration.dedupe = arguments.flag("--dedupe")
     configuration.priority = arguments.list("--priority")
     if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, "healthport stats: error: --priority only applies with --dedupe")
+      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
     }
     let stats = Stats(configuration)
     try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)

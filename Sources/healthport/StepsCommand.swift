@@ -44,7 +44,8 @@ enum StepsCommand: Command {
     if let types = filter.types, types != [stepCount] {
       throw HealthPortError(
         .usage,
-        "healthport steps: error: steps counts \(stepCount) only; --type StepCount names the rows of a CSV without a type column (for other types: healthport stats --type T)"
+        message:
+          "steps counts \(stepCount) only; --type StepCount names the rows of a CSV without a type column (for other types: healthport stats --type T)"
       )
     }
     var configuration = StepTotals.Configuration()
@@ -53,7 +54,7 @@ enum StepsCommand: Command {
     configuration.dedupe = arguments.flag("--dedupe")
     configuration.priority = arguments.list("--priority")
     if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, "healthport steps: error: --priority only applies with --dedupe")
+      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
     }
     let totals = StepTotals(configuration)
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)

@@ -80,7 +80,7 @@ struct CSVEncodingTests {
     #expect {
       _ = try reader.next()
     } throws: { error in
-      let message = (error as? HealthPortError)?.message ?? ""
+      let message = (error as? HealthPortError)?.description ?? ""
       return message.hasPrefix("\(url.path):3:2: error:") && message.contains("never closed")
     }
   }

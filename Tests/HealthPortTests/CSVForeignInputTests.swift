@@ -27,7 +27,7 @@ struct CSVForeignInputTests {
       try ExportReader(path: url.path, options: options).read(into: CollectingSink())
     } catch let error as HealthPortError {
       #expect(error.exitCode == 65)
-      return error.message.replacingOccurrences(of: url.path, with: "FILE")
+      return error.description.replacingOccurrences(of: url.path, with: "FILE")
     }
     Issue.record("no error for \(text)")
     return ""

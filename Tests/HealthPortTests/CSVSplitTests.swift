@@ -129,7 +129,7 @@ struct CSVSplitTests {
 
   final class FailingSink: ExportSink {
     func begin(_ header: ExportHeader) throws {}
-    func consume(_ element: ExportElement) throws { throw HealthPortError(.failure, "stop") }
+    func consume(_ element: ExportElement) throws { throw HealthPortError(.failure, message: "stop") }
     func end(_ report: ReadReport) throws {}
   }
 
@@ -170,7 +170,7 @@ struct CSVSplitTests {
       try ExportReader(path: output.path).read(into: CollectingSink())
     } catch let error as HealthPortError {
       #expect(error.exitCode == 65)
-      return error.message.replacingOccurrences(of: output.path + "/", with: "")
+      return error.description.replacingOccurrences(of: output.path + "/", with: "")
     }
     Issue.record("no error")
     return ""

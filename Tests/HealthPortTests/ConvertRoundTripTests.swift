@@ -337,7 +337,7 @@ struct JSONLinesReaderTests {
       Issue.record("no error for \(text)")
     } catch let error as HealthPortError {
       #expect(error.exitCode == 65)
-      #expect(error.message.contains("in.jsonl:\(location): error: "), "\(error.message)")
+      #expect(error.description.contains("in.jsonl:\(location): error: "), "\(error)")
       #expect(error.message.contains(message), "\(error.message)")
     }
   }

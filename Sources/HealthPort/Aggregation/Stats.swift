@@ -137,7 +137,8 @@ public final class Stats: ExportSink {
       guard let number = record.numericValue else {
         throw HealthPortError(
           .malformed,
-          "healthport: error: the \(KnownNames.shortTypeName(record.type)) sample starting \(record.startDate) has the non-numeric value '\(record.value ?? "")'; only --agg count works for it"
+          message:
+            "the \(KnownNames.shortTypeName(record.type)) sample starting \(record.startDate) has the non-numeric value '\(record.value ?? "")'; only --agg count works for it"
         )
       }
       value = number
@@ -243,7 +244,8 @@ public final class Stats: ExportSink {
       guard let linear = Units.linear(from: name, to: unit) else {
         throw HealthPortError(
           .malformed,
-          "healthport: error: \(KnownNames.shortTypeName(configuration.type)) values in '\(name)' (\(unitCounts[index]) samples) cannot be converted to '\(unit)', the type's most frequent unit"
+          message:
+            "\(KnownNames.shortTypeName(configuration.type)) values in '\(name)' (\(unitCounts[index]) samples) cannot be converted to '\(unit)', the type's most frequent unit"
         )
       }
       conversions.append(linear)

@@ -117,7 +117,8 @@ public final class StepTotals: ExportSink {
     guard let value = record.numericValue else {
       throw HealthPortError(
         .malformed,
-        "healthport: error: the \(KnownNames.shortTypeName(configuration.type)) sample starting \(record.startDate) has a non-numeric value '\(record.value ?? "")'"
+        message:
+          "the \(KnownNames.shortTypeName(configuration.type)) sample starting \(record.startDate) has a non-numeric value '\(record.value ?? "")'"
       )
     }
     let key = mapper.key(record.startDate)

@@ -89,7 +89,7 @@ public final class WorkoutTotals: ExportSink {
       guard let text else { return nil }
       guard let value = Double(text) else {
         throw HealthPortError(
-          .malformed, "healthport: error: the workout starting \(workout.startDate) has a non-numeric \(what) '\(text)'"
+          .malformed, message: "the workout starting \(workout.startDate) has a non-numeric \(what) '\(text)'"
         )
       }
       return value
@@ -99,7 +99,8 @@ public final class WorkoutTotals: ExportSink {
       guard let converted = Units.convert(value, from: unit, to: target) else {
         throw HealthPortError(
           .malformed,
-          "healthport: error: the workout starting \(workout.startDate) has a \(what) in '\(unit)', which cannot be converted to \(target)"
+          message:
+            "the workout starting \(workout.startDate) has a \(what) in '\(unit)', which cannot be converted to \(target)"
         )
       }
       return converted

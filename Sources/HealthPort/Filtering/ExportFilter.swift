@@ -13,7 +13,7 @@ public enum DateBound: Hashable, Sendable {
     func fail() -> HealthPortError {
       HealthPortError(
         .usage,
-        "healthport: error: '\(text)' is not a valid date for \(option); use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][±HH:MM]"
+        message: "'\(text)' is not a valid date for \(option); use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][±HH:MM]"
       )
     }
     func number(_ range: Range<Int>) -> Int? {

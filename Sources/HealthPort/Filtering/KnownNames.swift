@@ -130,7 +130,8 @@ public enum KnownNames {
     let hint = hints.isEmpty ? "" : " (did you mean \(hints.map { "'\($0)'" }.joined(separator: ", "))?)"
     throw HealthPortError(
       .usage,
-      "healthport: error: unknown \(what) '\(text)' for \(option)\(hint); give a short name such as '\(shortNames[0])' or a full identifier starting with HK"
+      message:
+        "unknown \(what) '\(text)' for \(option)\(hint); give a short name such as '\(shortNames[0])' or a full identifier starting with HK"
     )
   }
 }

@@ -29,7 +29,8 @@ public enum ZoneRule {
     let hint = hints.isEmpty ? "" : " (did you mean \(hints.map { "'\($0)'" }.joined(separator: ", "))?)"
     throw HealthPortError(
       .usage,
-      "healthport: error: unknown time zone '\(text)' for --tz\(hint); give an offset such as +02:00 or an IANA name such as Europe/Berlin"
+      message:
+        "unknown time zone '\(text)' for --tz\(hint); give an offset such as +02:00 or an IANA name such as Europe/Berlin"
     )
   }
 

@@ -38,7 +38,7 @@ public final class OutputStream {
   /// A file at `path`, created atomically. Refuses to write over `protectedPath` (the input).
   public init(path: String, protecting protectedPath: String? = nil) throws {
     if let protectedPath, OutputStream.sameFile(path, protectedPath) {
-      throw HealthPortError(.usage, "\(path): error: the output would overwrite the input; choose another path")
+      throw HealthPortError(.usage, file: path, message: "the output would overwrite the input; choose another path")
     }
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
@@ -48,7 +48,8 @@ public final class OutputStream {
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       TemporaryFiles.unregister(registration)
-      throw HealthPortError(.failure, "\(path): error: cannot create the output: \(String(cString: strerror(errno)))")
+      throw HealthPortError(
+        .failure, file: path, message: "cannot create the output: \(String(cString: strerror(errno)))")
     }
     fileDescriptor = fd
     finalPath = path
@@ -97,7 +98,7 @@ public final class OutputStream {
       if n < 0 {
         if errno == EINTR { continue }
         if errno == EPIPE { throw BrokenPipeError() }
-        throw HealthPortError(.failure, "\(displayName): error: cannot write: \(String(cString: strerror(errno)))")
+        throw HealthPortError(.failure, file: displayName, message: "cannot write: \(String(cString: strerror(errno)))")
       }
       offset += n
     }
@@ -112,12 +113,12 @@ public final class OutputStream {
     defer { TemporaryFiles.unregister(registration) }
     if fsync(fileDescriptor) != 0 || close(fileDescriptor) != 0 {
       unlink(temporaryPath)
-      throw HealthPortError(.failure, "\(finalPath): error: cannot write: \(String(cString: strerror(errno)))")
+      throw HealthPortError(.failure, file: finalPath, message: "cannot write: \(String(cString: strerror(errno)))")
     }
     if rename(temporaryPath, finalPath) != 0 {
       let message = String(cString: strerror(errno))
       unlink(temporaryPath)
-      throw HealthPortError(.failure, "\(finalPath): error: cannot move the output into place: \(message)")
+      throw HealthPortError(.failure, file: finalPath, message: "cannot move the output into place: \(message)")
     }
   }
 

@@ -17,7 +17,7 @@ protocol ByteSource: AnyObject {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
-/// Reads a file descriptor, after serving bytes that were already read to detect the format.
+/// Reads a file descriptor, after serving bytes that were already read from it (`prefix`).
 final class FileByteSource: ByteSource {
   let displayName: String
   let totalBytes: Int64?
@@ -51,7 +51,8 @@ final class FileByteSource: ByteSource {
         return count
       }
       if errno == EINTR { continue }
-      throw HealthPortError(.failure, "\(displayName): error: cannot read: \(String(cString: strerror(errno)))")
+      throw HealthPortError(
+        .failure, file: displayName, message: "cannot read: \(String(cString: strerror(errno)))")
     }
   }
 }
@@ -86,7 +87,7 @@ final class ZipMemberByteSource: ByteSource {
     do {
       return try archive.read(into: buffer)
     } catch let error as ZipStreamError {
-      throw HealthPortError(.malformed, error.message)
+      throw HealthPortError(.malformed, file: error.archiveName, message: error.message)
     }
   }
 }
@@ -111,5 +112,35 @@ final class MemoryByteSource: ByteSource {
     bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
     offset += count
     return count
+  }
+}
+
+/// Serves bytes that were read ahead (to recognise the format), then the rest of the underlying
+/// source.
+final class PrefixedByteSource: ByteSource {
+  private var prefix: [UInt8]
+  private var prefixOffset = 0
+  private let base: ByteSource
+
+  init(prefix: [UInt8], base: ByteSource) {
+    self.prefix = prefix
+    self.base = base
+  }
+
+  var displayName: String { base.displayName }
+  var totalBytes: Int64? { base.totalBytes }
+  var bytesConsumed: Int64 { base.bytesConsumed }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    if prefixOffset < prefix.count {
+      let count = min(prefix.count - prefixOffset, buffer.count)
+      prefix.withUnsafeBytes {
+        buffer.baseAddress!.copyMemory(from: $0.baseAddress! + prefixOffset, byteCount: count)
+      }
+      prefixOffset += count
+      if prefixOffset == prefix.count { prefix = [] }
+      return count
+    }
+    return try base.read(into: buffer)
   }
 }

@@ -16,6 +16,11 @@ public struct OutputFormat: Sendable {
   public let needsPath: Bool
   /// Which filters apply (a database takes everything and is queried later).
   public let filters: FilterSupport
+  /// The usage error when a format that ``needsPath`` gets no `-o PATH`; nil for
+  /// `--to NAME needs -o PATH`.
+  public let missingPathMessage: String?
+  /// A sentence for `convert --help` beside the description of outputs, when the format needs one.
+  public let helpNote: String?
   /// Makes the writer for one conversion.
   public let makeWriter: @Sendable (OutputRequest) throws -> FormatWriter
 
@@ -23,13 +28,16 @@ public struct OutputFormat: Sendable {
 
   public init(
     name: String, summary: String, options: [OutputFormatOption] = [], needsPath: Bool = false,
-    filters: FilterSupport = .all, makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
+    filters: FilterSupport = .all, missingPathMessage: String? = nil, helpNote: String? = nil,
+    makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
   ) {
     self.name = name
     self.summary = summary
     self.options = options
     self.needsPath = needsPath
     self.filters = filters
+    self.missingPathMessage = missingPathMessage
+    self.helpNote = helpNote
     self.makeWriter = makeWriter
   }
 }
@@ -42,12 +50,18 @@ public struct OutputFormatOption: Sendable, Hashable {
   public let help: String
   /// True when the option needs `-o PATH` (e.g. `--split` writes a folder).
   public let needsPath: Bool
+  /// The usage error when an option that ``needsPath`` gets no `-o PATH`; nil for
+  /// `--NAME needs -o PATH`.
+  public let missingPathMessage: String?
 
-  public init(name: String, valueName: String? = nil, help: String, needsPath: Bool = false) {
+  public init(
+    name: String, valueName: String? = nil, help: String, needsPath: Bool = false, missingPathMessage: String? = nil
+  ) {
     self.name = name
     self.valueName = valueName
     self.help = help
     self.needsPath = needsPath
+    self.missingPathMessage = missingPathMessage
   }
 }
 
@@ -80,15 +94,23 @@ public protocol FormatWriter: AnyObject {
   var sink: ExportSink { get }
   /// Makes the output appear (renames the temporary file or folder into place).
   func commit() throws
-  /// Removes everything written so far; the destination stays as it was.
+  /// Ends a conversion that failed. A file or folder output removes everything written so far
+  /// (the destination stays as it was); a database keeps what its format's rules say (SQLite:
+  /// every whole element read before damage to the input, nothing after a failure of its own).
   func abort()
   /// What to print on stderr after a successful commit instead of `convert`'s usual summary line
   /// (the SQLite store reports rows added per table); nil for the usual line.
   func summary(_ report: ReadReport) -> String?
+  /// The warnings to print after a successful commit, without the skip total (which `convert`
+  /// prints itself, also with `--quiet`); by default the reader's.
+  func warnings(_ report: ReadReport) -> [String]
 }
 
 extension FormatWriter {
   public func summary(_ report: ReadReport) -> String? { nil }
+  public func warnings(_ report: ReadReport) -> [String] {
+    Array(report.warnings.dropLast(report.skipped.isEmpty ? 0 : 1))
+  }
 }
 
 /// The output formats one program offers, in the order `--help` lists them.
@@ -110,4 +132,14 @@ public struct FormatRegistry: Sendable {
   }
 
   public var outputNames: [String] { outputs.map(\.name) }
+
+  /// Every format's own options, each once, in the order of the formats.
+  public var outputOptions: [OutputFormatOption] {
+    var seen: Set<String> = []
+    return outputs.flatMap(\.options).filter { seen.insert($0.name).inserted }
+  }
+
+  /// csv (with `--split`), jsonl, json and xml: what the core library writes. SQLite, in its own
+  /// module, is registered beside them by the command-line tool.
+  public static let standard = FormatRegistry(outputs: [.csv, .jsonl, .json, .xml])
 }

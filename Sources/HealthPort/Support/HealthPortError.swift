@@ -1,5 +1,9 @@
-/// An error healthport reports to a person: `path:line:col: error: message` (or `path: error: …`
-/// when there is no position), with the exit code its kind calls for.
+/// An error healthport reports to a person, as fields: what kind of problem (which picks the exit
+/// code), where (file, line, column, each when known) and the message.
+///
+/// ``description`` prints `path:line:col: error: message`, `path: error: message`, or
+/// `error: message` when no file is involved; the command-line tool puts `healthport <command>: `
+/// in front of the last form. No message holds that wording itself.
 public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   public enum Kind: Sendable {
     /// A bad command line (exit 64).
@@ -8,28 +12,58 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
     case failure
     /// Malformed or unusable input data (exit 65).
     case malformed
+
+    /// The exit status this kind calls for (`sysexits.h`: 64 `EX_USAGE`, 65 `EX_DATAERR`).
+    public var exitCode: Int32 {
+      switch self {
+      case .usage: 64
+      case .failure: 1
+      case .malformed: 65
+      }
+    }
   }
 
-  public let kind: Kind
-  public let message: String
+  public var kind: Kind
+  /// The file the problem is in or about (a path, `<stdin>`, `archive.zip:member.xml`); nil when
+  /// it concerns no file (an option's value, a sample's contents).
+  public var file: String?
+  /// 1-based; nil when not known.
+  public var line: Int?
+  /// 1-based (a field number for CSV); nil when not known.
+  public var column: Int?
+  public var message: String
+  /// True for an error made with ``init(_:_:)``, whose message is already the whole text.
+  public let isFullText: Bool
 
+  public init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
+    self.kind = kind
+    self.file = file
+    self.line = line
+    self.column = column
+    self.message = message
+    isFullText = false
+  }
+
+  /// Transitional: `message` is the whole text (`path: error: …`), printed as it is. Code not yet
+  /// migrated to the fields uses it.
+  @available(*, deprecated, message: "sweep")
   public init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
+    isFullText = true
   }
 
   /// A located input problem.
   public static func malformed(_ path: String, line: Int, column: Int, _ message: String) -> HealthPortError {
-    HealthPortError(.malformed, "\(path):\(line):\(column): error: \(message)")
+    HealthPortError(.malformed, file: path, line: line, column: column, message: message)
   }
 
-  public var exitCode: Int32 {
-    switch kind {
-    case .usage: 64
-    case .failure: 1
-    case .malformed: 65
-    }
-  }
+  public var exitCode: Int32 { kind.exitCode }
 
-  public var description: String { message }
+  public var description: String {
+    if isFullText { return message }
+    guard let file else { return "error: \(message)" }
+    guard let line else { return "\(file): error: \(message)" }
+    return "\(file):\(line):\(column.map { "\($0):" } ?? "") error: \(message)"
+  }
 }

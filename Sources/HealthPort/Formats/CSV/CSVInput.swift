@@ -10,23 +10,58 @@ public enum CSVInputKind: Sendable, Equatable {
   case table
 }
 
-/// Tells CSV inputs apart from exports by content.
+/// How CSV inputs are recognised, by content (``InputRecognizer`` asks).
 public enum CSVInput {
   /// `.splitFolder` for a folder holding healthport's `export.csv`; `.table` for a file whose
   /// first line is a CSV header with a type-like or start-date-like column (or any file named
   /// `*.csv` that is not XML or zip, so that its problems are reported as CSV problems); nil
   /// for everything else (XML, zip, export folders, unreadable paths).
   public static func detect(path: String) -> CSVInputKind? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    if (info.st_mode & S_IFMT) == S_IFDIR {
-      let line = firstLine(path + "/export.csv")
-      let expected = Array(CSVSplitSchema.Table.export.columns.joined(separator: ",").utf8)
-      return line.map { Array($0) == expected } == true ? .splitFolder : nil
+    switch InputRecognizer.format(ofPath: path) {
+    case .csvSplit: .splitFolder
+    case .csv: .table
+    default: nil
     }
-    guard (info.st_mode & S_IFMT) == S_IFREG, let line = firstLine(path), !isOtherFormat(line) else { return nil }
-    if path.lowercased().hasSuffix(".csv") { return .table }
-    return isTableHeader(line) ? .table : nil
+  }
+
+  /// The first line of a file is looked for in its first 64 KiB.
+  static let firstLineLimit = 64 << 10
+
+  /// A CSV table: its first line (in the first 64 KiB, after a byte order mark) is a CSV header
+  /// naming a type-like or start-date-like column, or, for a regular file named `*.csv`, is not
+  /// the start of another format; or, after blank lines, the first line that is not blank is such
+  /// a header.
+  static func recognise(_ head: InputHead) -> InputHead.Recognition {
+    var window = head.bytes.prefix(firstLineLimit)
+    if window.starts(with: [0xEF, 0xBB, 0xBF]) { window = window.dropFirst(3) }
+    // XML, JSON and zip are told by their first bytes; no need to wait for the line's end.
+    let startsOtherFormat = window.first.map { [UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "[")].contains($0) }
+    if startsOtherFormat != true {
+      var line = window
+      if let end = window.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+        line = window[..<end]
+      } else if !head.isComplete && head.bytes.count < firstLineLimit {
+        return .needMore
+      }
+      let named = head.fileName?.lowercased().hasSuffix(".csv") == true
+      if !isOtherFormat(line) && (named || isTableHeader(line)) { return .yes }
+    }
+    guard let start = head.firstNonBlankIndex else { return head.undecided }
+    if head.bytes[start] == UInt8(ascii: "<") || head.bytes[start] == UInt8(ascii: "{") { return .no }
+    var line = head.bytes[start...]
+    if let end = line.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+      line = line[..<end]
+    } else if !head.isComplete {
+      return .needMore
+    }
+    return isTableHeader(line) ? .yes : .no
+  }
+
+  /// True for a folder holding the `export.csv` of `convert --to csv --split` (its header row).
+  static func isSplitFolder(_ path: String) -> Bool {
+    let line = firstLine(path + "/export.csv")
+    let expected = Array(CSVSplitSchema.Table.export.columns.joined(separator: ",").utf8)
+    return line.map { Array($0) == expected } == true
   }
 
   /// True when a first line is the start of XML, JSON or a zip (or binary), never CSV.

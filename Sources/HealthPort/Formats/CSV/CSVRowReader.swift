@@ -32,7 +32,7 @@ final class CSVRowReader {
   convenience init(path: String, bufferSize: Int = 64 << 10) throws {
     let fileDescriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard fileDescriptor >= 0 else {
-      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
+      throw HealthPortError(.failure, file: path, message: "cannot open: \(String(cString: strerror(errno)))")
     }
     let source = FileByteSource(
       fileDescriptor: fileDescriptor, ownsDescriptor: true, prefix: [], displayName: path, totalBytes: nil)

@@ -22,7 +22,7 @@ enum CSVSplitFolder {
   /// The tables of a folder: its visible `.csv` files, unsorted.
   static func tableFileNames(_ path: String) throws -> [String] {
     guard let names = entryNames(path) else {
-      throw HealthPortError(.failure, "\(path): error: cannot open: \(String(cString: strerror(errno)))")
+      throw HealthPortError(.failure, file: path, message: "cannot open: \(String(cString: strerror(errno)))")
     }
     return names.filter { $0.hasSuffix(".csv") && !$0.hasPrefix(".") }
   }

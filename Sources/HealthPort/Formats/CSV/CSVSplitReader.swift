@@ -32,7 +32,7 @@ final class CSVSplitReader {
     var names = try CSVSplitFolder.tableFileNames(directory)
     names.sort()
     guard names.contains("export.csv") else {
-      throw HealthPortError(.malformed, "\(directory): error: not a split CSV folder (no export.csv)")
+      throw HealthPortError(.malformed, file: directory, message: "not a split CSV folder (no export.csv)")
     }
     let fixed = Dictionary(uniqueKeysWithValues: CSVSplitSchema.Table.allCases.map { ($0.fileName, $0) })
     var exportCursor: TableCursor?
@@ -40,7 +40,7 @@ final class CSVSplitReader {
       let path = directory + "/" + name
       let reader = try CSVRowReader(path: path, bufferSize: 32 << 10)
       guard try reader.next() else {
-        throw HealthPortError(.malformed, "\(path): error: the table is empty (not even a header row)")
+        throw HealthPortError(.malformed, file: path, message: "the table is empty (not even a header row)")
       }
       let header = (0..<reader.fieldCount).map { reader.string($0) }
       let kind: TableCursor.Kind
@@ -68,7 +68,7 @@ final class CSVSplitReader {
       default: cursors.append(cursor)
       }
     }
-    guard let exportCursor else { throw HealthPortError(.malformed, "\(directory): error: export.csv is missing") }
+    guard let exportCursor else { throw HealthPortError(.malformed, file: directory, message: "export.csv is missing") }
 
     // The header row: id 0.
     try exportCursor.advance()

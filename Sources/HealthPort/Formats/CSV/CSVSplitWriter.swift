@@ -40,7 +40,7 @@ public final class CSVSplitWriter: ExportSink {
     var path = directory
     while path.count > 1, path.hasSuffix("/") { path.removeLast() }
     if let protectedPath, OutputStream.sameFile(path, protectedPath) {
-      throw HealthPortError(.usage, "\(path): error: the output would overwrite the input; choose another folder")
+      throw HealthPortError(.usage, file: path, message: "the output would overwrite the input; choose another folder")
     }
     self.directory = path
     let slash = path.lastIndex(of: "/")
@@ -51,11 +51,11 @@ public final class CSVSplitWriter: ExportSink {
     var info = stat()
     if stat(path, &info) == 0 {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw HealthPortError(.usage, "\(path): error: exists and is not a folder; --split writes a folder")
+        throw HealthPortError(.usage, file: path, message: "exists and is not a folder; --split writes a folder")
       }
       guard CSVSplitFolder.isReplaceable(path) else {
         throw HealthPortError(
-          .usage, "\(path): error: the folder exists and is not a healthport split folder; choose another folder")
+          .usage, file: path, message: "the folder exists and is not a healthport split folder; choose another folder")
       }
     }
     CSVSplitFolder.remove(temporaryDirectory)

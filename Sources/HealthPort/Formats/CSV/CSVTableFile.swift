@@ -86,6 +86,6 @@ final class CSVTableFile {
   }
 
   static func error(_ path: String, _ what: String) -> HealthPortError {
-    HealthPortError(.failure, "\(path): error: \(what): \(String(cString: strerror(errno)))")
+    HealthPortError(.failure, file: path, message: "\(what): \(String(cString: strerror(errno)))")
   }
 }

@@ -1,0 +1,145 @@
+import XMLStream
+import ZipStream
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Finds the Apple Health export inside a container **by content**: the XML document whose root
+/// element is `HealthData`, whatever its name (`export.xml`, `导出.xml`, `eksport.xml`, …), in a
+/// zip archive or an unzipped `apple_health_export/` folder.
+enum ExportFinder {
+  static let sniffLimit = 4 << 20
+
+  /// The export member of the zip archive `stream` was recognised as: opened by path (seekable:
+  /// the central directory is used when present), or streamed from stdin after its head.
+  static func exportMember(of stream: RecognisedStream) throws -> ByteSource {
+    let name = stream.source.displayName
+    do {
+      let archive: ZipArchiveReader
+      if let path = stream.path {
+        archive = try ZipArchiveReader(path: path)
+      } else {
+        archive = try ZipArchiveReader(
+          fileDescriptor: stream.fileDescriptor ?? 0, prefix: stream.head.bytes, name: name)
+      }
+      return try exportMember(in: archive, name: name, size: stream.size)
+    } catch let error as ZipStreamError {
+      throw HealthPortError(.malformed, file: error.archiveName, message: error.message)
+    }
+  }
+
+  /// Walks the zip's members and stops at the first whose root element is `HealthData`.
+  private static func exportMember(in archive: ZipArchiveReader, name: String, size: Int64?) throws -> ByteSource {
+    var members = 0
+    while let entry = try archive.nextEntry() {
+      guard entry.isRegularFile else { continue }
+      members += 1
+      var prefix: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 64 << 10)
+      sniffing: while prefix.count < sniffLimit {
+        let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
+        if n == 0 { break }
+        prefix.append(contentsOf: chunk[0..<n])
+        switch XMLRootSniffer.sniff(prefix) {
+        case .root("HealthData"):
+          return ZipMemberByteSource(
+            archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
+            consumed: { archive.compressedBytesRead })
+        case .root, .notXML: break sniffing
+        case .needMore: continue
+        }
+      }
+    }
+    if members == 0 {
+      throw HealthPortError(
+        .malformed, file: name,
+        message: "the zip archive is empty (the Health app sometimes writes an empty export; export again)")
+    }
+    throw HealthPortError(
+      .malformed, file: name,
+      message: "the zip archive holds no Apple Health export (no XML file whose root element is HealthData)")
+  }
+
+  /// The export in an unzipped export folder: `apple_health_export/` itself or a folder
+  /// containing it. A folder holding two exports is refused (naming both) rather than read by a
+  /// guess; a folder holding a zip but no export points to the zip.
+  static func exportFile(inFolder path: String) throws -> ByteSource {
+    var candidates: [String] = []
+    var zips: [String] = []
+    for folder in [path, path + "/apple_health_export"] {
+      guard let dir = opendir(folder) else { continue }
+      defer { closedir(dir) }
+      while let entry = readdir(dir) {
+        let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+        }
+        let lowercased = fileName.lowercased()
+        if lowercased.hasSuffix(".xml") { candidates.append(folder + "/" + fileName) }
+        if lowercased.hasSuffix(".zip") { zips.append(folder + "/" + fileName) }
+      }
+    }
+    var found: FileByteSource?
+    for candidate in candidates.sorted() {
+      guard let source = try openIfExport(candidate) else { continue }
+      if let found {
+        throw HealthPortError(
+          .malformed, file: path,
+          message: "the folder holds two Apple Health exports, \(found.displayName) and \(candidate); "
+            + "name the one to read")
+      }
+      found = source
+    }
+    if let found { return found }
+    if let zip = zips.sorted().first {
+      throw HealthPortError(
+        .malformed, file: path,
+        message: "the folder holds no Apple Health export (no XML file whose root element is HealthData), "
+          + "but it holds \(zip): read that (healthport reads zips directly)")
+    }
+    throw HealthPortError(
+      .malformed, file: path,
+      message: "the folder holds no Apple Health export (no XML file whose root element is HealthData)")
+  }
+
+  /// The file at `candidate` as a source when its root element is `HealthData`, else nil.
+  private static func openIfExport(_ candidate: String) throws -> FileByteSource? {
+    let fd = Glibc.open(candidate, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    var info = stat()
+    fstat(fd, &info)
+    var prefix: [UInt8] = []
+    var result = XMLRootSniffer.Result.needMore
+    while result == .needMore, prefix.count < sniffLimit {
+      let more: [UInt8]
+      do { more = try readPrefix(fd, count: 64 << 10, name: candidate) } catch {
+        close(fd)
+        throw error
+      }
+      if more.isEmpty { break }
+      prefix += more
+      result = XMLRootSniffer.sniff(prefix)
+    }
+    guard result == .root("HealthData") else {
+      close(fd)
+      return nil
+    }
+    return FileByteSource(
+      fileDescriptor: fd, ownsDescriptor: true, prefix: prefix, displayName: candidate, totalBytes: Int64(info.st_size))
+  }
+
+  private static func readPrefix(_ fd: Int32, count: Int, name: String) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw HealthPortError(.failure, file: name, message: "cannot read: \(String(cString: strerror(errno)))")
+      }
+      filled += n
+    }
+    return Array(bytes[0..<filled])
+  }
+}

@@ -1,0 +1,12 @@
+/// Receives an export as it streams: the header, then each top-level element in document order.
+///
+/// Calls come one at a time, but with ``ReadOptions/concurrent`` (the default on machines with
+/// more than one processor) they come from a thread of the reader's own, not the caller's;
+/// ``ExportReader/read(into:)`` returns after the last one.
+public protocol ExportSink: AnyObject {
+  /// The top-level elements this sink needs built (see ``ElementInterest``).
+  var interest: ElementInterest { get }
+  func begin(_ header: ExportHeader) throws
+  func consume(_ element: ExportElement) throws
+  func end(_ report: ReadReport) throws
+}

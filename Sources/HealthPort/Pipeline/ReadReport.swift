@@ -1,0 +1,52 @@
+/// What a read saw besides the elements: sizes and the warnings for known quirks.
+public struct ReadReport: Sendable {
+  public var documentName: String
+  public var format: InputFormat
+  /// Bytes of the export document (uncompressed).
+  public var documentBytes: Int64 = 0
+  /// Control characters that XML forbids, removed before parsing (some exports hold `\u{0B}`).
+  public var removedControlCharacters = 0
+  public var firstControlCharacterOffset: Int?
+  /// Elements in places healthport does not know (kept generically).
+  public var unknownElements = 0
+  /// Elements holding character data (kept, but Apple writes none).
+  public var textNodes = 0
+  /// True when the prolog's DTD was one that strict parsers reject (iOS 16.0).
+  public var hasBrokenDTD = false
+  /// Other notes for stderr (e.g. a CSV input with a header but no rows).
+  public var notes: [String] = []
+  /// With `--skip-invalid`: each damaged element passed over, as `path:line:col: error: …`.
+  public var skipped: [String] = []
+  /// Workouts whose metadata block is written twice (v13/v14 exports; both copies are kept).
+  public var duplicatedWorkoutMetadata = 0
+  /// Records without a `value` (not-applicable category samples of 2019–2023 exports).
+  public var recordsWithoutValue = 0
+  /// Attributes healthport does not know, kept on their elements.
+  public var unknownAttributes = 0
+
+  /// Human-readable warnings, one per kind, with counts.
+  public var warnings: [String] {
+    var result: [String] = []
+    if removedControlCharacters > 0 {
+      let at = firstControlCharacterOffset.map { " (first at byte \($0))" } ?? ""
+      result.append("removed \(removedControlCharacters) control character(s) that XML does not allow\(at)")
+    }
+    if hasBrokenDTD { result.append("the DTD is the malformed one of iOS 16.0 exports; it was skipped as always") }
+    if unknownElements > 0 { result.append("\(unknownElements) unknown element(s) kept as they are") }
+    if unknownAttributes > 0 { result.append("\(unknownAttributes) unknown attribute(s) on Records kept as they are") }
+    if duplicatedWorkoutMetadata > 0 {
+      result.append(
+        "\(duplicatedWorkoutMetadata) workout(s) with their metadata block written twice (an Apple quirk; both copies kept)"
+      )
+    }
+    if recordsWithoutValue > 0 {
+      result.append("\(recordsWithoutValue) record(s) without a value (not-applicable categories; kept without one)")
+    }
+    if textNodes > 0 { result.append("\(textNodes) text node(s) in elements (not written by the Health app)") }
+    result.append(contentsOf: notes)
+    if !skipped.isEmpty {
+      result.append("skipped \(skipped.count) damaged element(s) (--skip-invalid); everything else was read")
+    }
+    return result
+  }
+}
