@@ -115,7 +115,7 @@ struct SQLiteOutputTests {
       _ = try SQLiteOutput.format.makeWriter(
         OutputRequest(path: directory.file("out.db"), input: directory.file("missing.xml")))
     }
-    #expect(error.message.hasSuffix("missing.xml: error: cannot open: No such file or directory"), "\(error.message)")
+    #expect(error.description.hasSuffix("missing.xml: error: cannot open: No such file or directory"), "\(error)")
     #expect(directory.names.isEmpty)
   }
 }

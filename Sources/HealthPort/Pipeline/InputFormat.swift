@@ -23,7 +23,7 @@ struct StreamInputFormat: Sendable {
   let isContainer: Bool
   let read: @Sendable (RecognisedStream, ReadOptions, ExportSink) throws -> ReadReport
 
-  /// Asked in this order. A stream that none recognises is read as XML: its parser names the
+  /// Asked in this order (each format's entry is defined in its folder under `Formats/`). A stream that none recognises is read as XML: its parser names the
   /// problem.
   static let all: [StreamInputFormat] = [zip, csv, json, xml]
   static let fallback = xml
@@ -37,28 +37,6 @@ struct StreamInputFormat: Sendable {
       return try XMLExportReader(options: options).read(member, format: .zip, into: sink)
     })
 
-  /// healthport's single records table or a CSV from another tool (``CSVInput``).
-  static let csv = StreamInputFormat(
-    format: .csv, recognise: CSVInput.recognise, isContainer: false,
-    read: { stream, options, sink in
-      var options = options
-      // Rows without a source are named after a regular file; from stdin or a pipe, `stdin`.
-      if let path = stream.head.fileName, options.csvDefaultSourceName == nil {
-        options.csvDefaultSourceName = CSVRecordsReader.baseName(path)
-      }
-      return try CSVRecordsReader(source: stream.source, options: options).read(into: sink)
-    })
 
-  /// healthport's JSON Lines or JSON document: the first byte that is not white space is `{`.
-  static let json = StreamInputFormat(
-    format: .jsonl,
-    recognise: { head in head.firstNonBlankByte.map { $0 == UInt8(ascii: "{") ? .yes : .no } ?? head.undecided },
-    isContainer: false,
-    read: { stream, options, sink in try JSONLinesReader(source: stream.source, options: options).read(into: sink) })
 
-  static let xml = StreamInputFormat(
-    format: .xml, recognise: XMLExportReader.recognise, isContainer: false,
-    read: { stream, options, sink in try XMLExportReader(options: options).read(stream.source, format: .xml, into: sink)
-    }
-  )
 }

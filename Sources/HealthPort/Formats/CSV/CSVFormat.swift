@@ -1,0 +1,45 @@
+/// CSV: how `convert --to` writes it and how an input is recognised as it, registered in
+/// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
+extension OutputFormat {
+  static let csv = OutputFormat(
+    name: "csv", summary: "one table of records, or with --split a folder of tables holding everything",
+    options: [.split]
+  ) { request in
+    if request.flag(OutputFormatOption.split.name), let path = request.path {
+      return SplitFolderFormatWriter(try CSVSplitWriter(directory: path, protecting: request.input))
+    }
+    return try StreamFormatWriter(request) { CSVRecordsWriter(output: $0) }
+  }
+}
+
+extension OutputFormatOption {
+  /// `--to csv --split`: a folder of tables holding the whole export.
+  static let split = OutputFormatOption(
+    name: "--split", help: "CSV only: a folder of tables (needs -o DIR).", needsPath: true,
+    missingPathMessage: "--split writes a folder of tables: give it with -o DIR")
+}
+
+/// `--split`'s folder of tables, which the writer itself moves into place at the end of the read.
+final class SplitFolderFormatWriter: FormatWriter {
+  private let writer: CSVSplitWriter
+
+  init(_ writer: CSVSplitWriter) { self.writer = writer }
+
+  var sink: ExportSink { writer }
+  func commit() throws {}
+  func abort() { writer.abort() }
+}
+
+extension StreamInputFormat {
+  /// healthport's single records table or a CSV from another tool (``CSVInput``).
+  static let csv = StreamInputFormat(
+    format: .csv, recognise: CSVInput.recognise, isContainer: false,
+    read: { stream, options, sink in
+      var options = options
+      // Rows without a source are named after a regular file; from stdin or a pipe, `stdin`.
+      if let path = stream.head.fileName, options.csvDefaultSourceName == nil {
+        options.csvDefaultSourceName = CSVRecordsReader.baseName(path)
+      }
+      return try CSVRecordsReader(source: stream.source, options: options).read(into: sink)
+    })
+}

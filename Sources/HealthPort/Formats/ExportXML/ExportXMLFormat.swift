@@ -1,0 +1,15 @@
+/// The export XML: how `convert --to` writes it and how an input is recognised as it, registered in
+/// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
+extension OutputFormat {
+  static let xml = OutputFormat(name: "xml", summary: "the export XML format, byte-faithful") { request in
+    try StreamFormatWriter(request) { XMLExportWriter(output: $0) }
+  }
+}
+
+extension StreamInputFormat {
+  static let xml = StreamInputFormat(
+    format: .xml, recognise: XMLExportReader.recognise, isContainer: false,
+    read: { stream, options, sink in try XMLExportReader(options: options).read(stream.source, format: .xml, into: sink)
+    }
+  )
+}

@@ -1,0 +1,14 @@
+/// A format written as one stream: to `-o PATH` (atomically: nothing appears there unless the
+/// conversion succeeds) or to stdout.
+final class StreamFormatWriter: FormatWriter {
+  let output: OutputStream
+  let sink: ExportSink
+
+  init(_ request: OutputRequest, sink makeSink: (OutputStream) -> ExportSink) throws {
+    output = try request.path.map { try OutputStream(path: $0, protecting: request.input) } ?? OutputStream()
+    sink = makeSink(output)
+  }
+
+  func commit() throws { try output.commit() }
+  func abort() { output.abort() }
+}
