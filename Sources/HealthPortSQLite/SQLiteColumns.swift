@@ -33,7 +33,9 @@ struct SQLiteColumns {
   }
 
   /// The SQL names of the named columns (a date's three, a value's two), for an insert list.
-  func names(_ names: String...) -> [String] {
+  func names(_ names: String...) -> [String] { self.names(names) }
+
+  func names(_ names: [String]) -> [String] {
     names.flatMap { name in
       let column = table.column(name)
       let sqlName = Self.sqlName(of: column)
@@ -47,6 +49,9 @@ struct SQLiteColumns {
 
   /// HealthKit's prefix of the `Me` columns, which SQLite's names leave out (`date_of_birth`).
   static let characteristicPrefix = "HKCharacteristicTypeIdentifier"
+
+  /// The `Me` columns in the catalog's order, which is SQLite's.
+  static let characteristics = ColumnCatalog.me.columnNames.filter { $0.hasPrefix(characteristicPrefix) }
 
   static func sqlName(of column: TableColumn) -> String {
     if column.name.hasPrefix(characteristicPrefix) {

@@ -36,6 +36,22 @@ struct SQLiteSchemaTests {
     #expect(try db.scalarInt("PRAGMA user_version") == SQLiteSchema.version)
   }
 
+  @Test("the loader's insert statements keep the text they had before their columns came from the catalog")
+  func insertStatementsMatchGolden() throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute(SQLiteSchema.create)
+    let s = try Statements(db)
+    let inserts = [
+      s.insertExport, s.insertSource, s.insertRecord, s.insertMetadata, s.insertExtra, s.insertBeat,
+      s.insertCorrelation, s.insertCorrelationRecord, s.insertWorkout, s.insertActivity, s.insertEvent,
+      s.insertStatistics, s.insertRoute, s.insertLocation, s.insertSummary, s.insertMe, s.insertOther,
+    ]
+    let golden = try String(
+      contentsOf: Self.golden.deletingLastPathComponent().appendingPathComponent("insert-statements-v2.sql"),
+      encoding: .utf8)
+    #expect(inserts.map { $0.sql + "\n" }.sorted() == golden.split(separator: "\n").map { $0 + "\n" }.sorted())
+  }
+
   @Test("catalog names become SQLite's: snake_case, dates in three columns, a value in two")
   func derivedNames() {
     #expect(ColumnCatalog.workouts.column("totalEnergyBurned").snakeCaseName == "total_energy_burned")
