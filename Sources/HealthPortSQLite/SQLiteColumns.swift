@@ -5,45 +5,63 @@ import HealthPort
 /// here, and declare only SQLite's own columns (ids, keys, bookkeeping) themselves.
 ///
 /// A column's SQL name is its catalog name in snake_case unless SQLite's own is given. An
-/// ``ColumnType/exportDate`` column becomes the triple of ``SQLiteSchema/date(_:required:)``,
-/// named without `Date` (`creationDate` → `creation_date, creation_unix, creation_offset_min`); a
-/// ``ColumnType/numberOrText`` one becomes `X_text TEXT, X_num REAL`, never NOT NULL (a row has one).
+/// ``ColumnType/exportDate`` column becomes three: the string as written, Unix seconds and the
+/// written UTC offset in minutes, named without `Date` (`creationDate` → `creation_date,
+/// creation_unix, creation_offset_min`); a ``ColumnType/numberOrText`` one becomes `X_text TEXT,
+/// X_num REAL`, never NOT NULL (a row has one of the two).
 struct SQLiteColumns {
+  /// One column of a SQLite table.
+  struct SQLColumn {
+    let name: String
+    let type: String
+    let notNull: Bool
+
+    var definition: String { "\(name) \(type)\(notNull ? " NOT NULL" : "")" }
+  }
+
   let table: TableDefinition
 
   init(_ table: TableDefinition) { self.table = table }
 
   /// The definitions of the named columns, in the order given, on one line.
   subscript(_ names: String...) -> String {
-    names.flatMap { Self.definitions(table.column($0), named: Self.sqlName(of: table.column($0))) }
-      .joined(separator: ", ")
+    names.flatMap { sqlColumns($0) }.map(\.definition).joined(separator: ", ")
   }
 
-  /// The definitions of one column, one a line of a `CREATE TABLE` body.
-  func lines(_ name: String) -> String {
-    let column = table.column(name)
-    return Self.definitions(column, named: Self.sqlName(of: column)).joined(separator: ",\n  ")
-  }
+  /// The definitions of what one column becomes, one a line of a `CREATE TABLE` body.
+  func lines(_ name: String) -> String { sqlColumns(name).map(\.definition).joined(separator: ",\n  ") }
 
   /// One column under SQLite's own name, or without NOT NULL where SQLite's table has none.
   func definition(_ name: String, as sqlName: String? = nil, nullable: Bool = false) -> String {
-    let column = table.column(name)
-    return Self.definitions(column, named: sqlName ?? Self.sqlName(of: column), nullable: nullable)
-      .joined(separator: ", ")
+    sqlColumns(name, as: sqlName, nullable: nullable).map(\.definition).joined(separator: ", ")
   }
 
   /// The SQL names of the named columns (a date's three, a value's two), for an insert list.
   func names(_ names: String...) -> [String] { self.names(names) }
 
-  func names(_ names: [String]) -> [String] {
-    names.flatMap { name in
-      let column = table.column(name)
-      let sqlName = Self.sqlName(of: column)
-      switch column.type {
-      case .exportDate: return Statements.date(sqlName)
-      case .numberOrText: return [sqlName + "_text", sqlName + "_num"]
-      default: return [sqlName]
-      }
+  func names(_ names: [String]) -> [String] { names.flatMap { sqlColumns($0) }.map(\.name) }
+
+  /// What the catalog column `name` becomes in SQLite.
+  func sqlColumns(_ name: String, as sqlName: String? = nil, nullable: Bool = false) -> [SQLColumn] {
+    let column = table.column(name)
+    let sqlName = sqlName ?? Self.sqlName(of: column)
+    let notNull = column.isRequired && !nullable
+    switch column.type {
+    case .exportDate:
+      return [
+        SQLColumn(name: sqlName + "_date", type: "TEXT", notNull: notNull),
+        SQLColumn(name: sqlName + "_unix", type: "INTEGER", notNull: notNull),
+        SQLColumn(name: sqlName + "_offset_min", type: "INTEGER", notNull: notNull),
+      ]
+    case .numberOrText:
+      return [
+        SQLColumn(name: sqlName + "_text", type: "TEXT", notNull: false),
+        SQLColumn(name: sqlName + "_num", type: "REAL", notNull: false),
+      ]
+    case .integer: return [SQLColumn(name: sqlName, type: "INTEGER", notNull: notNull)]
+    case .number: return [SQLColumn(name: sqlName, type: "REAL", notNull: notNull)]
+    case .text, .isoDate, .instant, .localDay, .localTime, .json:
+      return [SQLColumn(name: sqlName, type: "TEXT", notNull: notNull)]
     }
   }
 
@@ -61,18 +79,6 @@ struct SQLiteColumns {
       return TableColumn.snakeCase(String(column.name.dropLast(4)))
     }
     return column.snakeCaseName
-  }
-
-  static func definitions(_ column: TableColumn, named sqlName: String, nullable: Bool = false) -> [String] {
-    let notNull = column.isRequired && !nullable
-    let null = notNull ? " NOT NULL" : ""
-    switch column.type {
-    case .exportDate: return [SQLiteSchema.date(sqlName, required: notNull)]
-    case .numberOrText: return ["\(sqlName)_text TEXT", "\(sqlName)_num REAL"]
-    case .integer: return ["\(sqlName) INTEGER\(null)"]
-    case .number: return ["\(sqlName) REAL\(null)"]
-    case .text, .isoDate, .instant, .localDay, .localTime, .json: return ["\(sqlName) TEXT\(null)"]
-    }
   }
 }
 

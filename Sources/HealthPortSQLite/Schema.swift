@@ -13,12 +13,6 @@ public enum SQLiteSchema {
   /// `PRAGMA application_id`: "HPRT".
   public static let applicationID: Int64 = 0x4850_5254
 
-  /// Columns for one date: the string as written, Unix seconds, and the written UTC offset in minutes.
-  static func date(_ name: String, required: Bool = true) -> String {
-    let null = required ? " NOT NULL" : ""
-    return "\(name)_date TEXT\(null), \(name)_unix INTEGER\(null), \(name)_offset_min INTEGER\(null)"
-  }
-
   /// Columns shared by the elements that carry `copies` (see ``SQLiteLoader``).
   static let bookkeeping = """
     copies INTEGER NOT NULL DEFAULT 1,

@@ -17,8 +17,6 @@ struct Statements {
     return "INSERT \(ignore ? "OR IGNORE " : "")INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
   }
 
-  static func date(_ name: String) -> [String] { ["\(name)_date", "\(name)_unix", "\(name)_offset_min"] }
-
   /// Columns set on first insert for the tables that count copies: export_id = seen_export = ?.
   static func withCopies(_ table: String, _ columns: [String]) -> String {
     let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
