@@ -13,12 +13,6 @@ public enum SQLiteSchema {
   /// `PRAGMA application_id`: "HPRT".
   public static let applicationID: Int64 = 0x4850_5254
 
-  /// Columns for one date: the string as written, Unix seconds, and the written UTC offset in minutes.
-  static func date(_ name: String, required: Bool = true) -> String {
-    let null = required ? " NOT NULL" : ""
-    return "\(name)_date TEXT\(null), \(name)_unix INTEGER\(null), \(name)_offset_min INTEGER\(null)"
-  }
-
   /// Columns shared by the elements that carry `copies` (see ``SQLiteLoader``).
   static let bookkeeping = """
     copies INTEGER NOT NULL DEFAULT 1,
@@ -27,14 +21,19 @@ public enum SQLiteSchema {
       seen_count INTEGER NOT NULL
     """
 
+  /// Where the tables' shared columns are defined (the column catalog).
+  private typealias Catalog = SQLiteColumns
+
+  /// Every table, index and view of a new database. Columns the catalog defines come from it, in
+  /// SQLite's order; the rest (ids, keys, `person`, bookkeeping, parsed devices) are SQLite's own.
   static let create: String = """
     CREATE TABLE exports (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
       path TEXT NOT NULL,
       export_date TEXT, export_date_unix INTEGER,
-      export_version INTEGER,
-      locale TEXT,
+      \(Catalog.exports["exportVersion"]),
+      \(Catalog.exports["locale"]),
       input_bytes INTEGER,
       started_at TEXT NOT NULL,
       finished_at TEXT,
@@ -57,10 +56,10 @@ public enum SQLiteSchema {
     CREATE TABLE sources (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      name TEXT NOT NULL,
-      version TEXT,
-      product TEXT,
-      device TEXT,
+      \(Catalog.sources.definition("sourceName", as: "name")),
+      \(Catalog.sources.definition("sourceVersion", as: "version")),
+      \(Catalog.sources.definition("sourceProduct", as: "product")),
+      \(Catalog.sources["device"]),
       device_name TEXT, device_manufacturer TEXT, device_model TEXT, device_hardware TEXT,
       device_firmware TEXT, device_software TEXT, device_local_identifier TEXT, device_udi TEXT,
       device_creation_date TEXT,
@@ -71,14 +70,13 @@ public enum SQLiteSchema {
     CREATE TABLE records (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      type TEXT NOT NULL,
+      \(Catalog.records["type"]),
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      unit TEXT,
-      value_text TEXT,
-      value_num REAL,
-      \(date("creation", required: false)),
-      \(date("start")),
-      \(date("end")),
+      \(Catalog.records["unit"]),
+      \(Catalog.records.lines("value")),
+      \(Catalog.records["creationDate"]),
+      \(Catalog.records["startDate"]),
+      \(Catalog.records["endDate"]),
       content_hash INTEGER NOT NULL,
       \(bookkeeping),
       creation_key INTEGER NOT NULL,
@@ -93,8 +91,8 @@ public enum SQLiteSchema {
       owner_kind TEXT NOT NULL,
       owner_id INTEGER NOT NULL,
       position INTEGER NOT NULL,
-      key TEXT NOT NULL,
-      value TEXT NOT NULL
+      \(Catalog.metadata["key"]),
+      \(Catalog.metadata["value"])
     );
     CREATE INDEX metadata_owner ON metadata (owner_kind, owner_id);
 
@@ -103,19 +101,19 @@ public enum SQLiteSchema {
       person TEXT NOT NULL,
       record_id INTEGER NOT NULL REFERENCES records(id),
       position INTEGER NOT NULL,
-      bpm INTEGER,
-      time TEXT
+      \(Catalog.hrvBeats.definition("bpm", nullable: true)),
+      \(Catalog.hrvBeats.definition("time", nullable: true))
     );
     CREATE INDEX hrv_beats_record ON hrv_beats (record_id);
 
     CREATE TABLE correlations (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      type TEXT NOT NULL,
+      \(Catalog.correlations["type"]),
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      \(date("creation", required: false)),
-      \(date("start")),
-      \(date("end")),
+      \(Catalog.correlations["creationDate"]),
+      \(Catalog.correlations["startDate"]),
+      \(Catalog.correlations["endDate"]),
       content_hash INTEGER NOT NULL,
       \(bookkeeping),
       creation_key INTEGER NOT NULL
@@ -128,28 +126,27 @@ public enum SQLiteSchema {
       correlation_id INTEGER NOT NULL REFERENCES correlations(id),
       position INTEGER NOT NULL,
       record_id INTEGER REFERENCES records(id),
-      type TEXT NOT NULL,
+      \(Catalog.correlationRecords["type"]),
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      unit TEXT,
-      value_text TEXT,
-      value_num REAL,
-      \(date("creation", required: false)),
-      \(date("start")),
-      \(date("end"))
+      \(Catalog.correlationRecords["unit"]),
+      \(Catalog.correlationRecords.lines("value")),
+      \(Catalog.correlationRecords["creationDate"]),
+      \(Catalog.correlationRecords["startDate"]),
+      \(Catalog.correlationRecords["endDate"])
     );
     CREATE INDEX correlation_records_correlation ON correlation_records (correlation_id);
 
     CREATE TABLE workouts (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      activity_type TEXT NOT NULL,
-      duration REAL, duration_unit TEXT,
-      total_distance REAL, total_distance_unit TEXT,
-      total_energy_burned REAL, total_energy_burned_unit TEXT,
+      \(Catalog.workouts.definition("workoutActivityType", as: "activity_type")),
+      \(Catalog.workouts["duration", "durationUnit"]),
+      \(Catalog.workouts["totalDistance", "totalDistanceUnit"]),
+      \(Catalog.workouts["totalEnergyBurned", "totalEnergyBurnedUnit"]),
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      \(date("creation", required: false)),
-      \(date("start")),
-      \(date("end")),
+      \(Catalog.workouts["creationDate"]),
+      \(Catalog.workouts["startDate"]),
+      \(Catalog.workouts["endDate"]),
       duration_min REAL,
       distance_km REAL,
       energy_kcal REAL,
@@ -163,10 +160,10 @@ public enum SQLiteSchema {
       person TEXT NOT NULL,
       workout_id INTEGER NOT NULL REFERENCES workouts(id),
       position INTEGER NOT NULL,
-      uuid TEXT NOT NULL,
-      \(date("start")),
-      \(date("end", required: false)),
-      duration REAL, duration_unit TEXT
+      \(Catalog.workoutActivities["uuid"]),
+      \(Catalog.workoutActivities["startDate"]),
+      \(Catalog.workoutActivities["endDate"]),
+      \(Catalog.workoutActivities["duration", "durationUnit"])
     );
     CREATE INDEX workout_activities_workout ON workout_activities (workout_id);
 
@@ -176,9 +173,9 @@ public enum SQLiteSchema {
       workout_id INTEGER NOT NULL REFERENCES workouts(id),
       activity_id INTEGER REFERENCES workout_activities(id),
       position INTEGER NOT NULL,
-      type TEXT NOT NULL,
-      \(date("date")),
-      duration REAL, duration_unit TEXT
+      \(Catalog.workoutEvents["type"]),
+      \(Catalog.workoutEvents["date"]),
+      \(Catalog.workoutEvents["duration", "durationUnit"])
     );
     CREATE INDEX workout_events_workout ON workout_events (workout_id);
 
@@ -188,10 +185,10 @@ public enum SQLiteSchema {
       workout_id INTEGER NOT NULL REFERENCES workouts(id),
       activity_id INTEGER REFERENCES workout_activities(id),
       position INTEGER NOT NULL,
-      type TEXT NOT NULL,
-      \(date("start")),
-      \(date("end")),
-      average REAL, minimum REAL, maximum REAL, sum REAL, unit TEXT
+      \(Catalog.workoutStatistics["type"]),
+      \(Catalog.workoutStatistics["startDate"]),
+      \(Catalog.workoutStatistics["endDate"]),
+      \(Catalog.workoutStatistics["average", "minimum", "maximum", "sum", "unit"])
     );
     CREATE INDEX workout_statistics_workout ON workout_statistics (workout_id);
 
@@ -201,10 +198,10 @@ public enum SQLiteSchema {
       workout_id INTEGER NOT NULL REFERENCES workouts(id),
       position INTEGER NOT NULL,
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      \(date("creation", required: false)),
-      \(date("start")),
-      \(date("end")),
-      file_path TEXT
+      \(Catalog.workoutRoutes["creationDate"]),
+      \(Catalog.workoutRoutes["startDate"]),
+      \(Catalog.workoutRoutes["endDate"]),
+      \(Catalog.fileReferences.definition("path", as: "file_path", nullable: true))
     );
     CREATE INDEX workout_routes_workout ON workout_routes (workout_id);
 
@@ -214,20 +211,20 @@ public enum SQLiteSchema {
       route_id INTEGER NOT NULL REFERENCES workout_routes(id),
       position INTEGER NOT NULL,
       date TEXT, date_unix INTEGER, date_offset_min INTEGER,
-      latitude REAL, longitude REAL, altitude REAL,
-      horizontal_accuracy REAL, vertical_accuracy REAL, course REAL, speed REAL
+      \(Catalog.locations["latitude", "longitude", "altitude"]),
+      \(Catalog.locations["horizontalAccuracy", "verticalAccuracy", "course", "speed"])
     );
     CREATE INDEX route_locations_route ON route_locations (route_id);
 
     CREATE TABLE activity_summaries (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      date_components TEXT,
-      active_energy_burned REAL, active_energy_burned_goal REAL, active_energy_burned_unit TEXT,
-      apple_move_time REAL, apple_move_time_goal REAL,
-      apple_exercise_time REAL, apple_exercise_time_goal REAL,
-      apple_stand_hours REAL, apple_stand_hours_goal REAL,
-      apple_move_minutes REAL, apple_move_minutes_goal REAL,
+      \(Catalog.activitySummaries["dateComponents"]),
+      \(Catalog.activitySummaries["activeEnergyBurned", "activeEnergyBurnedGoal", "activeEnergyBurnedUnit"]),
+      \(Catalog.activitySummaries["appleMoveTime", "appleMoveTimeGoal"]),
+      \(Catalog.activitySummaries["appleExerciseTime", "appleExerciseTimeGoal"]),
+      \(Catalog.activitySummaries["appleStandHours", "appleStandHoursGoal"]),
+      \(Catalog.activitySummaries["appleMoveMinutes", "appleMoveMinutesGoal"]),
       content_hash INTEGER NOT NULL,
       \(bookkeeping)
     );
@@ -236,11 +233,11 @@ public enum SQLiteSchema {
     CREATE TABLE me (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      date_of_birth TEXT,
-      biological_sex TEXT,
-      blood_type TEXT,
-      fitzpatrick_skin_type TEXT,
-      cardio_fitness_medications_use TEXT,
+      \(Catalog.me["HKCharacteristicTypeIdentifierDateOfBirth"]),
+      \(Catalog.me["HKCharacteristicTypeIdentifierBiologicalSex"]),
+      \(Catalog.me["HKCharacteristicTypeIdentifierBloodType"]),
+      \(Catalog.me["HKCharacteristicTypeIdentifierFitzpatrickSkinType"]),
+      \(Catalog.me["HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"]),
       content_hash INTEGER NOT NULL,
       export_id INTEGER NOT NULL
     );

@@ -17,8 +17,6 @@ struct Statements {
     return "INSERT \(ignore ? "OR IGNORE " : "")INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
   }
 
-  static func date(_ name: String) -> [String] { ["\(name)_date", "\(name)_unix", "\(name)_offset_min"] }
-
   /// Columns set on first insert for the tables that count copies: export_id = seen_export = ?.
   static func withCopies(_ table: String, _ columns: [String]) -> String {
     let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -37,9 +35,12 @@ struct Statements {
       + "seen_count = \(this), seen_export = ?1 WHERE \(conditions)"
   }
 
+  /// Where the insert lists' shared columns are named (the column catalog, as the schema).
+  private typealias Catalog = SQLiteColumns
+
   init(_ db: SQLiteConnection) throws {
     insertExport = try db.prepare(
-      Self.insert("exports", ["person", "path", "export_version", "locale", "started_at"]))
+      Self.insert("exports", ["person", "path"] + Catalog.exports.names("exportVersion", "locale") + ["started_at"]))
     updateExportDate = try db.prepare("UPDATE exports SET export_date = ?, export_date_unix = ? WHERE id = ?")
     finishExport = try db.prepare(
       """
@@ -70,86 +71,83 @@ struct Statements {
     insertRecord = try db.prepare(
       Self.withCopies(
         "records",
-        ["person", "type", "source_id", "unit", "value_text", "value_num"] + Self.date("creation")
-          + ["creation_key"] + Self.date("start") + ["start_local_day"] + Self.date("end") + ["content_hash"]))
+        ["person"] + Catalog.records.names("type") + ["source_id"]
+          + Catalog.records.names("unit", "value", "creationDate") + ["creation_key"]
+          + Catalog.records.names("startDate") + ["start_local_day"] + Catalog.records.names("endDate")
+          + ["content_hash"]))
     seenRecord = try db.prepare(Self.seen("records", key: recordKey))
     findRecord = try db.prepare(
       "SELECT id FROM records WHERE " + recordKey.map { "\($0) = ?" }.joined(separator: " AND "))
     insertMetadata = try db.prepare(
-      Self.insert("metadata", ["person", "owner_kind", "owner_id", "position", "key", "value"]))
+      Self.insert(
+        "metadata", ["person", "owner_kind", "owner_id", "position"] + Catalog.metadata.names("key", "value")))
     insertExtra = try db.prepare(
       Self.insert("extras", ["person", "owner_kind", "owner_id", "position", "kind", "name", "value"]))
-    insertBeat = try db.prepare(Self.insert("hrv_beats", ["person", "record_id", "position", "bpm", "time"]))
+    insertBeat = try db.prepare(
+      Self.insert("hrv_beats", ["person", "record_id", "position"] + Catalog.hrvBeats.names("bpm", "time")))
     insertCorrelation = try db.prepare(
       Self.withCopies(
         "correlations",
-        ["person", "type", "source_id"] + Self.date("creation") + ["creation_key"] + Self.date("start")
-          + Self.date("end") + ["content_hash"]))
+        ["person"] + Catalog.correlations.names("type") + ["source_id"] + Catalog.correlations.names("creationDate")
+          + ["creation_key"] + Catalog.correlations.names("startDate", "endDate") + ["content_hash"]))
     seenCorrelation = try db.prepare(Self.seen("correlations", key: recordKey))
     insertCorrelationRecord = try db.prepare(
       Self.insert(
         "correlation_records",
-        ["person", "correlation_id", "position", "record_id", "type", "source_id", "unit", "value_text", "value_num"]
-          + Self.date("creation") + Self.date("start") + Self.date("end")))
+        ["person", "correlation_id", "position", "record_id"] + Catalog.correlationRecords.names("type")
+          + ["source_id"]
+          + Catalog.correlationRecords.names("unit", "value", "creationDate", "startDate", "endDate")))
     insertWorkout = try db.prepare(
       Self.withCopies(
         "workouts",
-        [
-          "person", "activity_type", "duration", "duration_unit", "total_distance", "total_distance_unit",
-          "total_energy_burned", "total_energy_burned_unit", "source_id",
-        ] + Self.date("creation") + ["creation_key"] + Self.date("start") + Self.date("end") + [
-          "duration_min", "distance_km", "energy_kcal",
-        ]))
+        ["person", "activity_type"]
+          + Catalog.workouts.names(
+            "duration", "durationUnit", "totalDistance", "totalDistanceUnit", "totalEnergyBurned",
+            "totalEnergyBurnedUnit") + ["source_id"] + Catalog.workouts.names("creationDate") + ["creation_key"]
+          + Catalog.workouts.names("startDate", "endDate") + ["duration_min", "distance_km", "energy_kcal"]))
     seenWorkout = try db.prepare(
       Self.seen("workouts", key: ["person", "activity_type", "start_unix", "end_unix", "source_id", "creation_key"]))
     insertActivity = try db.prepare(
       Self.insert(
         "workout_activities",
-        ["person", "workout_id", "position", "uuid"] + Self.date("start") + Self.date("end") + [
-          "duration", "duration_unit",
-        ]))
+        ["person", "workout_id", "position"]
+          + Catalog.workoutActivities.names("uuid", "startDate", "endDate", "duration", "durationUnit")))
     insertEvent = try db.prepare(
       Self.insert(
         "workout_events",
-        ["person", "workout_id", "activity_id", "position", "type"] + Self.date("date") + [
-          "duration", "duration_unit",
-        ]))
+        ["person", "workout_id", "activity_id", "position"]
+          + Catalog.workoutEvents.names("type", "date", "duration", "durationUnit")))
     insertStatistics = try db.prepare(
       Self.insert(
         "workout_statistics",
-        ["person", "workout_id", "activity_id", "position", "type"] + Self.date("start") + Self.date("end") + [
-          "average", "minimum", "maximum", "sum", "unit",
-        ]))
+        ["person", "workout_id", "activity_id", "position"]
+          + Catalog.workoutStatistics.names(
+            "type", "startDate", "endDate", "average", "minimum", "maximum", "sum", "unit")))
     insertRoute = try db.prepare(
       Self.insert(
         "workout_routes",
-        ["person", "workout_id", "position", "source_id"] + Self.date("creation") + Self.date("start")
-          + Self.date("end") + ["file_path"]))
+        ["person", "workout_id", "position", "source_id"]
+          + Catalog.workoutRoutes.names("creationDate", "startDate", "endDate") + ["file_path"]))
     insertLocation = try db.prepare(
       Self.insert(
         "route_locations",
-        [
-          "person", "route_id", "position", "date", "date_unix", "date_offset_min", "latitude", "longitude",
-          "altitude", "horizontal_accuracy", "vertical_accuracy", "course", "speed",
-        ]))
+        ["person", "route_id", "position", "date", "date_unix", "date_offset_min"]
+          + Catalog.locations.names(
+            "latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed")))
     insertSummary = try db.prepare(
       Self.withCopies(
         "activity_summaries",
-        [
-          "person", "date_components", "active_energy_burned", "active_energy_burned_goal",
-          "active_energy_burned_unit", "apple_move_time", "apple_move_time_goal", "apple_exercise_time",
-          "apple_exercise_time_goal", "apple_stand_hours", "apple_stand_hours_goal", "apple_move_minutes",
-          "apple_move_minutes_goal", "content_hash",
-        ]))
+        ["person"]
+          + Catalog.activitySummaries.names(
+            "dateComponents", "activeEnergyBurned", "activeEnergyBurnedGoal", "activeEnergyBurnedUnit",
+            "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal", "appleStandHours",
+            "appleStandHoursGoal", "appleMoveMinutes", "appleMoveMinutesGoal") + ["content_hash"]))
     seenSummary = try db.prepare(
       Self.seen("activity_summaries", key: ["person", "date_components", "content_hash"]))
     insertMe = try db.prepare(
       Self.insert(
         "me",
-        [
-          "person", "date_of_birth", "biological_sex", "blood_type", "fitzpatrick_skin_type",
-          "cardio_fitness_medications_use", "content_hash", "export_id",
-        ], ignore: true))
+        ["person"] + Catalog.me.names(SQLiteColumns.characteristics) + ["content_hash", "export_id"], ignore: true))
     insertOther = try db.prepare(
       Self.withCopies("other_elements", ["person", "name", "xml", "content_hash"]))
     seenOther = try db.prepare(Self.seen("other_elements", key: ["person", "name", "content_hash"]))
