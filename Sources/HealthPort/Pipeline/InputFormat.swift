@@ -37,6 +37,4 @@ struct StreamInputFormat: Sendable {
       return try XMLExportReader(options: options).read(member, format: .zip, into: sink)
     })
 
-
-
 }
