@@ -73,14 +73,5 @@ extension SQLiteLoader.Result {
     return text
   }
 
-  /// `1234567` as `1,234,567`.
-  static func grouped(_ value: Int) -> String {
-    let digits = Array(String(value))
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-      result.append(digit)
-    }
-    return result
-  }
+  static func grouped(_ value: Int) -> String { NumberText.grouped(value) }
 }

@@ -191,15 +191,7 @@ enum InfoRendering {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  static func grouped(_ value: Int) -> String {
-    let digits = Array(String(value))
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-      result.append(digit)
-    }
-    return result
-  }
+  static func grouped(_ value: Int) -> String { NumberText.grouped(value) }
 
   static func formatBytes(_ bytes: Int64) -> String {
     bytes >= 1_000_000 ? "\(bytes / 100_000 / 10).\(bytes / 100_000 % 10) MB" : "\(bytes) bytes"

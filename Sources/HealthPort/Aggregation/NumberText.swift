@@ -1,6 +1,17 @@
 /// Formats numbers for tables and CSV: integers without a fraction, others with at most
 /// `decimals` decimals, trailing zeros trimmed.
 public enum NumberText {
+  /// `1234567` as `1,234,567` (summaries and tables).
+  public static func grouped(_ value: Int) -> String {
+    let digits = Array(String(value))
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+      result.append(digit)
+    }
+    return result
+  }
+
   public static func format(_ value: Double, decimals: Int = 3) -> String {
     guard value.isFinite else { return "" }
     var scale = 1.0
