@@ -252,13 +252,3 @@ final class CSVRecordsReader {
     return name.isEmpty ? "CSV" : String(name)
   }
 }
-
-extension String {
-  /// The string without leading and trailing spaces and tabs.
-  var trimmingSpaces: Substring {
-    var text = Substring(self)
-    while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-    while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-    return text
-  }
-}
