@@ -6,11 +6,16 @@
 /// the header line uses most. Unknown columns are ignored. A file whose header is exactly
 /// ``CSVRecordsTable/columns`` (or the ``CSVRecordsTable/legacyColumns`` of earlier versions) is
 /// read as healthport's own: `,"",` is a present empty value, the value comes from `value` or
-/// `valueText`, and nothing is checked beyond what the XML reader checks. Any other file is "foreign": empty
-/// cells are absent values, `endDate` defaults to `startDate`, `sourceName` to
+/// `valueText`, and the value is not checked (``RecordValueRule/unchecked``). Any other file is
+/// "foreign": empty cells are absent values, `endDate` defaults to `startDate`, `sourceName` to
 /// ``ReadOptions/csvDefaultSourceName`` or the file's base name, `type` to
 /// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
-/// numbers. Dates may be in the export's form or ISO 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+/// numbers (``RecordValueRule/numberForQuantityTypes``). Dates may be in the export's form or ISO
+/// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+///
+/// Each row is a `Record` start tag for the ``ElementBuilder`` (``RecordFeed``), its `metadata`
+/// cell `MetadataEntry` children, so that the builder makes and checks every element; the
+/// reader only words and places the builder's complaints (``Table/firstError(else:)``).
 final class CSVRecordsReader {
   let path: String
   let options: ReadOptions
