@@ -218,12 +218,12 @@ struct AttributeParser {
           recentDeviceProduct = product
         }
       case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
-      case .creationDate: creationDate = try dates.parse(bytes, "creationDate", "Record")
-      case .startDate: startDate = try dates.parse(bytes, "startDate", "Record")
-      case .endDate: endDate = try dates.parse(bytes, "endDate", "Record")
+      case .creationDate: creationDate = try recordDate(bytes, "creationDate", attributes)
+      case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
+      case .endDate: endDate = try recordDate(bytes, "endDate", attributes)
       case .value:
         value = String(decoding: bytes.buffer, as: UTF8.self)
-        valueIsNumber = Self.isNumber(bytes.buffer)
+        if attributes.recordValueRule == .numberWithUnit { valueIsNumber = Self.isNumber(bytes.buffer) }
       default: break
       }
     }
@@ -232,8 +232,13 @@ struct AttributeParser {
       sourceVersion: sourceVersion, unit: unit, creationDate: creationDate,
       startDate: try require(startDate, "startDate", of: "Record"),
       endDate: try require(endDate, "endDate", of: "Record"), value: value)
-    if let unit, !unit.isEmpty, value != nil, !valueIsNumber {
-      throw ExportDataError(message: "Record value \"\(value!)\" is not a number (a quantity with unit \(unit))")
+    switch attributes.recordValueRule {
+    case .numberWithUnit:
+      if let unit, !unit.isEmpty, value != nil, !valueIsNumber {
+        throw ExportDataError(message: "Record value \"\(value!)\" is not a number (a quantity with unit \(unit))")
+      }
+    case .unchecked: break
+    case .numberForQuantityTypes: try Self.checkQuantityValue(value, of: record.type)
     }
     record.deviceString = device
     if !extras.isEmpty { record.extraAttributes = extras }
@@ -243,6 +248,25 @@ struct AttributeParser {
     case nil: record.sourceProduct = nameProduct
     }
     return record
+  }
+
+  /// The date of a Record attribute, in the export's form or, when the reader allows it, ISO 8601.
+  @inline(__always)
+  private mutating func recordDate<Attributes: ElementAttributes>(
+    _ value: ByteView, _ name: StaticString, _ attributes: Attributes
+  ) throws -> HealthDate {
+    guard attributes.acceptsISO8601Dates else { return try dates.parse(value, name, "Record") }
+    return try dates.parseFlexible(value, name, "Record")
+  }
+
+  /// ``RecordValueRule/numberForQuantityTypes``: a quantity type's value is there and is a
+  /// finite number once spaces and tabs around it are left out.
+  private static func checkQuantityValue(_ value: String?, of type: String) throws {
+    guard type.hasPrefix("HKQuantityTypeIdentifier") else { return }
+    guard let value else { throw ExportDataError(message: "\(type) needs a value") }
+    guard let number = Double(value.trimmingSpaces), number.isFinite else {
+      throw ExportDataError(message: "the value \"\(value)\" of \(type) is not a number")
+    }
   }
 
   /// True for a decimal number as Health writes them (`67`, `-0.5`, `0.00377794`, `1.23457e+06`).
@@ -350,17 +374,42 @@ struct DateParser {
   private var lastDays = 0
 
   mutating func parse(_ value: ByteView, _ name: StaticString, _ element: StaticString) throws -> HealthDate {
+    if let date = exportForm(UnsafeRawBufferPointer(value.buffer)) { return date }
+    throw Self.notADate(value, name, element)
+  }
+
+  @inline(__always)
+  private mutating func exportForm(_ bytes: UnsafeRawBufferPointer) -> HealthDate? {
+    guard bytes.count == 25 else { return nil }
+    let day = (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+    if day == lastDay, let date = HealthDate(utf8: bytes, daysSince1970: lastDays) { return date }
+    guard let date = HealthDate(utf8: bytes) else { return nil }
+    lastDay = day
+    lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
+    return date
+  }
+
+  /// ``parse(_:_:_:)``, or else ISO 8601 and the other forms of ``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``.
+  mutating func parseFlexible(_ value: ByteView, _ name: StaticString, _ element: StaticString) throws
+    -> HealthDate
+  {
     let bytes = UnsafeRawBufferPointer(value.buffer)
-    if bytes.count == 25 {
-      let day = (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
-      if day == lastDay, let date = HealthDate(utf8: bytes, daysSince1970: lastDays) { return date }
-      if let date = HealthDate(utf8: bytes) {
-        lastDay = day
-        lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
-        return date
-      }
-    }
-    throw ExportDataError(
+    if let date = exportForm(bytes) ?? HealthDate.flexible(bytes) { return date }
+    throw Self.notADate(value, name, element)
+  }
+
+  private static func notADate(_ value: ByteView, _ name: StaticString, _ element: StaticString) -> ExportDataError {
+    ExportDataError(
       message: "\(element) \(name) \"\(value.string)\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM")
+  }
+}
+
+extension String {
+  /// The string without leading and trailing spaces and tabs.
+  var trimmingSpaces: Substring {
+    var text = Substring(self)
+    while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+    while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+    return text
   }
 }

@@ -52,6 +52,29 @@ protocol ElementAttributes {
   func nameIdentity(at index: Int) -> UnsafeRawPointer
   /// The value of attribute `index`, decoded (no entities or escapes left).
   func value(at index: Int) -> ByteView
+  /// How a Record's value is checked (``RecordValueRule/numberWithUnit`` unless a reader says).
+  var recordValueRule: RecordValueRule { get }
+  /// Whether a Record's dates may also be ISO 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``);
+  /// false unless a reader says.
+  var acceptsISO8601Dates: Bool { get }
+}
+
+/// How the builder checks a Record's value, chosen by the reader: the export's rule for XML and
+/// JSON Lines, or the rules healthport has always applied to CSV tables.
+enum RecordValueRule {
+  /// A value beside a non-empty unit must be a number as Health writes them (the export's rule).
+  case numberWithUnit
+  /// Not checked (healthport's own CSV table, read back as written).
+  case unchecked
+  /// A `HKQuantityTypeIdentifier…` Record needs a value that is a finite number once the spaces
+  /// and tabs around it are left out; it is kept as written (CSV from other tools).
+  case numberForQuantityTypes
+}
+
+extension ElementAttributes {
+  // Constants for the XML and JSON Lines readers, so their specialised builder code is unchanged.
+  @inline(__always) var recordValueRule: RecordValueRule { .numberWithUnit }
+  @inline(__always) var acceptsISO8601Dates: Bool { false }
 }
 
 /// Attributes held in storage of their own, for readers whose values are not in one buffer

@@ -6,11 +6,16 @@
 /// the header line uses most. Unknown columns are ignored. A file whose header is exactly
 /// ``CSVRecordsTable/columns`` (or the ``CSVRecordsTable/legacyColumns`` of earlier versions) is
 /// read as healthport's own: `,"",` is a present empty value, the value comes from `value` or
-/// `valueText`, and nothing is checked beyond what the XML reader checks. Any other file is "foreign": empty
-/// cells are absent values, `endDate` defaults to `startDate`, `sourceName` to
+/// `valueText`, and the value is not checked (``RecordValueRule/unchecked``). Any other file is
+/// "foreign": empty cells are absent values, `endDate` defaults to `startDate`, `sourceName` to
 /// ``ReadOptions/csvDefaultSourceName`` or the file's base name, `type` to
 /// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
-/// numbers. Dates may be in the export's form or ISO 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+/// numbers (``RecordValueRule/numberForQuantityTypes``). Dates may be in the export's form or ISO
+/// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+///
+/// Each row is a `Record` start tag for the ``ElementBuilder`` (``RecordFeed``), its `metadata`
+/// cell `MetadataEntry` children, so that the builder makes and checks every element; the
+/// reader only words and places the builder's complaints (``Table/firstError(else:)``).
 final class CSVRecordsReader {
   let path: String
   let options: ReadOptions
@@ -124,20 +129,33 @@ final class CSVRecordsReader {
     // healthport's own table, in today's layout or the one before the value and dates were split.
     let isCurrent = header == CSVRecordsTable.columns
     let isOwn = isCurrent || header == CSVRecordsTable.legacyColumns
-    guard let startColumn = columns[.startDate] else {
+    guard columns[.startDate] != nil else {
       throw reader.error(
         column: 1, "the header has no start date column (startDate, start_date, start, date, timestamp, …)")
     }
-    let typeColumn = columns[.type]
-    if typeColumn == nil, options.csvDefaultType == nil {
+    if columns[.type] == nil, options.csvDefaultType == nil {
       throw reader.error(column: 1, "the header has no type column; name the type of every row with --type")
     }
-    let defaultSource = options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path))
+    let table = Table(
+      reader: reader, columns: columns, isOwn: isOwn, isCurrent: isCurrent,
+      defaultType: options.csvDefaultType,
+      defaultSource: options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path)))
     let width = header.count
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
 
-    var products: [[UInt8]: String?] = [:]
-    var productKey: [UInt8] = []
+    let cells = OwnedAttributes()
+    let attributes = CSVRecordAttributes(
+      cells: cells, recordValueRule: isOwn ? .unchecked : .numberForQuantityTypes)
+    let feed = RecordFeed(table: table, cells: cells)
+    let builder = ElementBuilder()
+    builder.onElement = { element in
+      guard isOwn, case .record(var record) = element else { return try sink.consume(element) }
+      // healthport wrote the derived product beside the device.
+      record.sourceProduct = reader.optional(CSVRecordsTable.sourceProductColumn)
+      try sink.consume(.record(record))
+    }
+    try Self.healthData.withUnsafeBufferPointer { try builder.startElement(ByteView($0), attributes: attributes) }
+
     var rows = 0
     while try reader.next() {
       guard reader.fieldCount == width else {
@@ -145,81 +163,28 @@ final class CSVRecordsReader {
           column: min(reader.fieldCount, width) + 1,
           "the row has \(reader.fieldCount) fields, the header has \(width)")
       }
-      func text(_ field: Field) -> String? {
-        guard let column = columns[field] else { return nil }
-        return isOwn ? reader.optional(column) : (reader.isEmpty(column) ? nil : reader.string(column))
+      guard feed.fillRecord() else { throw table.firstError(else: "the value is not a number") }
+      do {
+        try Self.record.withUnsafeBufferPointer { try builder.startElement(ByteView($0), attributes: attributes) }
+      } catch let error as ExportDataError {
+        throw table.firstError(else: error.message)
       }
-      func date(_ field: Field) throws -> HealthDate? {
-        guard let column = columns[field], isOwn ? !reader.isAbsent(column) : !reader.isEmpty(column) else {
-          return nil
-        }
-        guard let date = reader.withField(column, { HealthDate.flexible(UnsafeRawBufferPointer($0)) }) else {
-          throw reader.error(
-            column: column + 1,
-            "\(field.displayName) \"\(reader.string(column))\" is not a date (YYYY-MM-DD HH:MM:SS ±HHMM or ISO 8601 such as 2024-01-02T03:04:05Z)"
-          )
-        }
-        return date
-      }
-      guard let type = text(.type) ?? options.csvDefaultType else {
-        throw reader.error(column: (typeColumn ?? 0) + 1, "the type is empty (fill it in or pass --type)")
-      }
-      guard let start = try date(.startDate) else {
-        throw reader.error(column: startColumn + 1, "the start date is empty")
-      }
-      let end = try date(.endDate)
-      if isOwn, end == nil { throw reader.error(column: (columns[.endDate] ?? 0) + 1, "the end date is empty") }
-      let sourceName = text(.sourceName) ?? (isOwn ? nil : defaultSource)
-      guard let sourceName else {
-        throw reader.error(column: (columns[.sourceName] ?? 0) + 1, "the source name is empty")
-      }
-      let value: String?
-      if isCurrent {
-        value = try currentValue(reader)
-      } else {
-        // A foreign file may be a re-saved healthport table: names are then in `valueText`.
-        value = text(.value) ?? text(.valueText)
-      }
-      if !isOwn, type.hasPrefix("HKQuantityTypeIdentifier") {
-        let column = (columns[.value] ?? 0) + 1
-        guard let value else {
-          let why = columns[.value] == nil ? " (the header has no value column)" : ""
-          throw reader.error(column: column, "\(type) needs a value\(why)")
-        }
-        guard let number = Double(value.trimmingSpaces), number.isFinite else {
-          throw reader.error(column: column, "the value \"\(value)\" of \(type) is not a number")
-        }
-      }
-      var record = Record(
-        type: type, sourceName: sourceName, sourceVersion: text(.sourceVersion), device: text(.device),
-        unit: text(.unit), creationDate: try date(.creationDate), startDate: start, endDate: end ?? start,
-        value: value)
       if let column = columns[.metadata], !reader.isEmpty(column) {
+        let pairs: [(String, String)]
         do {
-          let pairs = try reader.withField(column) { try CSVMetadataJSON.parsePairs($0) }
-          record.children = pairs.map { .metadata(MetadataEntry(key: $0.0, value: $0.1)) }
+          pairs = try reader.withField(column) { try CSVMetadataJSON.parsePairs($0) }
         } catch let error as CSVMetadataJSON.ParseError {
           throw reader.error(column: column + 1, "metadata: \(error.message)")
         }
-      }
-      if isOwn {
-        // healthport wrote the derived product beside the device.
-        record.sourceProduct = reader.optional(CSVRecordsTable.sourceProductColumn)
-      } else {
-        // Cached by the device without its per-sample address, and the source name.
-        productKey.removeAll(keepingCapacity: true)
-        if let device = record.deviceString { productKey.append(contentsOf: device.rest.utf8) }
-        productKey.append(0)
-        productKey.append(contentsOf: sourceName.utf8)
-        if let cached = products[productKey] {
-          record.sourceProduct = cached
-        } else {
-          let product = SourceProduct.derive(device: record.deviceInfo, sourceName: sourceName)
-          if products.count < 4096 { products[productKey] = product }
-          record.sourceProduct = product
+        for (key, value) in pairs {
+          feed.fillMetadataEntry(key: key, value: value)
+          try Self.metadataEntry.withUnsafeBufferPointer {
+            try builder.startElement(ByteView($0), attributes: attributes)
+            try builder.endElement(ByteView($0))
+          }
         }
       }
-      try sink.consume(.record(record))
+      try Self.record.withUnsafeBufferPointer { try builder.endElement(ByteView($0)) }
       rows += 1
       if rows & 0xFFF == 0, let progress = options.progress { progress(reader.bytesRead, nil) }
     }
@@ -229,20 +194,9 @@ final class CSVRecordsReader {
     return report
   }
 
-  /// The value of a row of today's single table: the number in `value` (an integer without the
-  /// point the writer adds) or the text in `valueText`; nil when both are absent.
-  private func currentValue(_ reader: CSVRowReader) throws -> String? {
-    let numberColumn = CSVRecordsTable.valueColumn
-    let textColumn = CSVRecordsTable.valueTextColumn
-    guard !reader.isEmpty(numberColumn) else { return reader.optional(textColumn) }
-    guard reader.isAbsent(textColumn) else {
-      throw reader.error(column: textColumn + 1, "a row has both a value and a valueText; keep one")
-    }
-    guard let number = reader.withField(numberColumn, CSVRecordsTable.numberText) else {
-      throw reader.error(column: numberColumn + 1, "the value \"\(reader.string(numberColumn))\" is not a number")
-    }
-    return number
-  }
+  private static let healthData = Array("HealthData".utf8)
+  private static let record = Array("Record".utf8)
+  private static let metadataEntry = Array("MetadataEntry".utf8)
 
   /// `dir/steps.csv` → `steps`.
   static func baseName(_ path: String) -> String {
@@ -250,15 +204,5 @@ final class CSVRecordsReader {
     if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
     if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
     return name.isEmpty ? "CSV" : String(name)
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces and tabs.
-  var trimmingSpaces: Substring {
-    var text = Substring(self)
-    while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-    while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-    return text
   }
 }
