@@ -167,7 +167,7 @@ enum CommandLineTool {
   /// the others after the program's name, with the subcommand's for a usage error
   /// (`healthport convert: error: …`; a malformed sample: `healthport: error: …`).
   static func text(of error: HealthPortError, command: String?) -> String {
-    guard error.file == nil, !error.isFullText else { return error.description }
+    guard error.file == nil else { return error.description }
     let program = (error.kind == .usage ? command : nil).map { "healthport \($0)" } ?? "healthport"
     return "\(program): \(error.description)"
   }

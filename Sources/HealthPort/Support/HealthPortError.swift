@@ -32,8 +32,6 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   /// 1-based (a field number for CSV); nil when not known.
   public var column: Int?
   public var message: String
-  /// True for an error made with ``init(_:_:)``, whose message is already the whole text.
-  public let isFullText: Bool
 
   public init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
     self.kind = kind
@@ -41,16 +39,6 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
     self.line = line
     self.column = column
     self.message = message
-    isFullText = false
-  }
-
-  /// Transitional: `message` is the whole text (`path: error: …`), printed as it is. Code not yet
-  /// migrated to the fields uses it.
-  @available(*, deprecated, message: "sweep")
-  public init(_ kind: Kind, _ message: String) {
-    self.kind = kind
-    self.message = message
-    isFullText = true
   }
 
   /// A located input problem.
@@ -61,7 +49,6 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   public var exitCode: Int32 { kind.exitCode }
 
   public var description: String {
-    if isFullText { return message }
     guard let file else { return "error: \(message)" }
     guard let line else { return "\(file): error: \(message)" }
     return "\(file):\(line):\(column.map { "\($0):" } ?? "") error: \(message)"

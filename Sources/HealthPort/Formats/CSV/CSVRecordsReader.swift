@@ -119,10 +119,12 @@ final class CSVRecordsReader {
   func read(into sink: ExportSink) throws -> ReadReport {
     var report = ReadReport(documentName: path, format: .csv)
     let reader = try source.map { try CSVRowReader(source: $0) } ?? CSVRowReader(path: path)
-    if reader.isBlank { throw HealthPortError(.malformed, "\(path): error: the CSV file is empty (no header row)") }
+    if reader.isBlank {
+      throw HealthPortError(.malformed, file: path, message: "the CSV file is empty (no header row)")
+    }
     reader.delimiter = Self.detectDelimiter(reader.firstLinePreview)
     guard try reader.next() else {
-      throw HealthPortError(.malformed, "\(path): error: the CSV file is empty (no header row)")
+      throw HealthPortError(.malformed, file: path, message: "the CSV file is empty (no header row)")
     }
     let header = (0..<reader.fieldCount).map { reader.string($0) }
     let columns = Self.mapColumns(header)
