@@ -43,6 +43,12 @@ public struct ParquetLimits: Sendable {
   public var bufferedBytes = 64 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
   public var openFiles = 128
+  /// A page closes at this many values (ParquetFile's default is 1M).
+  public var pageValues = 1 << 17
+  /// What the open files hold in memory, for every byte their writers report as buffered:
+  /// `bufferedBytes` leaves out the open pages' dictionary indices and levels, the dictionaries'
+  /// hash tables and the arrays' spare capacity.
+  public var memoryPerBufferedByte = 3
   public init() {}
 }
 
@@ -85,6 +91,10 @@ final class ParquetDataset {
     let registration = TemporaryFiles.registerFile(writtenPath)
     var configuration = ParquetWriter.Configuration()
     configuration.createdBy = "healthport"
+    // A page of dictionary indices closes at 1 MiB of packed indices, which for a column of few
+    // distinct values (units, sources) is millions of values held as 4-byte indices meanwhile:
+    // many partitions open at once would each hold that much.
+    configuration.maximumPageValues = limits.pageValues
     let writer: ParquetWriter
     do {
       writer = try ParquetWriter(path: writtenPath, schema: table.layout.schema, codec: codec, configuration: configuration)
@@ -127,9 +137,9 @@ final class ParquetDataset {
 
   private func keepWithinBudget() throws {
     var sizes = open.values.map { ($0, $0.writer.bufferedBytes) }
-    var total = sizes.reduce(0) { $0 + $1.1 }
+    var total = sizes.reduce(0) { $0 + $1.1 } * limits.memoryPerBufferedByte
     while total > limits.bufferedBytes, let largest = sizes.indices.max(by: { sizes[$0].1 < sizes[$1].1 }) {
-      total -= sizes[largest].1
+      total -= sizes[largest].1 * limits.memoryPerBufferedByte
       try closeEarly(sizes[largest].0)
       sizes.remove(at: largest)
     }

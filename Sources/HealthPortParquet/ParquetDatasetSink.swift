@@ -12,6 +12,9 @@ final class ParquetDatasetSink: ExportSink {
   private var currentWorkout: Int?
   private var header: ExportHeader?
   private let identifiers: IdentifierFilter?
+  /// The last device string and its text: a device repeats over thousands of records.
+  private var lastDevice: DeviceString?
+  private var lastDeviceText: String?
 
   init(dataset: ParquetDataset, partitionBy keys: [PartitionKey], dropIdentifiers: Bool) {
     self.dataset = dataset
@@ -82,12 +85,21 @@ final class ParquetDatasetSink: ExportSink {
 
   private func endRow(_ index: Int) throws { try writer(index).append(cells) }
 
+  /// Appends cells without building an array for them.
+  @inline(__always)
+  private func add(_ a: ParquetCell, _ b: ParquetCell, _ c: ParquetCell? = nil, _ d: ParquetCell? = nil) {
+    cells.append(a)
+    cells.append(b)
+    if let c { cells.append(c) }
+    if let d { cells.append(d) }
+  }
+
   // MARK: ExportSink
 
   func begin(_ header: ExportHeader) throws {
     self.header = header
     cells.removeAll(keepingCapacity: true)
-    cells += [.integer(0), .text(header.rootName), .null, text(header.locale)]
+    add(.integer(0), .text(header.rootName), .null, text(header.locale))
     cells.append(header.exportVersion.map { .integer($0) } ?? .null)
     cells.append(.text(JSONPairs.encode(header.rootAttributes)))
     cells.append(.text(String(decoding: header.prolog, as: UTF8.self)))
@@ -119,18 +131,28 @@ final class ParquetDatasetSink: ExportSink {
   @inline(__always)
   private func appendSource(_ name: String, _ version: String?, _ product: String?, _ device: String?) {
     if let identifiers {
-      cells += [.text(identifiers.sourceName(name)), text(version), text(product), text(device.map(identifiers.device))]
+      add(.text(identifiers.sourceName(name)), text(version), text(product), text(device.map(identifiers.device)))
     } else {
-      cells += [.text(name), text(version), text(product), text(device)]
+      add(.text(name), text(version), text(product), text(device))
     }
+  }
+
+  @inline(__always)
+  private func deviceText(_ device: DeviceString?) -> String? {
+    guard let device else { return nil }
+    if device != lastDevice {
+      lastDevice = device
+      lastDeviceText = device.description
+    }
+    return lastDeviceText
   }
 
   private func write(_ record: Record, parent: Int?) throws {
     let table = parent == nil ? Self.records : Self.correlationRecords
     let id = startRow(table, parent: parent, hasParent: parent != nil)
     cells.append(.text(record.type))
-    appendSource(record.sourceName, record.sourceVersion, record.sourceProduct, record.device)
-    cells += [text(record.unit), text(record.value), date(record.creationDate), .date(record.startDate)]
+    appendSource(record.sourceName, record.sourceVersion, record.sourceProduct, deviceText(record.deviceString))
+    add(text(record.unit), text(record.value), date(record.creationDate), .date(record.startDate))
     cells.append(.date(record.endDate))
     try endRow(table)
     try writeExtras(record.extraAttributes, of: id)
@@ -147,7 +169,7 @@ final class ParquetDatasetSink: ExportSink {
     let id = startRow(Self.correlations, parent: nil, hasParent: false)
     cells.append(.text(correlation.type))
     appendSource(correlation.sourceName, correlation.sourceVersion, correlation.sourceProduct, correlation.device)
-    cells += [date(correlation.creationDate), .date(correlation.startDate), .date(correlation.endDate)]
+    add(date(correlation.creationDate), .date(correlation.startDate), .date(correlation.endDate))
     try endRow(Self.correlations)
     try writeExtras(correlation.extraAttributes, of: id)
     for child in correlation.children {
@@ -161,11 +183,11 @@ final class ParquetDatasetSink: ExportSink {
 
   private func write(_ workout: Workout) throws {
     let id = startRow(Self.workouts, parent: nil, hasParent: false)
-    cells += [.text(workout.workoutActivityType), text(workout.duration), text(workout.durationUnit)]
-    cells += [text(workout.totalDistance), text(workout.totalDistanceUnit), text(workout.totalEnergyBurned)]
+    add(.text(workout.workoutActivityType), text(workout.duration), text(workout.durationUnit))
+    add(text(workout.totalDistance), text(workout.totalDistanceUnit), text(workout.totalEnergyBurned))
     cells.append(text(workout.totalEnergyBurnedUnit))
     appendSource(workout.sourceName, workout.sourceVersion, workout.sourceProduct, workout.device)
-    cells += [date(workout.creationDate), .date(workout.startDate), .date(workout.endDate)]
+    add(date(workout.creationDate), .date(workout.startDate), .date(workout.endDate))
     try endRow(Self.workouts)
     try writeExtras(workout.extraAttributes, of: id)
     currentWorkout = id
@@ -184,7 +206,7 @@ final class ParquetDatasetSink: ExportSink {
 
   private func write(_ event: WorkoutEvent, parent: Int) throws {
     let id = startRow(Self.workoutEvents, parent: parent)
-    cells += [.text(event.type), .date(event.date), text(event.duration), text(event.durationUnit)]
+    add(.text(event.type), .date(event.date), text(event.duration), text(event.durationUnit))
     try endRow(Self.workoutEvents)
     try writeExtras(event.extraAttributes, of: id)
     for child in event.children {
@@ -197,7 +219,7 @@ final class ParquetDatasetSink: ExportSink {
 
   private func write(_ activity: WorkoutActivity, parent: Int) throws {
     let id = startRow(Self.workoutActivities, parent: parent)
-    cells += [.text(activity.uuid), .date(activity.startDate), date(activity.endDate), text(activity.duration)]
+    add(.text(activity.uuid), .date(activity.startDate), date(activity.endDate), text(activity.duration))
     cells.append(text(activity.durationUnit))
     try endRow(Self.workoutActivities)
     try writeExtras(activity.extraAttributes, of: id)
@@ -213,8 +235,8 @@ final class ParquetDatasetSink: ExportSink {
 
   private func write(_ statistics: WorkoutStatistics, parent: Int) throws {
     let id = startRow(Self.workoutStatistics, parent: parent)
-    cells += [.text(statistics.type), .date(statistics.startDate), .date(statistics.endDate)]
-    cells += [text(statistics.average), text(statistics.minimum), text(statistics.maximum), text(statistics.sum)]
+    add(.text(statistics.type), .date(statistics.startDate), .date(statistics.endDate))
+    add(text(statistics.average), text(statistics.minimum), text(statistics.maximum), text(statistics.sum))
     cells.append(text(statistics.unit))
     try endRow(Self.workoutStatistics)
     try writeExtras(statistics.extraAttributes, of: id)
@@ -224,7 +246,7 @@ final class ParquetDatasetSink: ExportSink {
   private func write(_ route: WorkoutRoute, parent: Int) throws {
     let id = startRow(Self.workoutRoutes, parent: parent)
     appendSource(route.sourceName, route.sourceVersion, route.sourceProduct, route.device)
-    cells += [date(route.creationDate), .date(route.startDate), .date(route.endDate)]
+    add(date(route.creationDate), .date(route.startDate), .date(route.endDate))
     try endRow(Self.workoutRoutes)
     try writeExtras(route.extraAttributes, of: id)
     for child in route.children {
@@ -243,7 +265,7 @@ final class ParquetDatasetSink: ExportSink {
 
   private func write(_ entry: MetadataEntry, parent: Int) throws {
     let id = startRow(Self.metadata, parent: parent)
-    cells += [.text(entry.key), .text(entry.value)]
+    add(.text(entry.key), .text(entry.value))
     try endRow(Self.metadata)
     try writeExtras(entry.extraAttributes, of: id)
     for node in entry.extraChildren { try writeNode(node, parent: id) }
@@ -257,7 +279,7 @@ final class ParquetDatasetSink: ExportSink {
       switch child {
       case .beat(let beat):
         let beatID = startRow(Self.hrvBeats, parent: id)
-        cells += [.text(beat.bpm), .text(beat.time)]
+        add(.text(beat.bpm), .text(beat.time))
         try endRow(Self.hrvBeats)
         try writeExtras(beat.extraAttributes, of: beatID)
         for node in beat.extraChildren { try writeNode(node, parent: beatID) }
@@ -289,11 +311,12 @@ final class ParquetDatasetSink: ExportSink {
       node.attributes[0].name == "value"
     {
       id = startRow(Self.export, parent: nil, hasParent: false)
-      cells += [.text("ExportDate"), .text(node.attributes[0].value), .null, .null, .null, .null]
+      add(.text("ExportDate"), .text(node.attributes[0].value), .null, .null)
+      add(.null, .null)
       try endRow(Self.export)
     } else {
       id = startRow(Self.elements, parent: parent)
-      cells += [.text(node.name), text(node.text)]
+      add(.text(node.name), text(node.text))
       try endRow(Self.elements)
       try writeExtras(node.attributes, of: id)
     }
@@ -327,7 +350,7 @@ final class ParquetDatasetSink: ExportSink {
     let table = try writer(Self.attributes)
     for attribute in attributes {
       cells.removeAll(keepingCapacity: true)
-      cells += [.integer(id), .text(attribute.name), .text(attribute.value)]
+      add(.integer(id), .text(attribute.name), .text(attribute.value))
       try table.append(cells)
     }
   }

@@ -32,8 +32,9 @@ public enum ParquetOutput {
     public init() {}
 
     init(_ request: OutputRequest) throws {
-      if let keys = request.value(ParquetOutput.partitionBy.name) {
-        for key in keys.split(separator: ",", omittingEmptySubsequences: false) {
+      // `convert` hands over a list option's values split at commas.
+      if let keys = request.options[ParquetOutput.partitionBy.name] {
+        for key in keys.flatMap({ $0.split(separator: ",") }) {
           guard let known = PartitionKey(rawValue: String(key)) else {
             throw HealthPortError(
               .usage, message: "unknown partition key '\(key)' for --partition-by (one of type, year)")
@@ -44,7 +45,7 @@ public enum ParquetOutput {
           self.partitionBy.append(known.rawValue)
         }
       }
-      if let name = request.value(ParquetOutput.person.name) {
+      if let name = request.options[ParquetOutput.person.name]?.joined(separator: ",") {
         guard !name.isEmpty else { throw HealthPortError(.usage, message: "--person needs a name") }
         self.person = name
       }

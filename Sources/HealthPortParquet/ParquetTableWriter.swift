@@ -18,6 +18,8 @@ final class ParquetTableWriter {
   private var lastType: String?
   private var lastYear = Int.min
   private var lastPart: ParquetPartFile?
+  private var lastDay = Int.min
+  private var lastDayYear = Int.min
 
   init(_ layout: ParquetTableLayout, dataset: ParquetDataset) {
     self.layout = layout
@@ -64,7 +66,12 @@ final class ParquetTableWriter {
           if let position = layout.typePosition, case .text(let text) = cells[position] { type = text }
         case .year:
           if let position = layout.startPosition, case .date(let date) = cells[position] {
-            year = HealthDate.civil(fromDays: date.localDayNumber).year
+            let day = date.localDayNumber
+            if day != lastDay {
+              lastDay = day
+              lastDayYear = HealthDate.civil(fromDays: day).year
+            }
+            year = lastDayYear
           } else if let position = layout.startPosition, case .text(let text) = cells[position],
             let date = HealthDate(text)
           {
