@@ -53,7 +53,8 @@ let package = Package(
       name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["healthport", "TestSupport"]),
     .testTarget(name: "ParquetFileTests", dependencies: ["ParquetFile", "TestSupport"]),
-    .testTarget(name: "HealthPortParquetTests", dependencies: ["HealthPortParquet", "HealthPort", "TestSupport"]),
+    .testTarget(
+      name: "HealthPortParquetTests", dependencies: ["HealthPortParquet", "HealthPort", "ParquetFile", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -97,7 +97,8 @@ final class ParquetDataset {
     configuration.maximumPageValues = limits.pageValues
     let writer: ParquetWriter
     do {
-      writer = try ParquetWriter(path: writtenPath, schema: table.layout.schema, codec: codec, configuration: configuration)
+      writer = try ParquetWriter(
+        path: writtenPath, schema: table.layout.schema, codec: codec, configuration: configuration)
     } catch {
       TemporaryFiles.unregister(registration)
       throw failure(error)

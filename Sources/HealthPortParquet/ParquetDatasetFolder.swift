@@ -45,7 +45,8 @@ final class ParquetDatasetFolder {
       }
       guard Self.isDataset(path) else {
         throw HealthPortError(
-          .usage, file: path, message: "the folder exists and is not a healthport Parquet dataset; choose another folder")
+          .usage, file: path,
+          message: "the folder exists and is not a healthport Parquet dataset; choose another folder")
       }
       isExisting = true
       root = path

@@ -295,7 +295,8 @@ final class ParquetDatasetSink: ExportSink {
   /// attributes in `attributes`. Children follow, each by the same rule.
   private func writeNode(_ node: ElementNode, parent: Int?) throws {
     let id: Int
-    if let kind = Self.generic[node.name], node.text == nil, let slots = Self.slots(of: node.attributes, in: kind.columns)
+    if let kind = Self.generic[node.name], node.text == nil,
+      let slots = Self.slots(of: node.attributes, in: kind.columns)
     {
       id = startRow(kind.index, parent: parent)
       if kind.index == Self.generic["RightEye"]!.index { cells.append(.text(node.name)) }

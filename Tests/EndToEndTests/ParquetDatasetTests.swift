@@ -6,8 +6,9 @@ import Testing
 /// `--split` CSV of the same export (`Tests/Clients/parquet_dataset.py`).
 @Suite("convert --to parquet", .needsPythonClients)
 struct ParquetDatasetTests {
-  static let script = (try? String(
-    contentsOf: Harness.repoRoot.appendingPathComponent("Tests/Clients/parquet_dataset.py"), encoding: .utf8)) ?? ""
+  static let script =
+    (try? String(
+      contentsOf: Harness.repoRoot.appendingPathComponent("Tests/Clients/parquet_dataset.py"), encoding: .utf8)) ?? ""
 
   /// Converts `input` both ways into `directory` and checks the dataset against the split folder.
   static func check(
@@ -29,7 +30,9 @@ struct ParquetDatasetTests {
 
   @Test(
     "Samples/export.zip: every table equals --split, in each partitioning and codec",
-    arguments: [("", nil, "ZSTD"), ("type,year", nil, "ZSTD"), ("type", "snappy", "SNAPPY"), ("year", "none", "UNCOMPRESSED")]
+    arguments: [
+      ("", nil, "ZSTD"), ("type,year", nil, "ZSTD"), ("type", "snappy", "SNAPPY"), ("year", "none", "UNCOMPRESSED"),
+    ]
   )
   func sample(partitions: String, compression: String?, codec: String) throws {
     let directory = try Harness.temporaryDirectory()
@@ -143,7 +146,9 @@ struct ParquetCohortTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let sample = Harness.samples.appendingPathComponent("export.zip").path
     let dataset = directory.appendingPathComponent("shared")
-    let run = try Harness.run(["convert", sample, "--to", "parquet", "-o", dataset.path, "--drop-identifiers", "--quiet"])
+    let run = try Harness.run([
+      "convert", sample, "--to", "parquet", "-o", dataset.path, "--drop-identifiers", "--quiet",
+    ])
     #expect(run.status == 0, "\(run.stderr)")
     let query = """
       import duckdb, sys

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HealthPort
-@testable import HealthPortParquet
 import TestSupport
 import Testing
+
+@testable import HealthPort
+@testable import HealthPortParquet
 
 @Suite("Parquet dataset: layouts from the catalog, limits")
 struct ParquetLimitsTests {
