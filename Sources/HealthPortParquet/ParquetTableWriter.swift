@@ -21,21 +21,31 @@ final class ParquetTableWriter {
   private var lastDay = Int.min
   private var lastDayYear = Int.min
 
+  /// Each catalog column's kind and first Parquet column (nil for a partition key), without the
+  /// catalog's strings, so that the per-row loop retains nothing.
+  private let steps: [(kind: ParquetCellKind, column: Int?)]
+
   init(_ layout: ParquetTableLayout, dataset: ParquetDataset) {
     self.layout = layout
     self.dataset = dataset
+    steps = layout.slots.map { ($0.kind, $0.firstColumn) }
+    partitionByType = layout.partitionKeys.contains(.type)
+    partitionByYear = layout.partitionKeys.contains(.year)
   }
+
+  private let partitionByType: Bool
+  private let partitionByYear: Bool
 
   /// Appends one row: `cells` holds one cell per catalog column.
   func append(_ cells: [ParquetCell]) throws {
     let part = try partFile(for: cells)
     let writer = part.writer
     do {
-      for (position, slot) in layout.slots.enumerated() {
-        guard let column = slot.firstColumn else { continue }
-        try Self.append(cells[position], kind: slot.kind, column: column, to: writer)
+      for position in steps.indices {
+        guard let column = steps[position].column else { continue }
+        try Self.append(cells[position], kind: steps[position].kind, column: column, to: writer)
       }
-    } catch let error as ParquetError {
+    } catch {
       throw dataset.failure(error)
     }
     try dataset.rowAppended(to: part)
@@ -59,25 +69,17 @@ final class ParquetTableWriter {
   private func partFile(for cells: [ParquetCell]) throws -> ParquetPartFile {
     var type: String?
     var year = Int.min
-    if !layout.partitionKeys.isEmpty {
-      for key in layout.partitionKeys {
-        switch key {
-        case .type:
-          if let position = layout.typePosition, case .text(let text) = cells[position] { type = text }
-        case .year:
-          if let position = layout.startPosition, case .date(let date) = cells[position] {
-            let day = date.localDayNumber
-            if day != lastDay {
-              lastDay = day
-              lastDayYear = HealthDate.civil(fromDays: day).year
-            }
-            year = lastDayYear
-          } else if let position = layout.startPosition, case .text(let text) = cells[position],
-            let date = HealthDate(text)
-          {
-            year = HealthDate.civil(fromDays: date.localDayNumber).year
-          }
+    if partitionByType, let position = layout.typePosition, case .text(let text) = cells[position] { type = text }
+    if partitionByYear, let position = layout.startPosition {
+      if case .date(let date) = cells[position] {
+        let day = date.localDayNumber
+        if day != lastDay {
+          lastDay = day
+          lastDayYear = HealthDate.civil(fromDays: day).year
         }
+        year = lastDayYear
+      } else if case .text(let text) = cells[position], let date = HealthDate(text) {
+        year = HealthDate.civil(fromDays: date.localDayNumber).year
       }
     }
     if let lastPart, type == lastType, year == lastYear { return lastPart }
