@@ -26,6 +26,8 @@ final class ParquetDatasetFolder {
   /// Each file written so far: where it is, where it goes, its registration.
   var written: [(path: String, finalPath: String, registration: TemporaryFiles.Registration?)] = []
   private var folderRegistration: TemporaryFiles.Registration?
+  /// The folders this run created, so that an interruption removes them after their files.
+  private var createdFolders: [TemporaryFiles.Registration] = []
   private var ended = false
 
   /// Prepares the run's folder; `protectedPath` (the input) may not be the target.
@@ -83,7 +85,13 @@ final class ParquetDatasetFolder {
     for component in relative.split(separator: "/") {
       path += "/" + component
       guard !created.contains(path) else { continue }
-      if mkdir(path, 0o755) != 0 && errno != EEXIST { throw Self.error(path, "cannot create the folder") }
+      let registration = TemporaryFiles.registerFolder(path)
+      if mkdir(path, 0o755) == 0 {
+        if let registration { createdFolders.append(registration) }
+      } else {
+        TemporaryFiles.unregister(registration)
+        if errno != EEXIST { throw Self.error(path, "cannot create the folder") }
+      }
       created.insert(path)
     }
   }
@@ -102,6 +110,7 @@ final class ParquetDatasetFolder {
         TemporaryFiles.unregister(file.registration)
       }
       ended = true
+      TemporaryFiles.unregister(createdFolders)
       removeEarlierFiles()
     } else {
       guard rename(root, target) == 0 else {
@@ -111,6 +120,7 @@ final class ParquetDatasetFolder {
       }
       ended = true
       for file in written { TemporaryFiles.unregister(file.registration) }
+      TemporaryFiles.unregister(createdFolders)
       TemporaryFiles.unregister(folderRegistration)
     }
   }
@@ -129,6 +139,7 @@ final class ParquetDatasetFolder {
       FolderTree.remove(root)
       TemporaryFiles.unregister(folderRegistration)
     }
+    TemporaryFiles.unregister(createdFolders)
   }
 
   /// The cohort rule: in every table folder, the files of this run's person (below
