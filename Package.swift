@@ -36,8 +36,11 @@ let package = Package(
     // Loading into SQLite, kept apart so that the core does not link libsqlite3.
     .target(name: "HealthPortSQLite", dependencies: ["HealthPort", "SQLiteStore"], swiftSettings: hotPath),
 
+    // Parquet datasets, kept apart so that the core does not link libzstd and libsnappy.
+    .target(name: "HealthPortParquet", dependencies: ["HealthPort", "ParquetFile"], swiftSettings: hotPath),
+
     // The command-line tool.
-    .executableTarget(name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite"]),
+    .executableTarget(name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite", "HealthPortParquet"]),
 
     // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments.
     .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
@@ -50,6 +53,8 @@ let package = Package(
       name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["healthport", "TestSupport"]),
     .testTarget(name: "ParquetFileTests", dependencies: ["ParquetFile", "TestSupport"]),
+    .testTarget(
+      name: "HealthPortParquetTests", dependencies: ["HealthPortParquet", "HealthPort", "ParquetFile", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ CMDS=(
   "info-1-thread:HEALTHPORT_THREADS=1 info {IN} --format json --quiet"
   "convert-csv:convert {IN} --to csv --quiet"
   "convert-csv-split:convert {IN} --to csv --split -o .bench/split --quiet"
+  "convert-parquet:convert {IN} --to parquet -o .bench/parquet --partition-by type,year --quiet"
   "convert-jsonl:convert {IN} --to jsonl --quiet"
   "convert-xml:convert {IN} --to xml --quiet"
   "steps:steps {IN} --quiet"

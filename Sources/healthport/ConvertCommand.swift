@@ -1,4 +1,5 @@
 import HealthPort
+import HealthPortParquet
 import HealthPortSQLite
 
 #if canImport(Glibc)
@@ -15,6 +16,7 @@ enum ConvertCommand: Command {
   static let registry: FormatRegistry = {
     var registry = FormatRegistry.standard
     registry.register(SQLiteOutput.format)
+    registry.register(ParquetOutput.format)
     return registry
   }()
 

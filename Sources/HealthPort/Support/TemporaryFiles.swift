@@ -114,7 +114,8 @@ public enum TemporaryFiles {
     return nil
   }
 
-  /// Removes every registered file, then every registered folder. Async-signal-safe: no
+  /// Removes every registered file, then every registered folder, the latest slots first (a
+  /// folder registered after its parent goes before it). Async-signal-safe: no
   /// allocation, no lock, only atomics, `unlink` and `rmdir`.
   public static func removeAll() {
     removeAll(State.file)
@@ -122,7 +123,7 @@ public enum TemporaryFiles {
   }
 
   private static func removeAll(_ kind: Int) {
-    for slot in 0..<slotCount {
+    for slot in (0..<slotCount).reversed() {
       let state = table.states + slot
       guard state.pointee.compareExchange(expected: kind, desired: State.removing, ordering: .acquiring).exchanged
       else { continue }

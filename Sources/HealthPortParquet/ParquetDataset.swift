@@ -1,0 +1,169 @@
+import HealthPort
+import ParquetFile
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One open Parquet file of a table's partition.
+final class ParquetPartFile {
+  let writer: ParquetWriter
+  unowned let table: ParquetTableWriter
+  /// `type=…/year=…/` (empty without partitioning).
+  let partition: String
+  /// Where it is written, and where it goes once the run succeeds.
+  let writtenPath: String
+  let finalPath: String
+  let registration: TemporaryFiles.Registration?
+  var rowsSinceSizeCheck = 0
+  /// The dataset's row count when this file last got a row.
+  var lastUse = 0
+
+  init(
+    writer: ParquetWriter, table: ParquetTableWriter, partition: String, writtenPath: String, finalPath: String,
+    registration: TemporaryFiles.Registration?
+  ) {
+    self.writer = writer
+    self.table = table
+    self.partition = partition
+    self.writtenPath = writtenPath
+    self.finalPath = finalPath
+    self.registration = registration
+  }
+}
+
+/// The limits that keep memory flat whatever the export's size.
+public struct ParquetLimits: Sendable {
+  /// A row group closes at this many rows…
+  public var rowGroupRows = 1_000_000
+  /// …or this many encoded bytes.
+  public var rowGroupBytes = 32 << 20
+  /// At most this many bytes buffered over all open files; beyond it the largest file is closed
+  /// early (its partition starts a new part file when it gets rows again).
+  public var bufferedBytes = 64 << 20
+  /// At most this many files open at once; beyond it the least recently used is closed.
+  public var openFiles = 128
+  /// A page closes at this many values (ParquetFile's default is 1M).
+  public var pageValues = 1 << 17
+  /// What the open files hold in memory, for every byte their writers report as buffered:
+  /// `bufferedBytes` leaves out the open pages' dictionary indices and levels, the dictionaries'
+  /// hash tables and the arrays' spare capacity.
+  public var memoryPerBufferedByte = 3
+  public init() {}
+}
+
+/// The files of one run in a dataset folder: where they are written, the limits over all of
+/// them, and how the run ends (see ``ParquetDatasetFolder``).
+final class ParquetDataset {
+  let folder: ParquetDatasetFolder
+  let codec: ParquetCodec
+  let limits: ParquetLimits
+  /// `person=NAME/`, or empty.
+  let personFolder: String
+  private var open: [ObjectIdentifier: ParquetPartFile] = [:]
+  private var clock = 0
+  private var rowsSinceMemoryCheck = 0
+  private var nextPart = 0
+  private var createdFolders: Set<String> = []
+
+  init(folder: ParquetDatasetFolder, codec: ParquetCodec, limits: ParquetLimits, person: String?) {
+    self.folder = folder
+    self.codec = codec
+    self.limits = limits
+    personFolder = person.map { "person=" + HivePath.escape($0) + "/" } ?? ""
+  }
+
+  func failure(_ error: ParquetError) -> HealthPortError {
+    HealthPortError(.failure, message: error.description)
+  }
+
+  /// Opens a new part file of `table` in `partition`, closing the least recently used file
+  /// first when too many are open.
+  func openPart(table: ParquetTableWriter, partition: String) throws -> ParquetPartFile {
+    if open.count >= limits.openFiles, let part = open.values.min(by: { $0.lastUse < $1.lastUse }) {
+      try closeEarly(part)
+    }
+    let relativeFolder = table.layout.name + "/" + personFolder + partition
+    try folder.makeFolders(relativeFolder, created: &createdFolders)
+    nextPart += 1
+    let name = "part-\(folder.runID)-\(String(nextPart, radix: 10).leftPadded(to: 5)).parquet"
+    let (writtenPath, finalPath) = folder.paths(relativeFolder + name)
+    let registration = TemporaryFiles.registerFile(writtenPath)
+    var configuration = ParquetWriter.Configuration()
+    configuration.createdBy = "healthport"
+    // A page of dictionary indices closes at 1 MiB of packed indices, which for a column of few
+    // distinct values (units, sources) is millions of values held as 4-byte indices meanwhile:
+    // many partitions open at once would each hold that much.
+    configuration.maximumPageValues = limits.pageValues
+    let writer: ParquetWriter
+    do {
+      writer = try ParquetWriter(
+        path: writtenPath, schema: table.layout.schema, codec: codec, configuration: configuration)
+    } catch {
+      TemporaryFiles.unregister(registration)
+      throw failure(error)
+    }
+    folder.written.append((writtenPath, finalPath, registration))
+    let part = ParquetPartFile(
+      writer: writer, table: table, partition: partition, writtenPath: writtenPath, finalPath: finalPath,
+      registration: registration)
+    open[ObjectIdentifier(part)] = part
+    return part
+  }
+
+  /// After each row: closes the row group at its limits, and now and then the largest file
+  /// when the open files buffer too much.
+  @inline(__always)
+  func rowAppended(to part: ParquetPartFile) throws {
+    clock += 1
+    part.lastUse = clock
+    part.rowsSinceSizeCheck += 1
+    do {
+      if part.writer.bufferedRows >= limits.rowGroupRows {
+        try part.writer.flushRowGroup()
+        part.rowsSinceSizeCheck = 0
+      } else if part.rowsSinceSizeCheck >= 1024 {
+        part.rowsSinceSizeCheck = 0
+        if part.writer.encodedBytes >= limits.rowGroupBytes { try part.writer.flushRowGroup() }
+      }
+    } catch {
+      throw failure(error)
+    }
+    rowsSinceMemoryCheck += 1
+    if rowsSinceMemoryCheck >= 8192 {
+      rowsSinceMemoryCheck = 0
+      try keepWithinBudget()
+    }
+  }
+
+  private func keepWithinBudget() throws {
+    var sizes = open.values.map { ($0, $0.writer.bufferedBytes) }
+    var total = sizes.reduce(0) { $0 + $1.1 } * limits.memoryPerBufferedByte
+    while total > limits.bufferedBytes, let largest = sizes.indices.max(by: { sizes[$0].1 < sizes[$1].1 }) {
+      total -= sizes[largest].1 * limits.memoryPerBufferedByte
+      try closeEarly(sizes[largest].0)
+      sizes.remove(at: largest)
+    }
+  }
+
+  private func closeEarly(_ part: ParquetPartFile) throws {
+    part.table.forget(part)
+    try close(part)
+  }
+
+  /// Writes a part file's footer; it stays where it was written until ``ParquetDatasetFolder/commit``.
+  func close(_ part: ParquetPartFile) throws {
+    open[ObjectIdentifier(part)] = nil
+    do {
+      try part.writer.close(synchronize: folder.isExisting)
+    } catch {
+      throw failure(error)
+    }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}

@@ -1,0 +1,89 @@
+import HealthPort
+import ParquetFile
+
+/// `convert --to parquet -o DIR`: the export as a typed, Hive-partitioned Parquet dataset, an
+/// output format of the ``FormatRegistry`` (registered by the command-line tool).
+public enum ParquetOutput {
+  public static let format = OutputFormat(
+    name: "parquet", summary: "a typed Parquet dataset, a folder per table (needs -o DIR)",
+    options: [partitionBy, person, compression, dropIdentifiers], needsPath: true,
+    missingPathMessage: "--to parquet writes a folder of tables: give it with -o DIR",
+    makeWriter: { try Writer(request: $0) })
+
+  static let partitionBy = OutputFormatOption(
+    name: "--partition-by", valueName: "KEYS",
+    help: "Parquet only: Hive folders by type and/or year (e.g. type,year).")
+  static let person = OutputFormatOption(
+    name: "--person", valueName: "NAME",
+    help: "Parquet only: a cohort member's folder (person=NAME/); the same NAME again replaces its files.")
+  static let compression = OutputFormatOption(
+    name: "--compression", valueName: "CODEC", help: "Parquet only: zstd (the default), snappy or none.")
+  static let dropIdentifiers = OutputFormatOption(
+    name: "--drop-identifiers", help: "Parquet only: leave out the date of birth (its year kept) and owners' names.")
+
+  /// What `--partition-by`, `--person` and `--compression` say, checked.
+  public struct Settings: Sendable {
+    public var partitionBy: [String] = []
+    public var person: String?
+    public var codec: ParquetCodec = .zstd()
+    public var dropIdentifiers = false
+    public var limits = ParquetLimits()
+
+    public init() {}
+
+    init(_ request: OutputRequest) throws {
+      // `convert` hands over a list option's values split at commas.
+      if let keys = request.options[ParquetOutput.partitionBy.name] {
+        for key in keys.flatMap({ $0.split(separator: ",") }) {
+          guard let known = PartitionKey(rawValue: String(key)) else {
+            throw HealthPortError(
+              .usage, message: "unknown partition key '\(key)' for --partition-by (one of type, year)")
+          }
+          guard !self.partitionBy.contains(known.rawValue) else {
+            throw HealthPortError(.usage, message: "--partition-by names '\(key)' twice")
+          }
+          self.partitionBy.append(known.rawValue)
+        }
+      }
+      if let name = request.options[ParquetOutput.person.name]?.joined(separator: ",") {
+        guard !name.isEmpty else { throw HealthPortError(.usage, message: "--person needs a name") }
+        self.person = name
+      }
+      switch request.value(ParquetOutput.compression.name)?.lowercased() {
+      case nil, "zstd": codec = .zstd()
+      case "snappy": codec = .snappy
+      case "none", "uncompressed": codec = .uncompressed
+      case let other?:
+        throw HealthPortError(.usage, message: "unknown codec '\(other)' for --compression (one of zstd, snappy, none)")
+      }
+      dropIdentifiers = request.flag(ParquetOutput.dropIdentifiers.name)
+    }
+  }
+
+  /// One conversion into a dataset folder: the sink that writes the tables, and the folder that
+  /// makes them appear (or vanish) at the end.
+  public final class Writer: FormatWriter {
+    private let folder: ParquetDatasetFolder
+    private let datasetSink: ParquetDatasetSink
+
+    public convenience init(request: OutputRequest) throws {
+      guard let path = request.path else {
+        throw HealthPortError(.usage, message: "--to parquet writes a folder of tables: give it with -o DIR")
+      }
+      try self.init(directory: path, settings: try Settings(request), protecting: request.input)
+    }
+
+    public init(directory: String, settings: Settings, protecting input: String? = nil) throws {
+      folder = try ParquetDatasetFolder(target: directory, person: settings.person, protecting: input)
+      let dataset = ParquetDataset(
+        folder: folder, codec: settings.codec, limits: settings.limits, person: settings.person)
+      datasetSink = ParquetDatasetSink(
+        dataset: dataset, partitionBy: settings.partitionBy.compactMap(PartitionKey.init(rawValue:)),
+        dropIdentifiers: settings.dropIdentifiers)
+    }
+
+    public var sink: ExportSink { datasetSink }
+    public func commit() throws { try folder.commit() }
+    public func abort() { folder.abort() }
+  }
+}

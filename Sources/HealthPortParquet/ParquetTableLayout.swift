@@ -1,0 +1,126 @@
+import HealthPort
+import ParquetFile
+
+/// How one catalog column becomes Parquet columns: the typed column(s) and, where a value may not
+/// fit its type, a `_text` column that keeps it as written (a value that is not numeric never
+/// fails the file).
+enum ParquetCellKind: Sendable {
+  /// A UTF-8 string.
+  case text
+  /// `INT64`; `fallback` is the `_text` column's index, if any.
+  case integer(fallback: Int?)
+  /// `DOUBLE`.
+  case number(fallback: Int?)
+  /// `X_utc` TIMESTAMP at the column's index, then `X_offset_min` INT32 and, for starts,
+  /// `start_local_day` DATE.
+  case date(localDay: Bool, fallback: Int?)
+  /// `DATE` (a calendar day).
+  case day(fallback: Int?)
+
+  /// The `_text` column's index, if any.
+  var fallback: Int? {
+    switch self {
+    case .text: nil
+    case .integer(let fallback), .number(let fallback), .date(_, let fallback), .day(let fallback): fallback
+    }
+  }
+}
+
+/// One catalog column's place in a Parquet table: where its first Parquet column is (nil when the
+/// column is a partition key, named by the folders instead) and how its cells are typed.
+struct ParquetCellSlot: Sendable {
+  let catalogColumn: TableColumn
+  let kind: ParquetCellKind
+  let firstColumn: Int?
+}
+
+/// A table of the dataset: its catalog definition, its Parquet schema and the slot of each of
+/// its catalog columns, derived once per table and partitioning.
+struct ParquetTableLayout: Sendable {
+  let definition: TableDefinition
+  let schema: ParquetSchema
+  let slots: [ParquetCellSlot]
+  /// The partition keys that apply to this table, in folder order.
+  let partitionKeys: [PartitionKey]
+  /// The catalog position of `type`, when the table has it.
+  let typePosition: Int?
+  /// The catalog position of `startDate`, when the table has it.
+  let startPosition: Int?
+
+  /// The dataset folder's name for the table.
+  var name: String { definition.name }
+
+  init(_ definition: TableDefinition, partitionBy keys: [PartitionKey], generic: Bool) throws {
+    self.definition = definition
+    typePosition = definition.position(of: "type")
+    startPosition = definition.position(of: "startDate")
+    partitionKeys = keys.filter { key in
+      switch key {
+      case .type: definition.position(of: "type") != nil
+      case .year: definition.position(of: "startDate") != nil
+      }
+    }
+    let typeIsFolder = partitionKeys.contains(.type)
+    var columns: [ParquetColumn] = []
+    var slots: [ParquetCellSlot] = []
+    for column in definition.columns {
+      if column.name == "type" && typeIsFolder {
+        slots.append(ParquetCellSlot(catalogColumn: column, kind: .text, firstColumn: nil))
+        continue
+      }
+      let optional = !column.isRequired
+      let base = Self.parquetName(column)
+      // A value of an attribute that may not fit its type keeps a `_text` column right after the
+      // typed ones (dates of typed elements always parse; those of generic elements may not).
+      let mayNotFit =
+        column.type == .numberOrText
+        || column.role == .attribute && (column.type != .exportDate && column.type != .localDay || generic)
+      let first = columns.count
+      let kind: ParquetCellKind
+      switch column.type {
+      case .integer:
+        columns.append(ParquetColumn(base, .int64, optional: optional || mayNotFit))
+        kind = .integer(fallback: mayNotFit ? columns.count : nil)
+      case .number, .numberOrText:
+        columns.append(ParquetColumn(base, .double, optional: true))
+        kind = .number(fallback: mayNotFit ? columns.count : nil)
+      case .exportDate:
+        let nullable = optional || mayNotFit
+        columns.append(.timestamp(base + "_utc", optional: nullable))
+        columns.append(ParquetColumn(base + "_offset_min", .int32, optional: nullable))
+        let localDay = column.name == "startDate"
+        if localDay { columns.append(.date(base + "_local_day", optional: nullable)) }
+        kind = .date(localDay: localDay, fallback: mayNotFit ? columns.count : nil)
+      case .localDay:
+        columns.append(.date(base, optional: true))
+        kind = .day(fallback: mayNotFit ? columns.count : nil)
+      case .text, .localTime, .json, .isoDate, .instant:
+        columns.append(.string(base, optional: optional))
+        kind = .text
+      }
+      if kind.fallback != nil { columns.append(.string(base + "_text", optional: true)) }
+      slots.append(ParquetCellSlot(catalogColumn: column, kind: kind, firstColumn: first))
+    }
+    self.slots = slots
+    schema = try ParquetSchema(columns)
+  }
+
+  /// The Parquet name of a catalog column (for a date, the stem before `_utc`): snake_case, with
+  /// `Me`'s `HKCharacteristicTypeIdentifier` prefix and a date's `Date` suffix left out
+  /// (`startDate` → `start`, `HKCharacteristicTypeIdentifierBloodType` → `blood_type`).
+  static func parquetName(_ column: TableColumn) -> String {
+    var name = Substring(column.name)
+    let characteristic = "HKCharacteristicTypeIdentifier"
+    if name.hasPrefix(characteristic) { name = name.dropFirst(characteristic.count) }
+    if column.type == .exportDate, name.hasSuffix("Date"), name.count > 4 { name = name.dropLast(4) }
+    return TableColumn.snakeCase(String(name))
+  }
+}
+
+/// What `--partition-by` may name.
+enum PartitionKey: String, Sendable, CaseIterable {
+  /// The `type` column (records, correlations, statistics…), left out of the files.
+  case type
+  /// The year of `startDate` in the offset the export wrote (a derived folder, not a column).
+  case year
+}

@@ -1,0 +1,163 @@
+"""Checks a `convert --to parquet` dataset against the `--split` folder of the same export.
+
+Usage: parquet_dataset.py SPLIT_DIR PARQUET_DIR [PARTITIONS [CODEC]]
+(PARTITIONS: e.g. "type,year" or ""; CODEC: ZSTD, SNAPPY or UNCOMPRESSED, checked on every column chunk.)
+Every Parquet file is read by pyarrow, DuckDB and Polars (their row counts agree; every column chunk has
+statistics); every table's rows equal the split CSV's, column by column (numbers as numbers, dates as
+instants and offsets, a value that does not fit its type in the `_text` column); with partitions, DuckDB's
+hive_partitioning finds every record. Prints a JSON summary; exits 1 on any difference.
+"""
+import csv, datetime, glob, json, os, re, sys
+import duckdb, polars as pl, pyarrow as pa, pyarrow.dataset as ds, pyarrow.parquet as pq
+
+split, dataset = sys.argv[1], sys.argv[2]
+partitions = [p for p in (sys.argv[3] if len(sys.argv) > 3 else "").split(",") if p]
+codec = sys.argv[4] if len(sys.argv) > 4 else None
+csv.field_size_limit(1 << 30)
+FIXED = {"export", "correlations", "correlation_records", "workouts", "workout_events", "workout_activities",
+         "workout_statistics", "workout_routes", "file_references", "locations", "metadata", "hrv_lists",
+         "hrv_beats", "me", "activity_summaries", "clinical_records", "audiograms", "sensitivity_points",
+         "vision_prescriptions", "vision_eyes", "elements", "attributes"}
+problems = []
+
+def fail(message):
+    problems.append(message)
+    if len(problems) > 50:
+        print("\n".join(problems)); sys.exit(1)
+
+def snake(name):
+    out = ""
+    for c in name:
+        if c.isupper():
+            if out: out += "_"
+            out += c.lower()
+        else:
+            out += c
+    return out
+
+def stem(column):
+    name = column[len("HKCharacteristicTypeIdentifier"):] if column.startswith("HKCharacteristicTypeIdentifier") else column
+    return snake(name)
+
+DATE = re.compile(r"^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)$")
+
+def export_date(text):
+    m = DATE.match(text)
+    if not m: return None
+    y, mo, d, h, mi, s = (int(m.group(i)) for i in range(1, 7))
+    offset = (int(m.group(8)) * 60 + int(m.group(9))) * (-1 if m.group(7) == "-" else 1)
+    try: local = datetime.datetime(y, mo, d, h, mi, s, tzinfo=datetime.timezone.utc)
+    except ValueError: return None
+    utc = int(local.timestamp()) - offset * 60
+    return utc * 1_000_000, offset, (local.date() - datetime.date(1970, 1, 1)).days
+
+def is_decimal(text):
+    return re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text) is not None
+
+def read_csv_rows(paths):
+    rows, header = [], None
+    for path in paths:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f)
+            h = next(reader)
+            header = header or h
+            assert h == header, (path, h, header)
+            rows += [dict(zip(h, r)) for r in reader]
+    return header, rows
+
+def read_parquet(table):
+    files = sorted(glob.glob(os.path.join(dataset, table, "**", "*.parquet"), recursive=True))
+    if not files: return None, [], files
+    for path in files:  # three readers agree on every file
+        meta = pq.ParquetFile(path).metadata
+        count_duck = duckdb.sql(f"select count(*) from read_parquet('{path}')").fetchone()[0]
+        count_polars = pl.read_parquet(path).height
+        if not (meta.num_rows == count_duck == count_polars):
+            fail(f"{path}: rows {meta.num_rows} (pyarrow) {count_duck} (duckdb) {count_polars} (polars)")
+        for g in range(meta.num_row_groups):
+            for c in range(meta.num_columns):
+                chunk = meta.row_group(g).column(c)
+                if not chunk.is_stats_set:
+                    fail(f"{path}: row group {g} column {c} has no statistics")
+                if codec and chunk.compression != codec:
+                    fail(f"{path}: column {c} is {chunk.compression}, expected {codec}")
+    data = ds.dataset(os.path.join(dataset, table), format="parquet", partitioning="hive")
+    t = data.to_table()
+    schema = t.schema
+    columns = {}
+    for name in t.column_names:
+        col = t.column(name)
+        if pa.types.is_timestamp(col.type): col = col.cast(pa.int64())
+        elif pa.types.is_date32(col.type): col = col.cast(pa.int32())
+        columns[name] = col.to_pylist()
+    rows = [dict(zip(columns, values)) for values in zip(*columns.values())]
+    return schema, rows, files
+
+def compare(table, csv_paths):
+    header, csv_rows = read_csv_rows(csv_paths)
+    schema, pq_rows, files = read_parquet(table)
+    if len(csv_rows) != len(pq_rows):
+        fail(f"{table}: {len(csv_rows)} rows in the split CSV, {len(pq_rows)} in parquet"); return 0
+    if not csv_rows: return 0
+    names = set(schema.names)
+    key = (lambda r: (int(r["element_id"]), r["name"], r["value"] or "")) if table == "attributes" else (lambda r: int(r["id"]))
+    csv_rows.sort(key=key); pq_rows.sort(key=key)
+    for column in header:
+        base = stem(column)
+        date_base = stem(column[:-4]) if column.endswith("Date") and len(column) > 4 else base
+        for c, p in zip(csv_rows, pq_rows):
+            text = c[column]
+            where = f"{table} id {c.get('id', c.get('element_id'))} {column}"
+            if date_base + "_utc" in names:
+                expected = export_date(text) if text else None
+                got = (p[date_base + "_utc"], p[date_base + "_offset_min"], p.get(date_base + "_local_day", None))
+                if expected:
+                    if got[0] != expected[0] or got[1] != expected[1] or (date_base + "_local_day" in names and got[2] != expected[2]):
+                        fail(f"{where}: {text!r} -> {got}")
+                elif got[0] is not None or (p.get(date_base + "_text") or "") != text:
+                    fail(f"{where}: {text!r} -> {got} text {p.get(date_base + '_text')!r}")
+                continue
+            if base not in names:
+                if base == "type" and "type" in partitions:
+                    if p.get("type") != text: fail(f"{where}: partition {p.get('type')!r} != {text!r}")
+                    continue
+                fail(f"{table}: no parquet column for {column} ({base})"); break
+            kind = schema.field(base).type
+            value = p[base]
+            if pa.types.is_floating(kind):
+                if text and is_decimal(text):
+                    if value is None or float(text) != value: fail(f"{where}: {text!r} -> {value!r}")
+                elif value is not None or (p.get(base + "_text") or "") != text:
+                    fail(f"{where}: {text!r} -> {value!r} text {p.get(base + '_text')!r}")
+            elif pa.types.is_integer(kind) and not pa.types.is_date32(kind):
+                if re.fullmatch(r"[+-]?\d+", text or ""):
+                    if value != int(text): fail(f"{where}: {text!r} -> {value!r}")
+                elif value is not None or (p.get(base + "_text") or "") != text:
+                    fail(f"{where}: {text!r} -> {value!r} text {p.get(base + '_text')!r}")
+            elif pa.types.is_date32(kind):
+                try: day = (datetime.date.fromisoformat(text) - datetime.date(1970, 1, 1)).days if re.fullmatch(r"\d{4}-\d\d-\d\d", text) else None
+                except ValueError: day = None
+                if day is not None:
+                    if value != day: fail(f"{where}: {text!r} -> {value!r}")
+                elif value is not None or (p.get(base + "_text") or "") != text:
+                    fail(f"{where}: {text!r} -> {value!r} text {p.get(base + '_text')!r}")
+            else:
+                if (value or "") != text: fail(f"{where}: {text!r} -> {value!r}")
+    return len(csv_rows)
+
+csv_files = [f for f in os.listdir(split) if f.endswith(".csv")]
+tables = {}
+for f in csv_files:
+    name = f[:-4]
+    tables.setdefault(name if name in FIXED else "records", []).append(os.path.join(split, f))
+counts = {}
+for table, paths in sorted(tables.items()):
+    counts[table] = compare(table, sorted(paths))
+on_disk = {d for d in os.listdir(dataset) if not d.startswith((".", "_"))}
+if on_disk != set(tables): fail(f"tables: parquet {sorted(on_disk)} split {sorted(tables)}")
+if partitions and "records" in tables:
+    hive = duckdb.sql(f"select count(*), count(distinct type) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true)").fetchone()
+    if hive[0] != counts["records"]: fail(f"duckdb hive_partitioning: {hive[0]} records, expected {counts['records']}")
+    counts["duckdb_hive_types"] = hive[1]
+print(json.dumps({"counts": counts, "problems": problems}))
+sys.exit(1 if problems else 0)
