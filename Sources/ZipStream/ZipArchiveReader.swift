@@ -44,8 +44,8 @@ public final class ZipArchiveReader {
     archive_read_support_format_zip(archive)
     let rc = archive_read_open_filename(archive, path, 1 << 20)
     if rc != ARCHIVE_OK {
+      // No archive_read_free here: every stored property is set, so deinit runs and frees it.
       let message = Self.errorString(archive)
-      archive_read_free(archive)
       throw ZipStreamError(archiveName: path, message: "cannot open the zip archive: \(message)")
     }
   }
@@ -64,8 +64,8 @@ public final class ZipArchiveReader {
         return feed.next(buffer)
       }, nil)
     if rc != ARCHIVE_OK {
+      // No archive_read_free here: every stored property is set, so deinit runs and frees it.
       let message = Self.errorString(archive)
-      archive_read_free(archive)
       throw ZipStreamError(archiveName: name, message: "cannot open the zip archive: \(message)")
     }
   }

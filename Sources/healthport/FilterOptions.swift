@@ -163,6 +163,10 @@ enum FilterOptions {
   /// told by the 16 bytes every SQLite database starts with. Stdin is not looked at.
   static func refuseDatabase(_ input: String?) throws {
     guard let input, input != "-" else { return }
+    // Only a regular file is peeked at: opening a FIFO (`<(cat export.xml)`) or reading a terminal
+    // would block, or take bytes the reader needs.
+    var status = stat()
+    guard stat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
     let descriptor = open(input, O_RDONLY)
     guard descriptor >= 0 else { return }  // the reader reports what is wrong
     defer { Glibc.close(descriptor) }

@@ -66,6 +66,41 @@ struct InputRecognitionTests {
     }
   }
 
+  /// Runs `arguments` with `{}` replaced by a named pipe that `input` is written into, as
+  /// `healthport info <(cat export.zip)` does in a shell.
+  static func runThroughPipe(_ arguments: [String], input: URL, in directory: URL) throws -> Harness.Result {
+    let pipe = directory.appendingPathComponent("pipe-\(UUID().uuidString)")
+    try #require(mkfifo(pipe.path, 0o600) == 0)
+    defer { try? FileManager.default.removeItem(at: pipe) }
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = ["-c", "cat \"$1\" > \"$2\"", "sh", input.path, pipe.path]
+    try writer.run()
+    let result = try Harness.run(arguments.map { $0 == "{}" ? pipe.path : $0 })
+    writer.waitUntilExit()
+    return result
+  }
+
+  @Test(
+    "a named pipe given by path (`<(cat export.zip)`) is read as a stream, like stdin",
+    .enabled(if: hasSamples, "Samples/ is absent"))
+  func namedPipeLikePath() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for input in try Self.inputs(in: directory) {
+      let name = input.lastPathComponent
+      let infoByPath = try Harness.run(["info", input.path, "--format", "json"])
+      let infoByPipe = try Self.runThroughPipe(["info", "{}", "--format", "json"], input: input, in: directory)
+      try #require(infoByPath.status == 0, "\(name): \(infoByPath.stderr)")
+      #expect(infoByPipe.status == 0, "\(name): \(infoByPipe.stderr)")
+      #expect(try Self.infoWithoutPath(infoByPipe) == Self.infoWithoutPath(infoByPath), "\(name)")
+      let byPath = try Harness.run(["convert", input.path, "--to", "jsonl", "--quiet"])
+      let byPipe = try Self.runThroughPipe(["convert", "{}", "--to", "jsonl", "--quiet"], input: input, in: directory)
+      #expect(byPipe.status == 0, "\(name): \(byPipe.stderr)")
+      #expect(byPipe.stdout == byPath.stdout, "\(name)")
+    }
+  }
+
   @Test(
     "the format info reports is the one recognised, by path and by stdin",
     .enabled(if: hasSamples, "Samples/ is absent"))

@@ -91,7 +91,11 @@ enum InputRecognizer {
       fileDescriptor: fileDescriptor, ownsDescriptor: true, prefix: [], displayName: path,
       totalBytes: Int64(info.st_size))
     let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-    let (format, stream) = try recognise(file, path: path, fileDescriptor: nil, fileName: isRegular ? path : nil)
+    // A pipe or device given by path (`<(cat export.zip)`) cannot be reopened or seeked: it is read
+    // as a stream, like stdin.
+    let (format, stream) = try recognise(
+      file, path: isRegular ? path : nil, fileDescriptor: isRegular ? nil : fileDescriptor,
+      fileName: isRegular ? path : nil)
     return .stream(format, stream)
   }
 
