@@ -21,7 +21,8 @@ import Foundation
 ///   the later in the document.
 /// - In bed: the length of the union of the night's `InBed` intervals, all sources.
 ///
-/// Memory: one 48-byte entry per sleep sample of the nights still open (see ``NightBuffer``).
+/// Memory: one 56-byte entry per sample of the nights still open, about three (see
+/// ``SleepNightBuffer``), and one row per night.
 public final class SleepNights: ExportSink {
   public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
 
@@ -41,9 +42,10 @@ public final class SleepNights: ExportSink {
   private var nameIDs: [String: Int32] = [:]
   private var valueCodes: [String: (code: UInt8, state: SleepState)] = [:]
   private var zones: [String: NamedZone?] = [:]
-  private var buffer = NightBuffer()
+  private var buffer: SleepNightBuffer?
   private var sequence: Int32 = 0
-  private var rewriteCounts: [Int] = []
+  /// The merged nights so far, with the rewrites dropped in each (source name id, count).
+  private var merged: [Int: (night: SleepNight, rewrites: [Int32: Int])] = [:]
 
   private struct SourceKey: Hashable {
     let name: String
@@ -60,6 +62,10 @@ public final class SleepNights: ExportSink {
   public init(_ configuration: Configuration) {
     self.configuration = configuration
     ranking = SourceRanking(priority: configuration.priority)
+    buffer = SleepNightBuffer { [unowned self] day, entries in
+      guard !entries.isEmpty else { return }
+      merged[day] = night(day, entries)
+    }
   }
 
   public var interest: ElementInterest { .records(ofTypes: [Self.sleepType]) }
@@ -82,7 +88,7 @@ public final class SleepNights: ExportSink {
     let end = record.endDate
     let offsets = localOffsets(record)
     let night = HealthDate.floorDiv(start.secondsSince1970 + Int64(offsets.start) + 6 * 3600, 86_400)
-    buffer.append(
+    buffer?.append(
       SleepEntry(
         start: start.secondsSince1970, end: max(start.secondsSince1970, end.secondsSince1970),
         writtenEnd: end.secondsSince1970, rank: source.rank, name: source.name, sequence: sequence,
@@ -96,9 +102,16 @@ public final class SleepNights: ExportSink {
 
   /// Computes ``nights`` and ``rewrites`` (called by ``end(_:)``).
   public func finish() {
-    rewriteCounts = [Int](repeating: 0, count: names.count)
-    nights = buffer.drain().map { night($0.day, $0.entries) }
-    rewrites = rewriteCounts.enumerated().compactMap { name, count in
+    buffer?.finish()
+    buffer = nil
+    var counts = [Int](repeating: 0, count: names.count)
+    nights = merged.keys.sorted().compactMap { day in
+      guard let found = merged[day] else { return nil }
+      for (name, count) in found.rewrites { counts[Int(name)] += count }
+      return found.night
+    }
+    merged = [:]
+    rewrites = counts.enumerated().compactMap { name, count in
       count > 0 ? StepTotals.RewriteCount(sourceName: names[name], count: count) : nil
     }
   }
@@ -156,7 +169,7 @@ public final class SleepNights: ExportSink {
   }
 
   /// One night from its entries (in document order).
-  private func night(_ day: Int, _ input: [SleepEntry]) -> SleepNight {
+  private func night(_ day: Int, _ input: [SleepEntry]) -> (night: SleepNight, rewrites: [Int32: Int]) {
     // Rewrites: equal instants (the end as written), source name and value; the first stays.
     let sorted = input.sorted {
       ($0.start, $0.writtenEnd, $0.name, $0.code, $0.sequence) < (
@@ -164,12 +177,13 @@ public final class SleepNights: ExportSink {
       )
     }
     var entries: [SleepEntry] = []
+    var rewrites: [Int32: Int] = [:]
     entries.reserveCapacity(sorted.count)
     for entry in sorted {
       if let last = entries.last, last.start == entry.start, last.writtenEnd == entry.writtenEnd,
         last.name == entry.name, last.code == entry.code
       {
-        rewriteCounts[Int(entry.name)] += 1
+        rewrites[entry.name, default: 0] += 1
         continue
       }
       entries.append(entry)
@@ -195,7 +209,7 @@ public final class SleepNights: ExportSink {
     }
     firstSeen.sort { $0.sequence < $1.sequence }
 
-    return SleepNight(
+    let night = SleepNight(
       day: day, night: PeriodKind.day.label(forKey: day), inBedSeconds: seconds[Int(SleepState.inBed.rawValue)],
       coreSeconds: seconds[Int(SleepState.core.rawValue)], deepSeconds: seconds[Int(SleepState.deep.rawValue)],
       remSeconds: seconds[Int(SleepState.rem.rawValue)],
@@ -206,6 +220,7 @@ public final class SleepNights: ExportSink {
       bedtimeMinutesAfter18: Double(bed.start + Int64(bed.startLocalOffset) - eveningBefore) / 60,
       wakeMinutesAfter18: Double(wake.end + Int64(wake.endLocalOffset) - eveningBefore) / 60,
       sources: firstSeen.map { names[Int($0.name)] }, samples: entries.count)
+    return (night, rewrites)
   }
 
   /// The length of the union of the intervals (sorted by start).
@@ -276,19 +291,8 @@ struct SleepEntry {
   /// The value as written, numbered.
   var code: UInt8
   var state: SleepState
-}
 
-/// The entries of the nights still open, by night.
-struct NightBuffer {
-  private var open: [Int: [SleepEntry]] = [:]
-
-  mutating func append(_ entry: SleepEntry, night: Int) { open[night, default: []].append(entry) }
-
-  /// Every night with its entries in document order, ascending by night; empties the buffer.
-  mutating func drain() -> [(day: Int, entries: [SleepEntry])] {
-    let days = open.keys.sorted()
-    let result = days.map { ($0, open[$0] ?? []) }
-    open = [:]
-    return result
-  }
+  static let zero = SleepEntry(
+    start: 0, end: 0, writtenEnd: 0, rank: 0, name: 0, sequence: 0, startOffset: 0, endOffset: 0, startLocalOffset: 0,
+    endLocalOffset: 0, code: 0, state: .inBed)
 }
