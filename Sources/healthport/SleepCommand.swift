@@ -54,7 +54,13 @@ enum SleepCommand: Command {
     let sleep = SleepNights(configuration)
     try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
     if !arguments.flag("--quiet") {
-      StepsCommand.reportRewrites(sleep.rewrites, of: SleepNights.sleepType, command: name)
+      if !sleep.rewrites.isEmpty {
+        let total = sleep.rewrites.reduce(0) { $0 + $1.count }
+        let sources = sleep.rewrites.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
+        CommandLineTool.writeError(
+          "healthport sleep: dropped \(grouped(String(total))) rewritten SleepAnalysis \(total == 1 ? "sample" : "samples") (\(sources))\n"
+        )
+      }
       if sleep.unknownValues > 0 {
         let noun = sleep.unknownValues == 1 ? "sample" : "samples"
         CommandLineTool.writeError(
