@@ -127,49 +127,12 @@ struct WorkoutMeasuresTests {
     }
   }
 
-  static let watch =
-    "&lt;&lt;HKDevice: 0x%x&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.1&gt;"
-  static let otherWatch =
-    "&lt;&lt;HKDevice: 0x%x&gt;, name:Zoe’s Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,1, software:11.1&gt;"
-
-  /// Workouts without statistics among HeartRate records of the same source and device, of
-  /// another device with the same source name, of another source, and just outside the workout.
+  /// `Tests/Fixtures/workouts/heart-rate.xml`: workouts without statistics among HeartRate records
+  /// of the same source and device (102 … 129 bpm every 3 minutes from 09:12, 160 at the run's end),
+  /// of another device with the same source name (200), of another source (210), and a second
+  /// before the run (250); a Strava ride with one record of its own; a yoga session with statistics.
   static func generatedExport(in directory: URL) throws -> URL {
-    var body = ""
-    var address = 0x1000
-    func record(_ source: String, _ device: String?, _ time: String, _ value: Int) {
-      address += 16
-      let attribute = device.map { " device=\"\(String(format: $0, address))\"" } ?? ""
-      body +=
-        " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"\(source)\"\(attribute) unit=\"count/min\" startDate=\"\(time)\" endDate=\"\(time)\" value=\"\(value)\"/>\n"
-    }
-    for minute in stride(from: 0, to: 60, by: 3) {
-      let time = String(format: "2024-06-01 09:%02d:00 +0200", minute)
-      record("Zoe’s Apple Watch", watch, time, 90 + minute)
-      record("Zoe’s Apple Watch", otherWatch, time, 200)
-      record("Zoe’s iPhone", nil, time, 210)
-    }
-    record("Zoe’s Apple Watch", watch, "2024-06-01 09:09:59 +0200", 250)  // a second before the run
-    record("Zoe’s Apple Watch", watch, "2024-06-01 09:40:00 +0200", 160)  // at its end: inside
-    record("Zoe’s Apple Watch", watch, "2024-06-02 18:00:00 +0200", 120)
-    record("Strava", nil, "2024-06-02 18:10:00 +0200", 130)
-    body += """
-       <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5.5" totalDistanceUnit="km" sourceName="Zoe’s Apple Watch" device="\(String(format: watch, 0x99))" startDate="2024-06-01 09:10:00 +0200" endDate="2024-06-01 09:40:00 +0200">
-        <MetadataEntry key="HKIndoorWorkout" value="0"/>
-        <MetadataEntry key="HKElevationAscended" value="3810 cm"/>
-       </Workout>
-       <Workout workoutActivityType="HKWorkoutActivityTypeCycling" duration="45" durationUnit="min" totalDistance="12" totalDistanceUnit="mi" sourceName="Strava" startDate="2024-06-02 18:00:00 +0200" endDate="2024-06-02 18:45:00 +0200"/>
-       <Workout workoutActivityType="HKWorkoutActivityTypeYoga" duration="20" durationUnit="min" sourceName="Zoe’s Apple Watch" device="\(String(format: watch, 0x98))" startDate="2024-06-01 09:20:00 +0200" endDate="2024-06-01 09:40:00 +0200">
-        <MetadataEntry key="HKIndoorWorkout" value="1"/>
-        <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-06-01 09:20:00 +0200" endDate="2024-06-01 09:40:00 +0200" average="88.5" minimum="70" maximum="101" unit="count/min"/>
-       </Workout>
-
-      """
-    let url = directory.appendingPathComponent("export.xml")
-    try ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n")
-      .write(
-        to: url, atomically: true, encoding: .utf8)
-    return url
+    Harness.repoRoot.appendingPathComponent("Tests/Fixtures/workouts/heart-rate.xml")
   }
 
   @Test("HeartRate records of the workout's source and device inside it, in a second pass; stdin: statistics only")
