@@ -39,7 +39,18 @@ enum SleepCommand: Command {
   static func run(_ arguments: ParsedArguments) throws {
     let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
-    let filter = try FilterOptions.parse(arguments, command: name)
+    var filter = try FilterOptions.parse(arguments, command: name)
+    // Day bounds select nights (the night of D starts the evening before); timestamps select samples.
+    var firstNight = Int.min
+    var lastNight = Int.max
+    if case .day(let day)? = filter.from {
+      firstNight = day
+      filter.from = nil
+    }
+    if case .day(let day)? = filter.to {
+      lastNight = day
+      filter.to = nil
+    }
     if let types = filter.types, types != [SleepNights.sleepType] {
       throw HealthPortError(
         .usage,
@@ -73,7 +84,7 @@ enum SleepCommand: Command {
     var output: TabularOutput
     if by == "night" {
       output = TabularOutput(columns: ["night"] + minuteColumns + ["bedtime", "wake_time", "sources"])
-      for night in sleep.nights {
+      for night in sleep.nights where night.day >= firstNight && night.day <= lastNight {
         output.rows.append(
           [.text(night.night)]
             + [
@@ -89,7 +100,9 @@ enum SleepCommand: Command {
     } else {
       let kind: PeriodKind = by == "week" ? .week : .month
       output = TabularOutput(columns: ["period", "nights"] + minuteColumns + ["bedtime", "wake_time"])
-      for average in SleepAverage.averages(of: sleep.nights, by: kind) {
+      for average in SleepAverage.averages(
+        of: sleep.nights.filter { $0.day >= firstNight && $0.day <= lastNight }, by: kind)
+      {
         output.rows.append(
           [.text(average.period), .number(String(average.nights))]
             + [

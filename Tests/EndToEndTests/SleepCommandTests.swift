@@ -124,6 +124,28 @@ struct SleepCommandTests {
     #expect((try Harness.json(Data(contentsOf: out)) as? [Any])?.count == 10)
   }
 
+  @Test("--from and --to days select whole nights; a timestamp selects samples")
+  func dayBounds() throws {
+    let url = try Self.generated(seed: 5, nights: 20)
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let all = try Self.json([url.path, "--quiet"]).rows
+    let wanted = all.filter {
+      ($0["night"] as? String ?? "") >= "2024-03-25" && ($0["night"] as? String ?? "") <= "2024-03-31"
+    }
+    #expect(wanted.count == 7)
+    let some = try Self.json([url.path, "--quiet", "--from", "2024-03-25", "--to", "2024-03-31"]).rows
+    AggregateTests.compareRows(
+      some, wanted, numbers: Self.nightNumbers, strings: ["night", "bedtime", "wake_time", "sources"], what: "days")
+    // A timestamp selects samples: from noon on the 25th, the nights from the 26th are whole, and
+    // the 25th keeps at most an afternoon nap.
+    let cut = try Self.json([url.path, "--quiet", "--from", "2024-03-25T12:00"]).rows
+    #expect(cut.allSatisfy { ($0["night"] as? String ?? "") >= "2024-03-25" })
+    let later = cut.filter { ($0["night"] as? String ?? "") >= "2024-03-26" }
+    let full = all.filter { ($0["night"] as? String ?? "") >= "2024-03-26" }
+    AggregateTests.compareRows(
+      later, full, numbers: Self.nightNumbers, strings: ["night", "bedtime", "wake_time", "sources"], what: "noon")
+  }
+
   @Test("usage errors and damaged input")
   func errors() throws {
     let xml = Harness.samples.appendingPathComponent("export.xml").path
