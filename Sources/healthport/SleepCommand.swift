@@ -40,17 +40,6 @@ enum SleepCommand: Command {
     let format = try FilterOptions.format(arguments, command: name)
     let input = try FilterOptions.input(arguments, command: name)
     var filter = try FilterOptions.parse(arguments, command: name)
-    // Day bounds select nights (the night of D starts the evening before); timestamps select samples.
-    var firstNight = Int.min
-    var lastNight = Int.max
-    if case .day(let day)? = filter.from {
-      firstNight = day
-      filter.from = nil
-    }
-    if case .day(let day)? = filter.to {
-      lastNight = day
-      filter.to = nil
-    }
     if let types = filter.types, types != [SleepNights.sleepType] {
       throw HealthPortError(
         .usage,
@@ -60,6 +49,7 @@ enum SleepCommand: Command {
     }
     let by = try arguments.choice("--by", ["night", "week", "month"], default: "night", command: name)
     var configuration = SleepNights.Configuration()
+    configuration.takeDayBounds(from: &filter)
     if arguments.value("--tz") != nil { configuration.zone = filter.zone }
     configuration.priority = arguments.list("--priority")
     let sleep = SleepNights(configuration)
@@ -84,7 +74,7 @@ enum SleepCommand: Command {
     var output: TabularOutput
     if by == "night" {
       output = TabularOutput(columns: ["night"] + minuteColumns + ["bedtime", "wake_time", "sources"])
-      for night in sleep.nights where night.day >= firstNight && night.day <= lastNight {
+      for night in sleep.nights {
         output.rows.append(
           [.text(night.night)]
             + [
@@ -101,7 +91,7 @@ enum SleepCommand: Command {
       let kind: PeriodKind = by == "week" ? .week : .month
       output = TabularOutput(columns: ["period", "nights"] + minuteColumns + ["bedtime", "wake_time"])
       for average in SleepAverage.averages(
-        of: sleep.nights.filter { $0.day >= firstNight && $0.day <= lastNight }, by: kind)
+        of: sleep.nights, by: kind)
       {
         output.rows.append(
           [.text(average.period), .number(String(average.nights))]

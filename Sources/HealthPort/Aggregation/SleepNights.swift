@@ -31,7 +31,24 @@ public final class SleepNights: ExportSink {
     public var zone: ZoneRule?
     /// `--priority`: products or source names, best first (see ``SourceRanking``).
     public var priority: [String] = []
+    /// The first and last night kept (days since 1970-01-01); nil keeps every night.
+    public var firstNight: Int?
+    public var lastNight: Int?
     public init() {}
+
+    /// Day bounds select whole nights, not samples (the night of D begins the evening before):
+    /// moves `filter`'s `--from`/`--to` days into ``firstNight`` and ``lastNight``. Timestamp
+    /// bounds stay in the filter and select samples.
+    public mutating func takeDayBounds(from filter: inout ExportFilter) {
+      if case .day(let day)? = filter.from {
+        firstNight = day
+        filter.from = nil
+      }
+      if case .day(let day)? = filter.to {
+        lastNight = day
+        filter.to = nil
+      }
+    }
   }
 
   public let configuration: Configuration
@@ -105,8 +122,10 @@ public final class SleepNights: ExportSink {
     buffer?.finish()
     buffer = nil
     var counts = [Int](repeating: 0, count: names.count)
+    let first = configuration.firstNight ?? Int.min
+    let last = configuration.lastNight ?? Int.max
     nights = merged.keys.sorted().compactMap { day in
-      guard let found = merged[day] else { return nil }
+      guard let found = merged[day], day >= first, day <= last else { return nil }
       for (name, count) in found.rewrites { counts[Int(name)] += count }
       return found.night
     }
