@@ -227,6 +227,17 @@ struct SleepNightsTests {
     #expect(sleep.nights.map(\.unspecifiedMinutes) == [420])
   }
 
+  @Test("day bounds move from the filter to the nights; timestamps stay")
+  func dayBounds() throws {
+    var filter = try ExportFilter(from: "2024-06-02", to: "2024-06-03T12:00")
+    var configuration = SleepNights.Configuration()
+    configuration.takeDayBounds(from: &filter)
+    #expect(configuration.firstNight == HealthDate.daysSince1970(year: 2024, month: 6, day: 2))
+    #expect(configuration.lastNight == nil)
+    #expect(filter.from == nil)
+    #expect(filter.to != nil)
+  }
+
   @Test("weekly averages: bedtimes 23:30 and 00:30 average to 00:00")
   func averages() throws {
     let sleep = try SleepExports.nights([
