@@ -165,6 +165,7 @@ public final class SQLiteLoader: ExportSink {
     try statement.add(result.exportID)
     try statement.run()
     try StepDays.recompute(db, person: person)
+    try WorkoutMeasureColumns.fill(db, person: person)
     try db.execute("COMMIT")
     checkpointer?.request()
     pending = 0

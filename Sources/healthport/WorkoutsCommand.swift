@@ -7,21 +7,25 @@ enum WorkoutsCommand: Command {
   static let options =
     [
       OptionSpec(name: "--summary", short: nil, valueName: nil, help: "One row per activity instead of per workout."),
-      OptionSpec(name: "--unit", short: nil, valueName: "km|mi", help: "Distance unit (default: km)."),
+      OptionSpec(name: "--unit", short: nil, valueName: "km|mi", help: "Distance and pace unit (default: km)."),
+      ProfileCommand.unitsOption,
       OptionSpec(name: "--energy-unit", short: nil, valueName: "kcal|kJ", help: "Energy unit (default: kcal)."),
       FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
     ] + FilterOptions.specs
   static let usage = """
-    USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--energy-unit kcal|kJ]
+    USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--units metric|imperial] [--energy-unit kcal|kJ]
                                [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D]
                                [--tz ZONE] [--type T] [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
 
-    Columns: start,end,activity,duration_min,distance,energy,source,product; with --summary:
-    activity,count,duration_min,distance,energy. Distance and energy come from the workout's
-    totals, or (iOS 16+ exports) from its WorkoutStatistics.
+    Columns: start,end,activity,duration_min,distance,energy,source,product,avg_heart_rate,
+    max_heart_rate,pace,elevation_gain,indoor; with --summary: activity,count,duration_min,distance,
+    energy,avg_heart_rate,max_heart_rate,pace,elevation_gain. Distance and energy come from the
+    workout's totals, or (iOS 16+ exports) from its WorkoutStatistics; heart rate from its
+    statistics, else (a file, not stdin) from its HeartRate records, read in a second pass. Pace is
+    m:ss per km (per mile with --unit mi); elevation in m (ft with --unit mi).
 
     EXAMPLES:
       healthport workouts export.zip --activity running --from 2024-01-01 --unit mi
@@ -33,24 +37,41 @@ enum WorkoutsCommand: Command {
     let input = try FilterOptions.input(arguments, command: name)
     let filter = try FilterOptions.parse(arguments, command: name)
     var configuration = WorkoutTotals.Configuration()
-    configuration.distanceUnit = try arguments.choice("--unit", ["km", "mi"], default: "km", command: name)
+    configuration.distanceUnit = try distanceUnit(arguments)
+    configuration.elevationUnit = configuration.distanceUnit == "mi" ? "ft" : "m"
     configuration.energyUnit = try arguments.choice(
       "--energy-unit", ["kcal", "kJ"], default: "kcal", command: name)
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
     totals.keepsRows = !summaryOnly
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
+    if !totals.heartRateWindows.isEmpty, let path = input, path != "-" {
+      // Records come before workouts in the file: their heart rates need a second pass.
+      let heartRates = WorkoutHeartRates(totals.heartRateWindows)
+      let bar = ProgressBar.make(inputPath: path, quiet: arguments.flag("--quiet"))
+      var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+      options.onSkip = nil  // reported by the first pass
+      defer { bar?.finish() }
+      try ExportReader(path: path, options: options).read(into: heartRates)
+      totals.apply(heartRates)
+    }
 
     func number(_ value: Double?) -> TabularOutput.Cell {
       value.map { .number(NumberText.format($0)) } ?? .empty
     }
+    func pace(_ value: Double?) -> TabularOutput.Cell { value.map { .text(paceText($0)) } ?? .empty }
     var output: TabularOutput
     if summaryOnly {
-      output = TabularOutput(columns: ["activity", "count", "duration_min", "distance", "energy"])
+      output = TabularOutput(
+        columns: [
+          "activity", "count", "duration_min", "distance", "energy", "avg_heart_rate", "max_heart_rate", "pace",
+          "elevation_gain",
+        ])
       for row in totals.summary {
         output.rows.append([
           .text(row.activity), .number(String(row.count)), number(row.durationMinutes), number(row.distance),
-          number(row.energy),
+          number(row.energy), number(row.averageHeartRate), number(row.maximumHeartRate), pace(row.pace),
+          number(row.elevationGain),
         ])
         output.barValues.append(Double(row.count))
       }
@@ -62,18 +83,25 @@ enum WorkoutsCommand: Command {
           .text("total"), .number(String(totals.summary.reduce(0) { $0 + $1.count })),
           number(totals.summary.reduce(0) { $0 + $1.durationMinutes }),
           distances.isEmpty ? .empty : number(distances.reduce(0, +)),
-          energies.isEmpty ? .empty : number(energies.reduce(0, +)),
+          energies.isEmpty ? .empty : number(energies.reduce(0, +)), .text(""), .text(""), .text(""), .text(""),
         ]
         output.columns[3] = "distance_\(configuration.distanceUnit)"
         output.columns[4] = "energy_\(configuration.energyUnit)"
+        output.columns[7] = "pace_per_\(configuration.distanceUnit)"
+        output.columns[8] = "elevation_gain_\(configuration.elevationUnit)"
       }
     } else {
       output = TabularOutput(
-        columns: ["start", "end", "activity", "duration_min", "distance", "energy", "source", "product"])
+        columns: [
+          "start", "end", "activity", "duration_min", "distance", "energy", "source", "product", "avg_heart_rate",
+          "max_heart_rate", "pace", "elevation_gain", "indoor",
+        ])
       for row in totals.rows {
         output.rows.append([
           .text(row.start.description), .text(row.end.description), .text(row.activity), number(row.durationMinutes),
           number(row.distance), number(row.energy), .text(row.source), row.product.map { .text($0) } ?? .empty,
+          number(row.averageHeartRate), number(row.maximumHeartRate), pace(row.pace), number(row.elevationGain),
+          row.indoor.map { .text($0 ? "indoor" : "outdoor") } ?? .empty,
         ])
       }
       if format == "table" {
@@ -85,10 +113,31 @@ enum WorkoutsCommand: Command {
           totals.rows.contains { $0.distance != nil }
             ? number(totals.rows.reduce(0) { $0 + ($1.distance ?? 0) }) : .empty,
           totals.rows.contains { $0.energy != nil } ? number(totals.rows.reduce(0) { $0 + ($1.energy ?? 0) }) : .empty,
-          .text(""), .text(""),
+          .text(""), .text(""), .text(""), .text(""), .text(""), .text(""), .text(""),
         ]
+        output.columns[10] = "pace_per_\(configuration.distanceUnit)"
+        output.columns[11] = "elevation_gain_\(configuration.elevationUnit)"
       }
     }
     try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
+  }
+
+  /// `--unit km|mi`, or its shorthand `--units metric|imperial`; both given must agree.
+  static func distanceUnit(_ arguments: ParsedArguments) throws -> String {
+    let unit = try arguments.choice("--unit", ["km", "mi"], default: "km", command: name)
+    guard arguments.value("--units") != nil else { return unit }
+    let units = try arguments.choice("--units", ["metric", "imperial"], default: "metric", command: name)
+    let implied = units == "imperial" ? "mi" : "km"
+    if arguments.value("--unit") != nil, unit != implied {
+      throw HealthPortError(.usage, message: "--unit \(unit) contradicts --units \(units)")
+    }
+    return implied
+  }
+
+  /// Minutes as `m:ss`, rounded to the second.
+  static func paceText(_ minutes: Double) -> String {
+    let seconds = Int((minutes * 60).rounded())
+    let rest = seconds % 60
+    return "\(seconds / 60):\(rest < 10 ? "0" : "")\(rest)"
   }
 }

@@ -119,13 +119,17 @@ struct AggregateTests {
     let result = try Harness.run(["workouts", tdda.path, "--format", "csv"])
     #expect(
       result.stdoutText
-        == "start,end,activity,duration_min,distance,energy,source,product\n"
-        + "2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,Other,31.737,0,139.317,NJR Apple\u{A0}Watch,Watch\n")
+        == "start,end,activity,duration_min,distance,energy,source,product,avg_heart_rate,max_heart_rate,pace,"
+        + "elevation_gain,indoor\n"
+        + "2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,Other,31.737,0,139.317,NJR Apple\u{A0}Watch,Watch,,,,,\n"
+    )
     // jshrake (iOS 16.0 zip): no total* attributes, from WorkoutStatistics.
     let zip = Harness.realFixtures.appendingPathComponent("jshrake-healthkit-to-sqlite/export.zip")
     let summary = try Harness.run(["workouts", zip.path, "--summary", "--format", "csv"])
     #expect(summary.status == 0)
-    #expect(summary.stdoutText.hasPrefix("activity,count,duration_min,distance,energy\n"))
+    #expect(
+      summary.stdoutText.hasPrefix(
+        "activity,count,duration_min,distance,energy,avg_heart_rate,max_heart_rate,pace,elevation_gain\n"))
     let expected = try IndependentAggregates.workouts(zip.path)
     let row = try #require(expected.first)
     let fields = summary.stdoutText.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false)

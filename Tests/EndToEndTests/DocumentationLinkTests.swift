@@ -42,7 +42,7 @@ struct DocumentationLinkTests {
   func pathsAndAnchorsExist() throws {
     let root = TestEnvironment.repoRoot
     var texts = try Self.userVisibleFiles().map { ($0.path, try String(contentsOf: $0, encoding: .utf8)) }
-    for command in ["info", "convert", "load", "steps", "stats", "workouts"] {
+    for command in ["info", "convert", "load", "steps", "stats", "workouts", "sleep", "profile"] {
       let help = try Harness.run([command, "--help"])
       #expect(help.status == 0, "\(command) --help: \(help.stderr)")
       texts.append(("healthport \(command) --help", help.stdoutText + help.stderr))

@@ -8,10 +8,11 @@ import Testing
 /// The schema a new database gets, now that its shared columns come from the column catalog.
 @Suite("SQLite schema from the column catalog")
 struct SQLiteSchemaTests {
-  /// `Tests/Fixtures/sqlite/schema-v2.sql`: `sqlite_master` of a database made before the schema
-  /// took its columns from the catalog, one `-- type name` line and the `sql` text per entry.
+  /// `Tests/Fixtures/sqlite/schema-v3.sql`: `sqlite_master` of a database made before the schema
+  /// took its columns from the catalog (`schema-v2.sql`), with version 3's workout columns, one
+  /// `-- type name` line and the `sql` text per entry.
   static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/sqlite/schema-v2.sql")
+    .appendingPathComponent("Fixtures/sqlite/schema-v3.sql")
 
   static func master(_ db: SQLiteConnection) throws -> String {
     let select = try db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An aggregate for `healthport stats --agg`.
 public enum Aggregate: String, CaseIterable, Sendable {
   case sum, min, max, avg, count, latest
@@ -22,6 +24,10 @@ public struct StatsRow: Hashable, Sendable {
 }
 
 /// Aggregates one record type per period.
+///
+/// Sound levels (unit `dBASPL`, whatever the type) average as energy: `avg` is 10·log10 of the
+/// duration-weighted mean of 10^(L/10), with equal weights when every sample of the period lasts
+/// zero seconds.
 ///
 /// Values are converted to the type's most frequent unit in the input. To do that in one pass,
 /// partial aggregates (sum, min, max, count, latest) are kept per period and per unit, and
@@ -59,12 +65,21 @@ public final class Stats: ExportSink {
     var latestStart = Int64.min
     var latestSequence = -1
     var latestValue = 0.0
+    /// Sound levels (dBASPL): Σ duration × 10^(L/10), Σ duration, and Σ 10^(L/10) for equal weights.
+    var energyWeighted = 0.0
+    var energyDuration = 0.0
+    var energyEqual = 0.0
   }
+
+  /// The unit whose averages are energy averages.
+  public static let soundLevelUnit = "dBASPL"
 
   public let configuration: Configuration
   private var mapper: PeriodMapper
   private var units: [String] = []
   private var unitCounts: [Int] = []
+  /// Per unit: whether it is a sound level and `avg` needs its energy terms.
+  private var energyUnits: [Bool] = []
   private var lastUnit: (text: String?, index: Int)?
   private var partials: [Int: [Int: Partial]] = [:]
   private var sequence = 0
@@ -151,6 +166,13 @@ public final class Stats: ExportSink {
     partial.min = Swift.min(partial.min, value)
     partial.max = Swift.max(partial.max, value)
     partial.count += 1
+    if energyUnits[unitIndex] {
+      let energy = Self.energy(ofLevel: value)
+      let duration = Double(max(0, record.endDate.secondsSince1970 - record.startDate.secondsSince1970))
+      partial.energyWeighted += energy * duration
+      partial.energyDuration += duration
+      partial.energyEqual += energy
+    }
     let start = record.startDate.secondsSince1970
     if start >= partial.latestStart {
       partial.latestStart = start
@@ -196,6 +218,9 @@ public final class Stats: ExportSink {
     return true
   }
 
+  /// 10^(L/10): the relative sound energy of a level in decibels.
+  static func energy(ofLevel level: Double) -> Double { pow(10, level / 10) }
+
   /// ``rewrites`` from the per-group counts: one line per source name.
   private func collectRewrites() {
     var byName: [String: Int] = [:]
@@ -221,6 +246,7 @@ public final class Stats: ExportSink {
       found = units.count
       units.append(text)
       unitCounts.append(0)
+      energyUnits.append(text == Self.soundLevelUnit && configuration.aggregate == .avg)
     }
     lastUnit = (unit, found)
     return found
@@ -264,7 +290,14 @@ public final class Stats: ExportSink {
     seen = []
     rows = partials.keys.sorted().map { key in
       var total = Partial()
+      var energy = false
       for (unitIndex, partial) in partials[key] ?? [:] {
+        if energyUnits[unitIndex] {
+          energy = true
+          total.energyWeighted += partial.energyWeighted
+          total.energyDuration += partial.energyDuration
+          total.energyEqual += partial.energyEqual
+        }
         let (scale, shift) = conversions[unitIndex]
         total.sum += partial.sum * scale + Double(partial.count) * shift
         // Conversions are increasing (positive scale), so min and max map to min and max.
@@ -282,6 +315,12 @@ public final class Stats: ExportSink {
       case .sum: value = total.sum
       case .min: value = total.min
       case .max: value = total.max
+      case .avg where energy:
+        // Sound levels average as energy: duration-weighted, equal weights when no sample lasts.
+        let mean =
+          total.energyDuration > 0
+          ? total.energyWeighted / total.energyDuration : total.energyEqual / Double(total.count)
+        value = 10 * log10(mean)
       case .avg: value = total.sum / Double(total.count)
       case .count: value = Double(total.count)
       case .latest: value = total.latestValue

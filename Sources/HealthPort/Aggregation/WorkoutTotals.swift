@@ -13,6 +13,16 @@ public struct WorkoutRow: Hashable, Sendable {
   public var energy: Double?
   public var source: String
   public var product: String?
+  /// Beats per minute, from the workout's `WorkoutStatistics`, else (after ``WorkoutTotals/apply(_:)``)
+  /// from its HeartRate records; nil when unknown.
+  public var averageHeartRate: Double?
+  public var maximumHeartRate: Double?
+  /// Minutes per distance unit, for distance activities with a known distance; nil otherwise.
+  public var pace: Double?
+  /// `HKElevationAscended` in the chosen elevation unit; nil when absent.
+  public var elevationGain: Double?
+  /// `HKIndoorWorkout`: true indoor, false outdoor, nil when absent.
+  public var indoor: Bool?
   /// Document order, to keep equal start dates stable.
   var sequence: Int
 }
@@ -25,6 +35,38 @@ public struct ActivitySummaryRow: Hashable, Sendable {
   /// Sum of the known distances; nil when no workout of the activity has one.
   public var distance: Double?
   public var energy: Double?
+  /// The mean of the workouts' average heart rates, weighted by their durations; nil when none has one.
+  public var averageHeartRate: Double? {
+    heartRateWeight > 0 ? heartRateWeighted / heartRateWeight : nil
+  }
+  public var maximumHeartRate: Double?
+  /// Total minutes over total distance of the workouts with a pace; nil when none has one.
+  public var pace: Double? { paceDistance > 0 ? paceMinutes / paceDistance : nil }
+  /// The sum of the known elevation gains; nil when none is known.
+  public var elevationGain: Double?
+
+  var heartRateWeighted = 0.0
+  var heartRateWeight = 0.0
+  var paceMinutes = 0.0
+  var paceDistance = 0.0
+
+  public init(activity: String, count: Int, durationMinutes: Double, distance: Double? = nil, energy: Double? = nil) {
+    self.activity = activity
+    self.count = count
+    self.durationMinutes = durationMinutes
+    self.distance = distance
+    self.energy = energy
+  }
+
+  /// Adds one workout's heart rates (weighted by its duration, or 1 without one).
+  mutating func addHeartRate(average: Double?, maximum: Double?, minutes: Double?) {
+    if let average {
+      let weight = (minutes ?? 0) > 0 ? minutes ?? 1 : 1
+      heartRateWeighted += average * weight
+      heartRateWeight += weight
+    }
+    if let maximum { maximumHeartRate = max(maximumHeartRate ?? maximum, maximum) }
+  }
 }
 
 /// Collects workouts with their duration, distance and energy.
@@ -41,15 +83,21 @@ public final class WorkoutTotals: ExportSink {
     public var distanceUnit = "km"
     /// `kcal` or `kJ` (any energy unit ``Units`` knows).
     public var energyUnit = "kcal"
+    /// `m` or `ft`, for the elevation gain.
+    public var elevationUnit = "m"
     public init() {}
   }
 
   public let configuration: Configuration
-  public private(set) var rows: [WorkoutRow] = []
+  public internal(set) var rows: [WorkoutRow] = []
+  private var sequence = 0
   private var summaryIndex: [String: Int] = [:]
-  public private(set) var summary: [ActivitySummaryRow] = []
+  public internal(set) var summary: [ActivitySummaryRow] = []
   /// When false, rows are not kept (only the summary), so memory grows with activities only.
   public var keepsRows = true
+
+  /// Workouts without heart-rate statistics, for a pass over their HeartRate records.
+  public private(set) var heartRateWindows: [HeartRateWindow] = []
 
   public init(_ configuration: Configuration) { self.configuration = configuration }
 
@@ -63,7 +111,8 @@ public final class WorkoutTotals: ExportSink {
   }
 
   public func add(_ workout: Workout) throws {
-    let row = try Self.row(for: workout, configuration: configuration, sequence: rows.count)
+    let row = try Self.row(for: workout, configuration: configuration, sequence: sequence)
+    sequence += 1
     if keepsRows { rows.append(row) }
     let index: Int
     if let found = summaryIndex[row.activity] {
@@ -75,6 +124,20 @@ public final class WorkoutTotals: ExportSink {
     }
     summary[index].count += 1
     summary[index].durationMinutes += row.durationMinutes ?? 0
+    summary[index].addHeartRate(
+      average: row.averageHeartRate, maximum: row.maximumHeartRate, minutes: row.durationMinutes)
+    if let pace = row.pace, let distance = row.distance {
+      summary[index].paceMinutes += pace * distance
+      summary[index].paceDistance += distance
+    }
+    if let gain = row.elevationGain { summary[index].elevationGain = (summary[index].elevationGain ?? 0) + gain }
+    if row.averageHeartRate == nil && row.maximumHeartRate == nil {
+      heartRateWindows.append(
+        HeartRateWindow(
+          sourceName: workout.sourceName, deviceName: workout.deviceString.flatMap(HeartRateWindow.deviceName),
+          start: workout.startDate.secondsSince1970, end: workout.endDate.secondsSince1970, sequence: row.sequence,
+          activity: row.activity, durationMinutes: row.durationMinutes))
+    }
     if let distance = row.distance { summary[index].distance = (summary[index].distance ?? 0) + distance }
     if let energy = row.energy { summary[index].energy = (summary[index].energy ?? 0) + energy }
   }
@@ -137,10 +200,15 @@ public final class WorkoutTotals: ExportSink {
       if distance == nil { distance = statDistance }
       if energy == nil { energy = statEnergy }
     }
+    let activity = KnownNames.shortActivityName(workout.workoutActivityType)
+    let heartRate = try heartRateStatistics(workout)
+    var pace: Double?
+    if let distance, distance > 0, let duration, distanceActivities.contains(activity) { pace = duration / distance }
     return WorkoutRow(
-      start: workout.startDate, end: workout.endDate,
-      activity: KnownNames.shortActivityName(workout.workoutActivityType), durationMinutes: duration,
+      start: workout.startDate, end: workout.endDate, activity: activity, durationMinutes: duration,
       distance: distance, energy: energy, source: workout.sourceName, product: workout.sourceProduct,
+      averageHeartRate: heartRate.average, maximumHeartRate: heartRate.maximum, pace: pace,
+      elevationGain: try elevationGain(workout, in: configuration.elevationUnit), indoor: indoor(workout),
       sequence: sequence)
   }
 }
