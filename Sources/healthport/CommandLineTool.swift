@@ -47,7 +47,7 @@ enum CommandLineTool {
   static var commands: [CommandDescriptor] {
     [
       InfoCommand.descriptor, ConvertCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor,
-      StatsCommand.descriptor, ChartCommand.descriptor, LoadCommand.descriptor,
+      StatsCommand.descriptor, SleepCommand.descriptor, ChartCommand.descriptor, LoadCommand.descriptor,
     ]
   }
 
