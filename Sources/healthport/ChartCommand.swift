@@ -1,11 +1,11 @@
 import HealthPort
 
-/// `healthport chart`: steps, heart rate or weight per period as an SVG, or an HTML page with the
+/// `healthport chart`: steps, sleep, heart rate or weight per period as an SVG, or an HTML page with the
 /// chart and its data table, with the numbers of the matching command.
 enum ChartCommand: Command {
   static let name = "chart"
-  static let summary = "Draw steps, heart rate or weight per period as an SVG chart or an HTML page."
-  static let kinds = ["steps", "heart-rate", "weight"]
+  static let summary = "Draw steps, sleep, heart rate or weight per period as an SVG chart or an HTML page."
+  static let kinds = ["steps", "sleep", "heart-rate", "weight"]
   static let options =
     [
       OptionSpec(
@@ -15,7 +15,7 @@ enum ChartCommand: Command {
         help: "As for steps and stats: drop rewrites; steps also merge overlapping sources (see docs)."),
       OptionSpec(
         name: "--priority", short: nil, valueName: "list",
-        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
+        help: "With --dedupe (sleep: always): source products or names, best first (default: Watch,iPhone, …).",
         repeatable: true),
       OptionSpec(
         name: "--output", short: "-o", valueName: "path",
@@ -23,13 +23,15 @@ enum ChartCommand: Command {
       FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
-    USAGE: healthport chart steps|heart-rate|weight [INPUT] -o FILE.svg|FILE.html [--by day|week|month]
+    USAGE: healthport chart steps|sleep|heart-rate|weight [INPUT] -o FILE.svg|FILE.html [--by day|week|month]
                             [--dedupe [--priority LIST]] [--source-product P] [--source TEXT]
                             [--from D] [--to D] [--tz ZONE]
 
     ARGUMENTS:
-      steps|heart-rate|weight     What to draw:
+      steps|sleep|heart-rate|weight  What to draw:
                                     steps       bars of the totals of `healthport steps --by …`
+                                    sleep       bars of `healthport sleep` per night (or its --by week|month
+                                                averages), stacked by stage: deep, core, REM, unspecified, awake
                                     heart-rate  the average of `stats --type HeartRate --agg avg` as a line,
                                                 over a band from its --agg min to its --agg max
                                     weight      the latest weight, `stats --type BodyMass --agg latest`
@@ -67,12 +69,17 @@ enum ChartCommand: Command {
       throw HealthPortError(
         .usage, message: "-o '\(output)': the chart file must end in .svg (the chart) or .html (the chart and a table)")
     }
-    let byText = try arguments.choice("--by", ["day", "week", "month"], default: "day", command: name)
+    let periods = kind == "sleep" ? ["day", "night", "week", "month"] : ["day", "week", "month"]
+    let byText = try arguments.choice("--by", periods, default: "day", command: name)
     let by = PeriodKind(rawValue: byText) ?? .day
     let filter = try FilterOptions.parse(arguments, command: name)
     let dedupe = arguments.flag("--dedupe")
     let priority = arguments.list("--priority")
-    if !priority.isEmpty && !dedupe {
+    if kind == "sleep" && dedupe {
+      throw HealthPortError(
+        .usage, message: "chart sleep always merges overlapping sources (as healthport sleep does); drop --dedupe")
+    }
+    if !priority.isEmpty && !dedupe && kind != "sleep" {
       throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
     }
     let quiet = arguments.flag("--quiet")
@@ -100,6 +107,15 @@ enum ChartCommand: Command {
       if !quiet { StepsCommand.reportRewrites(totals.rewrites, of: StepTotals.stepType, command: name) }
       typeName = "StepCount"
       chart = .steps(totals.result, by: by)
+    case "sleep":
+      var configuration = SleepNights.Configuration()
+      if arguments.value("--tz") != nil { configuration.zone = filter.zone }
+      configuration.priority = priority
+      let sleep = SleepNights(configuration)
+      try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
+      if !quiet { StepsCommand.reportRewrites(sleep.rewrites, of: SleepNights.sleepType, command: name) }
+      typeName = "SleepAnalysis"
+      chart = by == .day ? .sleep(sleep.nights) : .sleep(SleepAverage.averages(of: sleep.nights, by: by), by: by)
     case "heart-rate":
       let type = "HKQuantityTypeIdentifierHeartRate"
       let (average, minimum, maximum) = (stats(type, .avg), stats(type, .min), stats(type, .max))

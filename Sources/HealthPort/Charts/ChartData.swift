@@ -32,6 +32,8 @@ public struct ChartData: Sendable {
   public var valueLabel = ""
   /// The date axis's title when the periods are not plain days, weeks or months (nights).
   public var periodTitle: String? = nil
+  /// Minutes shown on the value axis as hours (sleep); the marks keep minutes.
+  public var minutesAsHours = false
   /// Ascending by period.
   public var points: [ChartPoint]
 

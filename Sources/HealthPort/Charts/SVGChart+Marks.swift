@@ -19,7 +19,7 @@ extension SVGChart {
     let full = x(day: Double(range.upperBound)) - left
     let inset = full > 3 ? Swift.min(full * 0.12, 4) : 0
     // At least a pixel, so that a day among ten years still shows.
-    let width = Swift.max(full - 2 * inset, 1)
+    let width = Swift.min(Swift.max(full - 2 * inset, 1), 64)
     return (left + (full - width) / 2, width)
   }
 

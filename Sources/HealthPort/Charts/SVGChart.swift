@@ -36,7 +36,8 @@ public struct SVGChart {
     let lows = chart.points.map { $0.low ?? $0.value }
     let highs = chart.points.map { $0.high ?? $0.value }
     let bars = chart.style == .bars || chart.style == .stackedBars
-    valueAxis = ValueAxis(low: lows.min() ?? 0, high: highs.max() ?? 0, fromZero: bars)
+    valueAxis = ValueAxis(
+      low: lows.min() ?? 0, high: highs.max() ?? 0, fromZero: bars, minutesAsHours: chart.minutesAsHours)
   }
 
   /// The whole document, starting with the XML declaration.
@@ -91,7 +92,13 @@ public struct SVGChart {
       if chart.style == .stackedBars {
         text += ", each bar stacked from " + chart.parts.map { $0.heading.lowercased() }.joined(separator: ", ")
       }
-      text += ". Total \(ChartNumber.shown(total))\(unit); highest \(value(highest)) in \(highest.period)"
+      if chart.style == .stackedBars {
+        let average = ChartNumber.shown(total / Double(count))
+        text += ". \(chart.valueLabel.prefix(1).uppercased() + chart.valueLabel.dropFirst()) \(average)\(unit) on average"
+      } else {
+        text += ". Total \(ChartNumber.shown(total))\(unit)"
+      }
+      text += "; highest \(value(highest)) in \(highest.period)"
       return text + ", lowest \(value(lowest)) in \(lowest.period)."
     case .bandLine, .line:
       var text = "Line chart of the \(chart.valueLabel) \(chart.quantity.lowercased()) per \(chart.by.noun)"
@@ -127,7 +134,8 @@ public struct SVGChart {
       out += esc(valueAxis.label(tick)) + "</text>\n"
     }
     let middle = ((Self.plotTop + Self.plotBottom) / 2).svg
-    let unit = chart.unit.isEmpty || chart.unit == chart.quantity.lowercased() ? "" : " (\(chart.unit))"
+    var unit = chart.unit.isEmpty || chart.unit == chart.quantity.lowercased() ? "" : " (\(chart.unit))"
+    if chart.minutesAsHours { unit = " (hours)" }
     out += "<text class=\"axis-title\" transform=\"translate(18 \(middle)) rotate(-90)\" text-anchor=\"middle\""
     out += " font-size=\"13\">\(esc(chart.quantity + unit))</text>\n"
     return out + "</g>\n"

@@ -8,8 +8,12 @@ public struct ValueAxis: Sendable {
   /// Decimals every tick label needs (0 for a step of 1 or more).
   public let decimals: Int
 
+  /// Whether values are minutes labelled as hours (`7 h`, `7 h 30`).
+  public let inHours: Bool
+
   /// An axis over `low...high`, aiming at about `tickCount` intervals; `fromZero` extends it to 0.
-  public init(low: Double, high: Double, fromZero: Bool, tickCount: Int = 5) {
+  /// With `minutesAsHours`, steps are whole quarters, halves or multiples of an hour.
+  public init(low: Double, high: Double, fromZero: Bool, tickCount: Int = 5, minutesAsHours: Bool = false) {
     var low = low.isFinite ? low : 0
     var high = high.isFinite ? high : 0
     if fromZero {
@@ -26,7 +30,10 @@ public struct ValueAxis: Sendable {
         high += pad
       }
     }
-    let step = Self.niceStep((high - low) / Double(Swift.max(1, tickCount)))
+    let raw = (high - low) / Double(Swift.max(1, tickCount))
+    let hourSteps: [Double] = [15, 30, 60, 120, 180, 240, 360, 480, 720, 1440]
+    let step = minutesAsHours ? hourSteps.first { $0 >= raw } ?? Self.niceStep(raw) : Self.niceStep(raw)
+    inHours = minutesAsHours
     let lower = (low / step).rounded(.down) * step
     let upper = (high / step).rounded(.up) * step
     var ticks: [Double] = []
@@ -66,7 +73,12 @@ public struct ValueAxis: Sendable {
 
   /// A tick's label: thousands grouped, ``decimals`` decimals (`12,500`, `72.5`).
   public func label(_ value: Double) -> String {
-    ChartNumber.grouped(value, decimals: decimals)
+    if inHours {
+      let minutes = Int(value.rounded())
+      let hours = NumberText.grouped(minutes / 60)
+      return minutes % 60 == 0 ? "\(hours) h" : "\(hours) h \(minutes % 60 < 10 ? "0" : "")\(minutes % 60)"
+    }
+    return ChartNumber.grouped(value, decimals: decimals)
   }
 
   /// Where `value` lies between ``lower`` (0) and ``upper`` (1).
