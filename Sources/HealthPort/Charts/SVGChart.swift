@@ -94,7 +94,8 @@ public struct SVGChart {
       }
       if chart.style == .stackedBars {
         let average = ChartNumber.shown(total / Double(count))
-        text += ". \(chart.valueLabel.prefix(1).uppercased() + chart.valueLabel.dropFirst()) \(average)\(unit) on average"
+        text +=
+          ". \(chart.valueLabel.prefix(1).uppercased() + chart.valueLabel.dropFirst()) \(average)\(unit) on average"
       } else {
         text += ". Total \(ChartNumber.shown(total))\(unit)"
       }
