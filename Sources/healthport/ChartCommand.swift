@@ -9,7 +9,8 @@ enum ChartCommand: Command {
   static let options =
     [
       OptionSpec(
-        name: "--by", short: nil, valueName: "day|week|month", help: "Period of each bar or point (default: day)."),
+        name: "--by", short: nil, valueName: "day|week|month",
+        help: "Period of each bar or point (default: day; for sleep the night, a week or month its average night)."),
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
         help: "As for steps and stats: drop rewrites; steps also merge overlapping sources (see docs)."),
@@ -23,12 +24,12 @@ enum ChartCommand: Command {
       FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
-    USAGE: healthport chart steps|sleep|heart-rate|weight [INPUT] -o FILE.svg|FILE.html [--by day|week|month]
+    USAGE: healthport chart CHART [INPUT] -o FILE.svg|FILE.html [--by day|week|month]
                             [--dedupe [--priority LIST]] [--source-product P] [--source TEXT]
                             [--from D] [--to D] [--tz ZONE]
 
     ARGUMENTS:
-      steps|sleep|heart-rate|weight  What to draw:
+      CHART                       What to draw, with the numbers of the matching command:
                                     steps       bars of the totals of `healthport steps --by …`
                                     sleep       bars of `healthport sleep` per night (or its --by week|month
                                                 averages), stacked by stage: deep, core, REM, unspecified, awake
@@ -43,6 +44,7 @@ enum ChartCommand: Command {
     EXAMPLES:
       healthport chart steps export.zip --by week --from 2024-01-01 -o steps.svg
       healthport chart steps export.zip --dedupe --by month -o steps.html
+      healthport chart sleep export.zip --from 2024-06-01 --to 2024-06-30 -o june.html
       healthport chart heart-rate export.zip --source-product Watch --by week -o heart.html
     """
 
