@@ -27,11 +27,13 @@ enum ChartProbe {
         out["title"] = root.find(SVG + "title").text
         out["desc"] = root.find(SVG + "desc").text
         out["unit"] = root.get("data-unit")
-        marks = []
+        marks, parts = [], []
         for el in root.iter():
             if el.get("data-period") is not None:
                 marks.append([[k[5:], v] for k, v in el.attrib.items() if k.startswith("data-")])
+                parts.append([[c.get("data-part"), c.get("data-part-value")] for c in el if c.get("data-part")])
         out["marks"] = marks
+        out["parts"] = parts
         out["ticks"] = [{"x": float(t.get("x")), "label": t.text} for t in root.iter(SVG + "text")
                         if t.get("class") in ("tick", "year")]
         return out
@@ -142,6 +144,8 @@ enum ChartProbe {
     var title: String
     var desc: String
     var table: [[String]]?
+    /// The stacked parts inside each mark: `data-part` and `data-part-value`.
+    var parts: [[(String, String)]] = []
 
     /// Each mark's attributes as a dictionary.
     var markValues: [[String: String]] { marks.map { Dictionary($0, uniquingKeysWith: { first, _ in first }) } }
@@ -153,9 +157,10 @@ enum ChartProbe {
     let ticks = (object["ticks"] as? [[String: Any]] ?? []).map {
       (x: $0["x"] as? Double ?? 0, label: $0["label"] as? String ?? "")
     }
+    let parts = (object["parts"] as? [[[String]]] ?? []).map { $0.map { ($0[0], $0[1]) } }
     return Chart(
       marks: marks, ticks: ticks, title: object["title"] as? String ?? "", desc: object["desc"] as? String ?? "",
-      table: object["table"] as? [[String]])
+      table: object["table"] as? [[String]], parts: parts)
   }
 
   static func csv(_ text: String) throws -> [[String: String]] {

@@ -61,6 +61,15 @@ struct ChartTests {
         }
       }
     }
+    if kind == "sleep" {
+      // The stacked parts, bottom first, are the stages' minutes.
+      let stages = ["deep", "core", "rem", "unspecified", "awake"]
+      #expect(chart.parts.count == marks.count)
+      for (parts, mark) in zip(chart.parts, marks) {
+        #expect(parts.map(\.0) == stages)
+        #expect(parts.map(\.1) == stages.map { mark["\($0)-min"] ?? "" }, "\(mark)")
+      }
+    }
     if let table = chart.table {
       // The table holds the period and then every attribute, in the marks' order.
       let expected = chart.marks.map { $0.map(\.1) }

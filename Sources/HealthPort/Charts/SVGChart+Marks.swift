@@ -37,7 +37,7 @@ extension SVGChart {
           var running = 0.0
           for earlier in point.parts[...index] { running += earlier }
           let top = y(running)
-          out += "<rect class=\"part\" data-part=\"\(esc(name))\" data-value=\"\(esc(NumberText.format(part)))\""
+          out += "<rect class=\"part\" data-part=\"\(esc(name))\" data-part-value=\"\(esc(NumberText.format(part)))\""
           out +=
             " x=\"\(left.svg)\" y=\"\(top.svg)\" width=\"\(width.svg)\" height=\"\(Swift.max(0, bottom - top).svg)\""
           out += " fill=\"\(color)\"/>"
