@@ -38,6 +38,7 @@ extension ChartData {
     chart.parts = sleepParts
     chart.valueLabel = "asleep"
     chart.minutesAsHours = true
+    chart.markerLabel = "In bed"
     chart.periodTitle = "Night (the evening before the date, to 18:00 on it)"
     return chart
   }
@@ -69,6 +70,7 @@ extension ChartData {
     chart.parts = sleepParts
     chart.valueLabel = "asleep"
     chart.minutesAsHours = true
+    chart.markerLabel = "In bed"
     return chart
   }
 
@@ -79,7 +81,8 @@ extension ChartData {
       key: key, period: period, value: asleep,
       cells: [NumberText.format(asleep)] + minutes.map { NumberText.format($0) } + extra)
     point.parts = [minutes[3], minutes[2], minutes[4], minutes[5], minutes[6]]
-    point.high = point.parts.reduce(0, +)
+    point.marker = minutes[0]
+    point.high = max(point.parts.reduce(0, +), minutes[0])
     return point
   }
 }

@@ -28,6 +28,8 @@ public struct ChartData: Sendable {
   public var parts: [ChartColumn] = []
   /// What the band of ``Style/bandLine`` spans, for the legend: "minimum–maximum".
   public var bandLabel = ""
+  /// What each stacked bar's ``ChartPoint/marker`` line shows, for the legend: "In bed".
+  public var markerLabel = ""
   /// What the line or bars show, for the legend: "average".
   public var valueLabel = ""
   /// The date axis's title when the periods are not plain days, weeks or months (nights).
@@ -75,6 +77,8 @@ public struct ChartPoint: Sendable {
   /// The band's ends (``ChartData/Style/bandLine``).
   public var low: Double? = nil
   public var high: Double? = nil
+  /// A level marked across a stacked bar (the minutes in bed).
+  public var marker: Double? = nil
   /// The stacked values, aligned with ``ChartData/parts``.
   public var parts: [Double] = []
   /// The texts of ``ChartData/columns``, as the matching command writes them.

@@ -43,6 +43,12 @@ extension SVGChart {
           out += " fill=\"\(color)\"/>"
           bottom = top
         }
+        if let marker = point.marker {
+          let y = y(marker).svg
+          out +=
+            "<line class=\"marker\" x1=\"\((left - 2).svg)\" x2=\"\((left + width + 2).svg)\" y1=\"\(y)\" y2=\"\(y)\""
+          out += " stroke=\"\(Self.markerColor)\" stroke-width=\"2\"/>"
+        }
         out += "</g>\n"
       } else {
         let top = y(point.value)

@@ -15,6 +15,7 @@ public struct SVGChart {
   static let bandColor = "#feb2b2"
   static let axisColor = "#4a5568"
   static let gridColor = "#e2e8f0"
+  static let markerColor = "#1a202c"
   /// Colours of stacked parts, bottom first.
   static let partColors = ["#2c5282", "#3182ce", "#63b3ed", "#90cdf4", "#f6ad55", "#a0aec0"]
 
@@ -91,6 +92,7 @@ public struct SVGChart {
       var text = "Bar chart of \(chart.quantity.lowercased()) per \(chart.by.noun), \(span)"
       if chart.style == .stackedBars {
         text += ", each bar stacked from " + chart.parts.map { $0.heading.lowercased() }.joined(separator: ", ")
+        if !chart.markerLabel.isEmpty { text += ", a dark line marking the time \(chart.markerLabel.lowercased())" }
       }
       if chart.style == .stackedBars {
         let average = ChartNumber.shown(total / Double(count))
@@ -178,20 +180,22 @@ public struct SVGChart {
 
   /// A swatch and a name per series, under the title.
   func legend() -> String {
-    var entries: [(color: String, name: String, band: Bool)] = []
+    var entries: [(color: String, name: String, line: Bool)] = []
     switch chart.style {
     case .bars: entries = [(Self.barColor, chart.valueLabel.isEmpty ? chart.quantity : chart.valueLabel, false)]
     case .stackedBars:
       entries = chart.parts.enumerated().map {
         (Self.partColors[$0.offset % Self.partColors.count], $0.element.heading, false)
       }
-    case .bandLine: entries = [(Self.lineColor, chart.valueLabel, false), (Self.bandColor, chart.bandLabel, true)]
+      if !chart.markerLabel.isEmpty { entries.append((Self.markerColor, chart.markerLabel, true)) }
+    case .bandLine: entries = [(Self.lineColor, chart.valueLabel, false), (Self.bandColor, chart.bandLabel, false)]
     case .line: entries = [(Self.lineColor, chart.valueLabel, false)]
     }
     var out = "<g class=\"legend\" fill=\"#1a202c\">\n"
     var x = Self.plotLeft
     for entry in entries {
-      out += "<rect x=\"\(x.svg)\" y=\"42\" width=\"14\" height=\"14\" fill=\"\(entry.color)\"/>"
+      let (top, height) = entry.line ? (48, 2) : (42, 14)
+      out += "<rect x=\"\(x.svg)\" y=\"\(top)\" width=\"14\" height=\"\(height)\" fill=\"\(entry.color)\"/>"
       out += "<text x=\"\((x + 20).svg)\" y=\"53\">\(esc(entry.name))</text>\n"
       x += 20 + Double(entry.name.count) * ChartMetrics.characterWidth + 18
     }
