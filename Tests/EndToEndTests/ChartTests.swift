@@ -187,7 +187,7 @@ struct ChartTests {
     try Self.expectEqualsCommands(chart, kind: kind, input: input, by: by)
   }
 
-  @Test("filters and --dedupe pass through: steps --dedupe --priority, --source-product")
+  @Test("filters, --tz, --dedupe and --priority pass through to the aggregators")
   func filters() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -197,6 +197,18 @@ struct ChartTests {
       let result = try Harness.run(["chart", "steps", input.path, "-o", file.path] + extra)
       #expect(result.status == 0, "\(result.stderr)")
       try Self.expectEqualsCommands(try ChartProbe.chart(file), kind: "steps", input: input, by: "day", extra: extra)
+    }
+    let generated = Self.generated
+    for (kind, extra) in [
+      ("sleep", ["--tz", "Europe/Berlin", "--priority", "iPhone"]), ("sleep", ["--from", "2025-05-24"]),
+      ("heart-rate", ["--source-product", "Watch", "--dedupe"]), ("heart-rate", ["--tz", "-05:00", "--by", "week"]),
+    ] {
+      let file = directory.appendingPathComponent("\(kind).svg")
+      let result = try Harness.run(["chart", kind, generated.path, "-o", file.path] + extra)
+      #expect(result.status == 0, "\(result.stderr)")
+      let by = extra.contains("week") ? "week" : "day"
+      let rest = by == "week" ? Array(extra.dropLast(2)) : extra
+      try Self.expectEqualsCommands(try ChartProbe.chart(file), kind: kind, input: generated, by: by, extra: rest)
     }
     // And the steps totals are the independent implementation's too.
     let file = directory.appendingPathComponent("steps.svg")
