@@ -83,25 +83,30 @@ enum ChartProbe {
             kind = raw[index]
             line = bytearray(raw[index + 1:index + 1 + stride])
             index += 1 + stride
-            for i in range(stride):
-                a = line[i - channels] if i >= channels else 0
-                b = previous[i]
-                c = previous[i - channels] if i >= channels else 0
-                if kind == 1: line[i] = (line[i] + a) & 255
-                elif kind == 2: line[i] = (line[i] + b) & 255
-                elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
-                elif kind == 4:
+            if kind == 1:
+                for i in range(channels, stride): line[i] = (line[i] + line[i - channels]) & 255
+            elif kind == 2:
+                line = bytearray((x + y) & 255 for x, y in zip(line, previous))
+            elif kind == 3:
+                for i in range(stride):
+                    a = line[i - channels] if i >= channels else 0
+                    line[i] = (line[i] + (a + previous[i]) // 2) & 255
+            elif kind == 4:
+                for i in range(stride):
+                    a = line[i - channels] if i >= channels else 0
+                    b = previous[i]
+                    c = previous[i - channels] if i >= channels else 0
                     p = a + b - c
                     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                     line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            gray = channels < 3
-            for x in range(0, stride, channels):
-                rgb = line[x:x + 1] if gray else line[x:x + 3]
-                if min(rgb) < 240:
-                    nonwhite += 1
-                    if not gray:
+            if channels < 3:
+                nonwhite += sum(1 for v in line[::channels] if v < 240)
+            else:
+                for r, g, b in zip(line[0::channels], line[1::channels], line[2::channels]):
+                    if r < 240 or g < 240 or b < 240:
+                        nonwhite += 1
                         for n, t in enumerate(targets):
-                            if abs(rgb[0] - t[0]) + abs(rgb[1] - t[1]) + abs(rgb[2] - t[2]) <= 24: counts[n] += 1
+                            if abs(r - t[0]) + abs(g - t[1]) + abs(b - t[2]) <= 24: counts[n] += 1
             previous = line
         return {"width": width, "height": height, "bytes": len(data), "nonwhite": nonwhite / (width * height),
                 "colors": counts}

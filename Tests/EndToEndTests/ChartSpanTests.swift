@@ -133,7 +133,7 @@ struct ChartSpanTests {
   }
 
   @Test(
-    "ten years of steps: a bar a day, year ticks; a month per bar; every number is the test's own sum", .needsChromium)
+    "ten years of steps: a bar a day, year ticks; a month per bar; every number is the test's own sum")
   func tenYearsOfSteps() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -155,7 +155,7 @@ struct ChartSpanTests {
     }
   }
 
-  @Test("weight: the latest weigh-in of each week over ten years, pounds converted to kilograms", .needsChromium)
+  @Test("weight: the latest weigh-in of each week over ten years, pounds converted to kilograms")
   func tenYearsOfWeight() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -183,8 +183,7 @@ struct ChartSpanTests {
   }
 
   @Test(
-    "short spans read in days, weeks and months: a week, a quarter, a year of steps; heart rate over a month",
-    .needsChromium)
+    "short spans read in days, weeks and months: a week, a quarter, a year of steps; heart rate over a month")
   func shortSpans() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
