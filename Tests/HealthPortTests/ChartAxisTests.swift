@@ -75,6 +75,19 @@ struct ChartAxisTests {
     #expect(axis.step.description == step)
   }
 
+  @Test("a chart by week or month gets no finer ticks than its periods")
+  func finestStep() {
+    let month = DateAxis(
+      days: Self.days(from: "2024-11-01", count: 30), width: Self.plotWidth, overhang: (76, 32),
+      centeredOnDays: false, finest: .month)
+    #expect(month.step == .month)
+    #expect(month.ticks.map(\.label) == ["Nov", "Dec"])
+    let week = DateAxis(
+      days: Self.days(from: "2024-11-04", count: 14), width: Self.plotWidth, overhang: (76, 32),
+      centeredOnDays: false, finest: .week)
+    #expect(week.ticks.map(\.label) == ["Nov 4", "Nov 11", "Nov 18"])
+  }
+
   @Test(
     "value ticks: nice steps covering the values, from zero for bars",
     arguments: [

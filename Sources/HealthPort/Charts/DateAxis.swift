@@ -43,13 +43,18 @@ public struct DateAxis: Sendable {
   /// Ticks for `days` drawn `width` pixels wide, with `overhang` pixels free on each side of the
   /// plot for a label to stick out. With `centeredOnDays`, a tick names the day it sits in the
   /// middle of (a chart by day); otherwise it sits on the boundary where its period starts.
-  public init(days: Range<Int>, width: Double, overhang: (left: Double, right: Double), centeredOnDays: Bool) {
+  /// Steps finer than `finest` are not tried (a chart by month gets no weekly ticks).
+  public init(
+    days: Range<Int>, width: Double, overhang: (left: Double, right: Double), centeredOnDays: Bool,
+    finest: Step = .day
+  ) {
     self.days = days
     self.width = width
     let offset = centeredOnDays ? 0.5 : 0
     var chosen: (Step, [Tick])?
     var fallback: (Step, [Tick])?
-    for step in Step.candidates {
+    let first = Step.candidates.firstIndex(of: finest) ?? 0
+    for step in Step.candidates[first...] {
       let ticks = Self.ticks(step, days: days, offset: offset).filter {
         let x = Self.x($0.position, days: days, width: width)
         let half = Self.labelWidth($0) / 2

@@ -33,7 +33,8 @@ public struct SVGChart {
     days = start..<(ranges.map(\.upperBound).max() ?? start + 1)
     dateAxis = DateAxis(
       days: days, width: Self.plotRight - Self.plotLeft,
-      overhang: (left: Self.plotLeft - 8, right: Self.width - Self.plotRight - 4), centeredOnDays: chart.by == .day)
+      overhang: (left: Self.plotLeft - 8, right: Self.width - Self.plotRight - 4), centeredOnDays: chart.by == .day,
+      finest: [.day: .day, .week: .week, .month: .month, .year: .years(1)][chart.by] ?? .day)
     let lows = chart.points.map { $0.low ?? $0.value }
     let highs = chart.points.map { $0.high ?? $0.value }
     let bars = chart.style == .bars || chart.style == .stackedBars
