@@ -47,7 +47,8 @@ enum CommandLineTool {
   static var commands: [CommandDescriptor] {
     [
       InfoCommand.descriptor, ConvertCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor,
-      StatsCommand.descriptor, SleepCommand.descriptor, ProfileCommand.descriptor, LoadCommand.descriptor,
+      StatsCommand.descriptor, SleepCommand.descriptor, ProfileCommand.descriptor, ChartCommand.descriptor,
+      LoadCommand.descriptor,
     ]
   }
 

@@ -1,0 +1,145 @@
+import HealthPort
+
+/// `healthport chart`: steps, sleep, heart rate or weight per period as an SVG, or an HTML page with the
+/// chart and its data table, with the numbers of the matching command.
+enum ChartCommand: Command {
+  static let name = "chart"
+  static let summary = "Draw steps, sleep, heart rate or weight per period as an SVG chart or an HTML page."
+  static let kinds = ["steps", "sleep", "heart-rate", "weight"]
+  static let options =
+    [
+      OptionSpec(
+        name: "--by", short: nil, valueName: "day|week|month",
+        help: "Period of each bar or point (default: day; for sleep the night, a week or month its average night)."),
+      OptionSpec(
+        name: "--dedupe", short: nil, valueName: nil,
+        help: "As for steps and stats: drop rewrites; steps also merge overlapping sources (see docs)."),
+      OptionSpec(
+        name: "--priority", short: nil, valueName: "list",
+        help: "With --dedupe (sleep: always): source products or names, best first (default: Watch,iPhone, …).",
+        repeatable: true),
+      OptionSpec(
+        name: "--output", short: "-o", valueName: "path",
+        help: "The chart file: FILE.svg (the chart) or FILE.html (the chart and a data table). Required."),
+      FilterOptions.quietOption,
+    ] + FilterOptions.specs(excluding: ["--activity", "--type"])
+  static let usage = """
+    USAGE: healthport chart CHART [INPUT] -o FILE.svg|FILE.html [--by day|week|month]
+                            [--dedupe [--priority LIST]] [--source-product P] [--source TEXT]
+                            [--from D] [--to D] [--tz ZONE]
+
+    ARGUMENTS:
+      CHART                       What to draw, with the numbers of the matching command:
+                                    steps       bars of the totals of `healthport steps --by …`
+                                    sleep       bars of `healthport sleep` per night (or its --by week|month
+                                                averages), stacked by stage: deep, core, REM, unspecified, awake
+                                    heart-rate  the average of `stats --type HeartRate --agg avg` as a line,
+                                                over a band from its --agg min to its --agg max
+                                    weight      the latest weight, `stats --type BodyMass --agg latest`
+      INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
+
+    The SVG is self-contained (no scripts, fonts or links); every bar and point carries its period and
+    values in data-period, data-value, … attributes. The HTML page holds the same SVG and a table.
+
+    EXAMPLES:
+      healthport chart steps export.zip --by week --from 2024-01-01 -o steps.svg
+      healthport chart steps export.zip --dedupe --by month -o steps.html
+      healthport chart sleep export.zip --from 2024-06-01 --to 2024-06-30 -o june.html
+      healthport chart heart-rate export.zip --source-product Watch --by week -o heart.html
+    """
+
+  static func run(_ arguments: ParsedArguments) throws {
+    guard let kind = arguments.positionals.first else {
+      throw HealthPortError(
+        .usage,
+        message:
+          "say what to chart: \(kinds.joined(separator: ", ")) (e.g. healthport chart steps export.zip -o steps.svg)")
+    }
+    guard kinds.contains(kind) else {
+      let hint = NameSuggestion.closest(to: kind, in: kinds).map { " (did you mean '\($0)'?)" } ?? ""
+      throw HealthPortError(
+        .usage, message: "unknown chart '\(kind)'; choose one of \(kinds.joined(separator: ", "))\(hint)")
+    }
+    guard arguments.positionals.count <= 2 else {
+      throw HealthPortError(.usage, message: "expected one INPUT, got \(arguments.positionals.count - 1)")
+    }
+    let input = arguments.positionals.count == 2 ? arguments.positionals[1] : nil
+    guard let output = arguments.value("--output") else {
+      throw HealthPortError(.usage, message: "give the chart file with -o FILE.svg or -o FILE.html")
+    }
+    guard let fileKind = ChartFile.kind(of: output) else {
+      throw HealthPortError(
+        .usage, message: "-o '\(output)': the chart file must end in .svg (the chart) or .html (the chart and a table)")
+    }
+    let periods = kind == "sleep" ? ["day", "night", "week", "month"] : ["day", "week", "month"]
+    let byText = try arguments.choice("--by", periods, default: "day", command: name)
+    let by = PeriodKind(rawValue: byText) ?? .day
+    let filter = try FilterOptions.parse(arguments, command: name)
+    let dedupe = arguments.flag("--dedupe")
+    let priority = arguments.list("--priority")
+    if kind == "sleep" && dedupe {
+      throw HealthPortError(
+        .usage, message: "chart sleep always merges overlapping sources (as healthport sleep does); drop --dedupe")
+    }
+    if !priority.isEmpty && !dedupe && kind != "sleep" {
+      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
+    }
+    let quiet = arguments.flag("--quiet")
+
+    func stats(_ type: String, _ aggregate: Aggregate) -> Stats {
+      var configuration = Stats.Configuration(type: type, aggregate: aggregate)
+      configuration.by = by
+      configuration.zone = filter.zone
+      configuration.dedupe = dedupe
+      configuration.priority = priority
+      return Stats(configuration)
+    }
+
+    let chart: ChartData
+    let typeName: String
+    switch kind {
+    case "steps":
+      var configuration = StepTotals.Configuration()
+      configuration.by = by
+      configuration.zone = filter.zone
+      configuration.dedupe = dedupe
+      configuration.priority = priority
+      let totals = StepTotals(configuration)
+      try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
+      if !quiet { StepsCommand.reportRewrites(totals.rewrites, of: StepTotals.stepType, command: name) }
+      typeName = "StepCount"
+      chart = .steps(totals.result, by: by)
+    case "sleep":
+      var configuration = SleepNights.Configuration()
+      if arguments.value("--tz") != nil { configuration.zone = filter.zone }
+      configuration.priority = priority
+      let sleep = SleepNights(configuration)
+      try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
+      if !quiet { StepsCommand.reportRewrites(sleep.rewrites, of: SleepNights.sleepType, command: name) }
+      typeName = "SleepAnalysis"
+      chart = by == .day ? .sleep(sleep.nights) : .sleep(SleepAverage.averages(of: sleep.nights, by: by), by: by)
+    case "heart-rate":
+      let type = "HKQuantityTypeIdentifierHeartRate"
+      let (average, minimum, maximum) = (stats(type, .avg), stats(type, .min), stats(type, .max))
+      let group = SinkGroup([average, minimum, maximum])
+      try FilterOptions.read(input, into: group, filter: filter, arguments: arguments, command: name)
+      if !quiet { StepsCommand.reportRewrites(average.rewrites, of: type, command: name) }
+      typeName = "HeartRate"
+      chart = .heartRate(
+        average: average.rows, minimum: minimum.rows, maximum: maximum.rows, unit: average.unit, by: by)
+    default:
+      let type = "HKQuantityTypeIdentifierBodyMass"
+      let latest = stats(type, .latest)
+      try FilterOptions.read(input, into: latest, filter: filter, arguments: arguments, command: name)
+      if !quiet { StepsCommand.reportRewrites(latest.rewrites, of: type, command: name) }
+      typeName = "BodyMass"
+      chart = .weight(latest.rows, unit: latest.unit, by: by)
+    }
+    guard !chart.points.isEmpty else {
+      throw HealthPortError(
+        .malformed, file: input == "-" ? nil : input,
+        message: "no \(typeName) samples to chart (the input has none, or the filters kept none); no file was written")
+    }
+    try ChartFile.write(chart, as: fileKind, to: output, protecting: input)
+  }
+}
