@@ -111,6 +111,8 @@ enum ChartCommand: Command {
       chart = .steps(totals.result, by: by)
     case "sleep":
       var configuration = SleepNights.Configuration()
+      var filter = filter
+      configuration.takeDayBounds(from: &filter)  // --from/--to days select whole nights, as in `sleep`
       if arguments.value("--tz") != nil { configuration.zone = filter.zone }
       configuration.priority = priority
       let sleep = SleepNights(configuration)
