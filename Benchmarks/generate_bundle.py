@@ -165,7 +165,7 @@ def write_bundle(gen, out_dir: str, size_mb: float, gpx_mb: float, seed: int, qu
 
 
 def ecg(rng, recorded, separator, rate, rate_text, samples) -> bytes:
-    """An ECG CSV in the Health app's layout (FORMAT.md §10.2), samples with `separator`."""
+    """An ECG CSV in the Health app's layout, samples with `separator`."""
     lines = ["Name,Bundle Person", 'Date of Birth,"Jan 8, 2002"', f"Recorded Date,{recorded}",
              "Classification,Sinus Rhythm", "Symptoms,", "Software Version,2.0", 'Device,"Watch7,12"',
              f"Sample Rate,{rate_text}", "", "", "Lead,Lead I", "Unit,µV", ""]

@@ -51,13 +51,15 @@ struct BundleTests {
     #expect(names[export...].contains { $0.hasSuffix(".gpx") })
   }
 
-  @Test("real exports with routes: files and points as counted apart", .needsRealFixtures, arguments: [
-    "jshrake-healthkit-to-sqlite/export.zip", "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export",
-    "dogsheep-healthkit-to-sqlite/export.xml",
-    "NicolasReyrolle-apple-health-analyzer/workout-routes/route_2018-06-11_1.02pm.gpx",
-    "NicolasReyrolle-apple-health-analyzer/workout-routes/route_2024-12-26_2.54pm.gpx",
-    "NicolasReyrolle-apple-health-analyzer/workout-routes/route_2025-12-28_2.45pm.gpx",
-  ])
+  @Test(
+    "real exports with routes: files and points as counted apart", .needsRealFixtures,
+    arguments: [
+      "jshrake-healthkit-to-sqlite/export.zip", "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export",
+      "dogsheep-healthkit-to-sqlite/export.xml",
+      "NicolasReyrolle-apple-health-analyzer/workout-routes/route_2018-06-11_1.02pm.gpx",
+      "NicolasReyrolle-apple-health-analyzer/workout-routes/route_2024-12-26_2.54pm.gpx",
+      "NicolasReyrolle-apple-health-analyzer/workout-routes/route_2025-12-28_2.45pm.gpx",
+    ])
   func realFixtures(path: String) throws {
     let url = Harness.realFixtures.appendingPathComponent(path)
     var expected = Self.withoutPerRoute(try BundleCount.of(url))
@@ -106,7 +108,9 @@ struct BundleTests {
     #expect(skipped.stderr.contains("\(ecg.path):"), "\(skipped.stderr)")
     #expect(skipped.stderr.contains("uses ',' as its decimal separator"))
     #expect(count.routeFiles == expected.routeFiles - 1)
-    #expect(count.routePoints == expected.routePoints - expected.pointsByRoute["/workout-routes/route_bundle_second.gpx", default: 0])
+    #expect(
+      count.routePoints == expected.routePoints
+        - expected.pointsByRoute["/workout-routes/route_bundle_second.gpx", default: 0])
     #expect(count.ecgRecordings == 1)
     #expect(count.ecgSamples == 15_360)
   }

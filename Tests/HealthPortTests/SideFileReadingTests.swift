@@ -35,7 +35,8 @@ struct SideFileReadingTests {
   /// `n` points from `start` (Unix seconds), one a second, with values a test can recompute.
   static func gpx(points n: Int, start: Int) -> String {
     var lines = [
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<gpx version=\"1.1\" creator=\"Apple Health Export\" "
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+      "<gpx version=\"1.1\" creator=\"Apple Health Export\" "
         + "xmlns=\"http://www.topografix.com/GPX/1/1\">", "  <metadata>", "    <time>2024-06-01T10:00:00Z</time>",
       "  </metadata>", "  <trk>", "    <name>Route 2024-05-30 9:00am</name>", "    <trkseg>",
     ]
@@ -145,7 +146,9 @@ struct SideFileReadingTests {
     #expect(recording.sampleRateHertz == 512.844)
     #expect(recording.unit == "µV")
     #expect(recording.decimalSeparator == UInt8(ascii: ","))
-    let samples: [String] = recorder.events.flatMap { event -> [String] in if case .ecgSamples(let s) = event { s } else { [] } }
+    let samples: [String] = recorder.events.flatMap { event -> [String] in
+      if case .ecgSamples(let s) = event { s } else { [] }
+    }
     #expect(samples == ["-265.868", "12", "0.5"])
   }
 }

@@ -34,7 +34,9 @@ enum BundleReader {
           } else {
             spooled.append((side, try SpoolFile(copying: member), member.displayName))
           }
-        } else if !readExport, let export = try ExportFinder.sniffExport(archive, entry: entry, name: name, size: stream.size) {
+        } else if !readExport,
+          let export = try ExportFinder.sniffExport(archive, entry: entry, name: name, size: stream.size)
+        {
           try XMLExportReader(options: options).read(export, format: .zip, into: bundle)
           readExport = true
         }
@@ -66,7 +68,9 @@ enum BundleReader {
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
     try XMLExportReader(options: options).read(source, format: .folder, into: bundle)
-    guard let exportReport = bundle.exportReport else { return ReadReport(documentName: source.displayName, format: .folder) }
+    guard let exportReport = bundle.exportReport else {
+      return ReadReport(documentName: source.displayName, format: .folder)
+    }
     var folder = source.displayName
     if let slash = folder.lastIndex(of: "/") { folder = String(folder[..<slash]) } else { folder = "." }
     for sub in ["workout-routes", "electrocardiograms"] {
@@ -95,7 +99,8 @@ enum BundleReader {
     let sides = SideFileReader(options: options, bundle: bundle)
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
     if sink.wantsSideFiles {
-      let source: SideFileReader.Source = stream.path.map { .file(path: $0, displayName: name) } ?? .stream(stream.source)
+      let source: SideFileReader.Source =
+        stream.path.map { .file(path: $0, displayName: name) } ?? .stream(stream.source)
       try sides.read(side, from: source)
     }
     var report = ReadReport(documentName: name, format: format)

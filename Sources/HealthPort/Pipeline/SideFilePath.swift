@@ -1,4 +1,4 @@
-/// A side file of an export bundle, told by where it sits (FORMAT.md §1.1): a `.gpx` in a
+/// A side file of an export bundle, told by where it sits: a `.gpx` in a
 /// `workout-routes/` folder, or a `.csv` in an `electrocardiograms/` folder, at any depth (the
 /// top folder may be missing or doubled). macOS resource forks (`__MACOSX/`, `._name`) are not.
 struct SideFilePath: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// Reads an ECG recording's CSV (FORMAT.md §10.2) as a stream: the block of `key,value` header
+/// Reads an ECG recording's CSV as a stream: the block of `key,value` header
 /// lines (values with commas double-quoted: `"Jan 8, 2002"`, `"Watch7,12"`), then one voltage per
 /// line. The decimal separator is the file's own, never the machine's locale: `-265,868` is read
 /// when the samples use `,`; a file whose samples mix `.` and `,` is refused. Samples go to

@@ -1,6 +1,6 @@
 import XMLStream
 
-/// Reads a GPX 1.1 route file as Apple writes it (FORMAT.md §10.1) through libxml2's SAX2 push
+/// Reads a GPX 1.1 route file as Apple writes it through libxml2's SAX2 push
 /// parser, streaming: `trkpt` `lat`/`lon`, `ele`, `time`, and the `extensions` `speed`, `course`,
 /// `hAcc`, `vAcc`. Points go to `onPoints` in batches of ``SideFileEvent/batchSize``, so a
 /// route of any length stays in flat memory. Problems are `path:line:col: error: …`.
@@ -187,7 +187,8 @@ private final class GPXEventHandler: XMLEventHandler {
   private static func coordinate(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String, limit: Double) throws -> String {
     let text = String(decoding: bytes, as: UTF8.self)
     guard GPXNumber.isDecimal(bytes[...]), let value = Double(text), abs(value) <= limit else {
-      throw ExportDataError(message: "the <trkpt> \(name) '\(text)' is not a number from -\(Int(limit)) to \(Int(limit))")
+      throw ExportDataError(
+        message: "the <trkpt> \(name) '\(text)' is not a number from -\(Int(limit)) to \(Int(limit))")
     }
     return text
   }
