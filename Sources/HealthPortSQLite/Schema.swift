@@ -1,12 +1,12 @@
 /// The fixed, versioned schema of a healthport database (the README's "Loading into SQLite"
 /// section describes every column).
 ///
-/// Version 2. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
+/// Version 3. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
 /// the schema version. The schema never depends on the data: unknown attributes and elements go
 /// to `extras` and `other_elements`. Older versions are migrated in place (``migrations``).
 public enum SQLiteSchema {
   /// `PRAGMA user_version` of the schema this build writes.
-  public static let version: Int64 = 2
+  public static let version: Int64 = 3
   /// `creation_key` of an element without `creationDate`: SQLite treats NULLs in a UNIQUE index
   /// as distinct, so the key column needs a value for reloading such an element to add nothing.
   public static let noCreationKey = Int64.min
@@ -267,6 +267,8 @@ public enum SQLiteSchema {
 
     \(stepDaysDedupe)
     \(views)
+    \(sideFileTables)
+    \(sideFileViews)
     """
 
   static let recordsKey = """
@@ -363,6 +365,8 @@ public enum SQLiteSchema {
     DROP VIEW workouts_summary;
     \(stepDaysDedupe)
     \(views)
-    """
+    """,
+    // Issue 13's step (side files); other steps are numbered in the order they land.
+    3: sideFilesMigration,
   ]
 }
