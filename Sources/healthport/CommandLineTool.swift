@@ -47,7 +47,7 @@ enum CommandLineTool {
   static var commands: [CommandDescriptor] {
     [
       InfoCommand.descriptor, ConvertCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor,
-      StatsCommand.descriptor, LoadCommand.descriptor,
+      StatsCommand.descriptor, LoadCommand.descriptor, RoutesCommand.descriptor,
     ]
   }
 
