@@ -5,7 +5,8 @@
 # Throughput is over all the XML bytes (export.xml + GPX); peak RSS from /usr/bin/time.
 #
 # Environment: BENCH_BUNDLE_MB=1000, BENCH_BUNDLE_GPX_MB=300, BENCH_RUNS=3, BENCH_SEED=1,
-# HEALTHPORT=path (default .build/release/healthport). Results go to .bench/bundle-results.txt.
+# HEALTHPORT=path (default .build/release/healthport), BENCH_DIR=.bench. Results go to
+# BENCH_DIR/bundle-results.txt.
 # `make bench` runs it after Benchmarks/bench.sh; BENCH_BUNDLE_MB=0 skips it.
 
 set -uo pipefail
@@ -18,7 +19,7 @@ GPX_MB="${BENCH_BUNDLE_GPX_MB:-300}"
 RUNS="${BENCH_RUNS:-3}"
 SEED="${BENCH_SEED:-1}"
 HEALTHPORT="${HEALTHPORT:-.build/release/healthport}"
-DIR=.bench
+DIR="${BENCH_DIR:-.bench}"
 BUNDLE="$DIR/bundle"
 [[ "$MB" == 0 ]] && exit 0
 mkdir -p "$DIR" || exit 2

@@ -37,7 +37,7 @@ enum BundleReader {
         } else if !readExport,
           let export = try ExportFinder.sniffExport(archive, entry: entry, name: name, size: stream.size)
         {
-          try XMLExportReader(options: options).read(export, format: .zip, into: bundle)
+          _ = try XMLExportReader(options: options).read(export, format: .zip, into: bundle)
           readExport = true
         }
       }
@@ -67,7 +67,7 @@ enum BundleReader {
   static func readFolder(_ source: ByteSource, options: ReadOptions, into sink: ExportSink) throws -> ReadReport {
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
-    try XMLExportReader(options: options).read(source, format: .folder, into: bundle)
+    _ = try XMLExportReader(options: options).read(source, format: .folder, into: bundle)
     guard let exportReport = bundle.exportReport else {
       return ReadReport(documentName: source.displayName, format: .folder)
     }
