@@ -59,19 +59,32 @@ struct BundleCount: Decodable, Equatable {
   }
 }
 
-/// A generated bundle (`generate_export.py --bundle`), written once per test run.
+/// A generated bundle (`generate_export.py --bundle`), written once per version of the generator
+/// (its name holds a hash of the generator's files) and shared by the test runs that follow.
 enum GeneratedBundle {
   static let folder: URL = {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("healthport-bundle-\(getpid())")
-    if !FileManager.default.fileExists(atPath: url.appendingPathComponent("export.zip").path) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = [
-        "python3", Harness.repoRoot.appendingPathComponent("Benchmarks/generate_export.py").path, "--size-mb", "2",
-        "--gpx-mb", "2", "--seed", "3", "--bundle", url.path, "--quiet",
-      ]
-      try? process.run()
-      process.waitUntilExit()
+    let generator = Harness.repoRoot.appendingPathComponent("Benchmarks")
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for name in ["generate_export.py", "generate_bundle.py"] {
+      for byte in (try? Data(contentsOf: generator.appendingPathComponent(name))) ?? Data() {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+    }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "healthport-bundle-\(String(hash, radix: 16))")
+    guard !FileManager.default.fileExists(atPath: url.appendingPathComponent("export.zip").path) else { return url }
+    let scratch = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".tmp-\(getpid())")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", generator.appendingPathComponent("generate_export.py").path, "--size-mb", "2", "--gpx-mb", "2",
+      "--seed", "3", "--bundle", scratch.path, "--quiet",
+    ]
+    try? process.run()
+    process.waitUntilExit()
+    // Another test process may have finished first: then its copy is used.
+    if (try? FileManager.default.moveItem(at: scratch, to: url)) == nil {
+      try? FileManager.default.removeItem(at: scratch)
     }
     return url
   }()
