@@ -38,6 +38,7 @@ lint:
 
 bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench.sh
+	bash Benchmarks/bench_bundle.sh
 
 ## Fuzzes the XML, CSV and JSON Lines readers (libFuzzer + address sanitizer) for SECONDS each.
 SECONDS ?= 60

@@ -11,6 +11,10 @@ Two modes:
       Writes a large export.xml of about N MB (1 MB = 10^6 bytes) for benchmarks, optionally
       with an expected.json holding the counts the generator tracked while writing.
 
+  generate_export.py --size-mb N --bundle OUT_DIR [--gpx-mb M] [--seed N] [--quiet]
+      The same export.xml with four workouts appended, in a whole export folder and zip with
+      GPX routes and ECG recordings (generate_bundle.py).
+
 Layout (the Health app's own): UTF-8, LF, one space of indentation per nesting level,
 `/>` without a space, attributes in the Health app's emitted order, absent attributes omitted,
 `& < > "` escaped in attribute values and everything else raw UTF-8, dates
@@ -1533,7 +1537,19 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--verify", action="store_true", help="re-parse the output with expat and compare the counts")
     ap.add_argument("--quiet", action="store_true", help="no progress summary on stderr")
+    ap.add_argument("--bundle", metavar="OUT_DIR",
+                    help="with --size-mb: write a whole export folder and zip with GPX routes and ECGs "
+                         "(generate_bundle.py)")
+    ap.add_argument("--gpx-mb", type=float, default=1.0, metavar="M", help="with --bundle: MB of GPX (default 1)")
     args = ap.parse_args(argv)
+    if args.bundle:
+        if not args.size_mb or args.size_mb <= 0:
+            ap.error("--bundle needs --size-mb N")
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import generate_bundle
+        generate_bundle.write_bundle(sys.modules[__name__], args.bundle, args.size_mb, args.gpx_mb, args.seed,
+                                     args.quiet)
+        return
     if args.sample:
         write_sample(args.sample, args.seed, args.verify)
     else:

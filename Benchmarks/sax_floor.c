@@ -47,15 +47,51 @@ static void on_error(void *ctx, const xmlError *error) {
                 error->message ? error->message : "error\n");
 }
 
-int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: sax_floor FILE\n");
-        return 64;
-    }
-    int fd = open(argv[1], O_RDONLY);
+/* Parses one file; returns 0, or the exit status for the failure. */
+static int parse_file(const char *path, char *buf, xmlSAXHandler *sax, struct counts *counts) {
+    int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        fprintf(stderr, "sax_floor: %s: %s\n", argv[1], strerror(errno));
+        fprintf(stderr, "sax_floor: %s: %s\n", path, strerror(errno));
         return 1;
+    }
+    ssize_t n = read(fd, buf, CHUNK);
+    if (n < 0) {
+        fprintf(stderr, "sax_floor: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    /* The first bytes go to the constructor so the encoding is detected from them. */
+    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(sax, counts, buf, (int)n, path);
+    if (!ctxt) {
+        fprintf(stderr, "sax_floor: cannot create the parser\n");
+        return 1;
+    }
+    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_HUGE);
+
+    int rc;
+    do {
+        n = read(fd, buf, CHUNK);
+        if (n < 0) {
+            fprintf(stderr, "sax_floor: %s: %s\n", path, strerror(errno));
+            return 1;
+        }
+        rc = xmlParseChunk(ctxt, buf, (int)n, n == 0); /* n == 0: end of input, terminate */
+    } while (rc == 0 && n > 0);
+    int well_formed = ctxt->wellFormed;
+    xmlFreeParserCtxt(ctxt);
+    close(fd);
+    if (rc != 0 || !well_formed) {
+        fprintf(stderr, "sax_floor: %s: not well-formed (code %d)\n", path, rc);
+        return 65;
+    }
+    return 0;
+}
+
+/* sax_floor FILE...: parses each file in turn (an export, or a bundle's GPX routes) and prints
+   the number of elements of all of them. */
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: sax_floor FILE...\n");
+        return 64;
     }
     char *buf = malloc(CHUNK);
     if (!buf) {
@@ -71,36 +107,11 @@ int main(int argc, char **argv) {
     sax.serror = (xmlStructuredErrorFunc)on_error;
 
     struct counts counts = {0, 0};
-    ssize_t n = read(fd, buf, CHUNK);
-    if (n < 0) {
-        fprintf(stderr, "sax_floor: %s: %s\n", argv[1], strerror(errno));
-        return 1;
+    for (int i = 1; i < argc; i++) {
+        int status = parse_file(argv[i], buf, &sax, &counts);
+        if (status != 0) return status;
     }
-    /* The first bytes go to the constructor so the encoding is detected from them. */
-    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&sax, &counts, buf, (int)n, argv[1]);
-    if (!ctxt) {
-        fprintf(stderr, "sax_floor: cannot create the parser\n");
-        return 1;
-    }
-    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_HUGE);
-
-    int rc;
-    do {
-        n = read(fd, buf, CHUNK);
-        if (n < 0) {
-            fprintf(stderr, "sax_floor: %s: %s\n", argv[1], strerror(errno));
-            return 1;
-        }
-        rc = xmlParseChunk(ctxt, buf, (int)n, n == 0); /* n == 0: end of input, terminate */
-    } while (rc == 0 && n > 0);
-    int well_formed = ctxt->wellFormed;
-    xmlFreeParserCtxt(ctxt);
-    close(fd);
     free(buf);
-    if (rc != 0 || !well_formed) {
-        fprintf(stderr, "sax_floor: %s: not well-formed (code %d)\n", argv[1], rc);
-        return 65;
-    }
     printf("%llu\n", counts.elements);
     return 0;
 }

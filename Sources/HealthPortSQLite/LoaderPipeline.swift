@@ -9,6 +9,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   private enum Message {
     case begin(ExportHeader)
     case elements([ExportElement])
+    case sideFile(SideFileEvent)
     case end(ReadReport)
     /// The reader failed: commit what was handed over (``SQLiteLoader/commitPartial()``).
     case partial
@@ -54,6 +55,18 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
       batch.removeAll(keepingCapacity: true)
       try send(.elements(full))
     }
+  }
+
+  var wantsSideFiles: Bool { true }
+
+  /// Hands over the elements batched so far, then the event (in order).
+  func consumeSideFile(_ event: SideFileEvent) throws {
+    if !batch.isEmpty {
+      let rest = batch
+      batch.removeAll(keepingCapacity: true)
+      try send(.elements(rest))
+    }
+    try send(.sideFile(event))
   }
 
   /// Hands over the rest, then waits until the sink has finished (and rethrows its error).
@@ -139,6 +152,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
           condition.lock()
           spent.append(elements)
           condition.unlock()
+        case .sideFile(let event): try sink.consumeSideFile(event)
         case .end(let report):
           try sink.end(report)
           last = true

@@ -5,7 +5,7 @@ extension SQLiteLoader {
   public enum Table: Int, CaseIterable, Sendable {
     case sources, records, metadata, hrvBeats, correlations, correlationRecords, workouts, workoutEvents
     case workoutActivities, workoutStatistics, workoutRoutes, routeLocations, activitySummaries, me
-    case otherElements, extras
+    case otherElements, extras, routePoints, ecgRecordings, ecgSamples
 
     public var name: String {
       switch self {
@@ -25,6 +25,9 @@ extension SQLiteLoader {
       case .me: "me"
       case .otherElements: "other_elements"
       case .extras: "extras"
+      case .routePoints: "route_points"
+      case .ecgRecordings: "ecg_recordings"
+      case .ecgSamples: "ecg_samples"
       }
     }
   }

@@ -36,10 +36,12 @@ extension SQLiteLoader {
       try seen.add(Self.creationKey(workout.creationDate))
       try seen.run()
       pending += 1
+      try noteExistingWorkout(workout, sourceID: sourceID)
       return
     }
     count(.workouts)
     let id = db.lastInsertRowID
+    noteInsertedWorkout(id)
     try insertExtras(workout.extraAttributes, owner: "workout", id)
     for (position, child) in workout.children.enumerated() {
       switch child {
@@ -66,6 +68,7 @@ extension SQLiteLoader {
     try b.run()
     count(.workoutActivities)
     let id = db.lastInsertRowID
+    noteInsertedActivity(id, activity)
     try insertExtras(activity.extraAttributes, owner: "workout_activity", id)
     for (n, child) in activity.children.enumerated() {
       switch child {
@@ -145,6 +148,7 @@ extension SQLiteLoader {
     try b.run()
     count(.workoutRoutes)
     let id = db.lastInsertRowID
+    noteInsertedRoute(id)
     try insertExtras(route.extraAttributes, owner: "workout_route", id)
     var firstFile = true
     for (n, child) in route.children.enumerated() {
@@ -163,6 +167,7 @@ extension SQLiteLoader {
       case .other(let node): try insertExtra(node, owner: "workout_route", id, n)
       }
     }
+    try insertInlinePoints(route, routeID: id)
   }
 
   static let locationColumns = [

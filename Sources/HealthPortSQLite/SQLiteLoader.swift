@@ -41,6 +41,8 @@ public final class SQLiteLoader: ExportSink {
   var lastSourceName = ""
   var lastSourceVersion: String?
   var lastDevice: DeviceString?
+  /// The side files' join and progress (``consumeSideFile(_:)``).
+  let sideFiles = SideFileLoadState()
 
   /// Opens the database at `path` for a loader (see ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``).
   public static func openDatabase(
@@ -70,6 +72,7 @@ public final class SQLiteLoader: ExportSink {
   /// checkpoint and remove the WAL file) when it is released.
   public func close() {
     s = nil
+    sideFiles.statements = nil
     beatInserts = [:]
     sourceIDs = [:]
   }

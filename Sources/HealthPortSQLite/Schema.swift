@@ -1,12 +1,12 @@
 /// The fixed, versioned schema of a healthport database (the README's "Loading into SQLite"
 /// section describes every column).
 ///
-/// Version 3. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
+/// Version 4. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
 /// the schema version. The schema never depends on the data: unknown attributes and elements go
 /// to `extras` and `other_elements`. Older versions are migrated in place (``migrations``).
 public enum SQLiteSchema {
   /// `PRAGMA user_version` of the schema this build writes.
-  public static let version: Int64 = 3
+  public static let version: Int64 = 4
   /// `creation_key` of an element without `creationDate`: SQLite treats NULLs in a UNIQUE index
   /// as distinct, so the key column needs a value for reloading such an element to add nothing.
   public static let noCreationKey = Int64.min
@@ -268,6 +268,8 @@ public enum SQLiteSchema {
 
     \(stepDaysDedupe)
     \(views)
+    \(sideFileTables)
+    \(sideFileViews)
     """
 
   static let recordsKey = """
@@ -365,7 +367,9 @@ public enum SQLiteSchema {
     \(stepDaysDedupe)
     \(views)
     """,
-    // The workouts' heart rate, pace, elevation and indoor columns (a step of its own).
+    // The workouts' heart rate, pace, elevation and indoor columns (issue 14).
     3: WorkoutMeasureColumns.migration,
+    // The side files: route points, ECG recordings and samples, workout_routes_summary (issue 13).
+    4: sideFilesMigration,
   ]
 }

@@ -48,7 +48,7 @@ enum CommandLineTool {
     [
       InfoCommand.descriptor, ConvertCommand.descriptor, StepsCommand.descriptor, WorkoutsCommand.descriptor,
       StatsCommand.descriptor, SleepCommand.descriptor, ProfileCommand.descriptor, ChartCommand.descriptor,
-      LoadCommand.descriptor,
+      RoutesCommand.descriptor, LoadCommand.descriptor,
     ]
   }
 

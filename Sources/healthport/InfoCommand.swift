@@ -31,13 +31,14 @@ enum InfoCommand: Command {
     let input = arguments.positionals.first
     let filter = try FilterOptions.parse(arguments, command: name)
     let collector = ExportSummaryCollector()
-    let report = try FilterOptions.read(input, into: collector, filter: filter, arguments: arguments, command: name)
+    let sideFiles = SideFileTally(next: collector)
+    let report = try FilterOptions.read(input, into: sideFiles, filter: filter, arguments: arguments, command: name)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {
-      InfoRendering.appendJSON(collector.summary, report: report, to: &bytes)
+      InfoRendering.appendJSON(collector.summary, sideFiles, report: report, to: &bytes)
     } else {
-      bytes.append(contentsOf: InfoRendering.table(collector.summary, report: report).utf8)
+      bytes.append(contentsOf: InfoRendering.table(collector.summary, sideFiles, report: report).utf8)
     }
     try out.write(bytes)
     try out.commit()
@@ -46,7 +47,7 @@ enum InfoCommand: Command {
 
 /// Renders an ``ExportSummary`` for people (table) or programs (JSON).
 enum InfoRendering {
-  static func appendJSON(_ s: ExportSummary, report: ReadReport, to out: inout [UInt8]) {
+  static func appendJSON(_ s: ExportSummary, _ side: SideFileTally, report: ReadReport, to out: inout [UInt8]) {
     func key(_ name: String, first: Bool = false) {
       out.append(contentsOf: Array((first ? "{\n  " : ",\n  ").utf8))
       JSONEscaping.appendString(name, to: &out)
@@ -105,6 +106,26 @@ enum InfoRendering {
       key(name)
       JSONEscaping.appendInteger(value, to: &out)
     }
+    for (name, value) in [
+      ("routeFileCount", side.routeFiles), ("routePointCount", side.routePoints),
+      ("inlineRouteCount", side.inlineRoutes), ("inlineRoutePointCount", side.inlinePoints),
+      ("ecgRecordingCount", side.ecgRecordings), ("ecgSampleCount", side.ecgSamples),
+    ] {
+      key(name)
+      JSONEscaping.appendInteger(value, to: &out)
+    }
+    for (name, paths) in [
+      ("unreferencedRouteFiles", report.sideFiles.unreferencedRoutes),
+      ("missingRouteFiles", report.sideFiles.missingRoutes.map(\.path)),
+    ] {
+      key(name)
+      out.append(UInt8(ascii: "["))
+      for (index, path) in paths.enumerated() {
+        if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
+        JSONEscaping.appendString(path, to: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    }
     key("elementCounts")
     counts(s.elementCounts)
     key("sources")
@@ -136,7 +157,7 @@ enum InfoRendering {
     out.append(contentsOf: Array("\n}\n".utf8))
   }
 
-  static func table(_ s: ExportSummary, report: ReadReport) -> String {
+  static func table(_ s: ExportSummary, _ side: SideFileTally, report: ReadReport) -> String {
     var lines: [String] = []
     func row(_ label: String, _ value: String) { lines.append(label.padding(to: 20) + value) }
     row("Export", "\(report.documentName) (\(report.format.rawValue), \(formatBytes(report.documentBytes)))")
@@ -151,6 +172,19 @@ enum InfoRendering {
       "\(grouped(s.correlationCount)) (holding \(grouped(s.correlationRecordCount)) copies of records, not counted above)"
     )
     row("Activity summaries", grouped(s.activitySummaryCount))
+    if side.routeFiles > 0 || side.inlineRoutes > 0 || !report.sideFiles.missingRoutes.isEmpty {
+      var routes = "\(grouped(side.routeFiles)) GPX file(s), \(grouped(side.routePoints)) points"
+      if side.inlineRoutes > 0 {
+        routes += "; \(grouped(side.inlineRoutes)) inline, \(grouped(side.inlinePoints)) points"
+      }
+      let unreferenced = report.sideFiles.unreferencedRoutes.count
+      let missing = report.sideFiles.missingRoutes.count
+      if unreferenced > 0 || missing > 0 { routes += " (\(unreferenced) unreferenced, \(missing) missing)" }
+      row("Routes", routes)
+    }
+    if side.ecgRecordings > 0 {
+      row("ECG recordings", "\(grouped(side.ecgRecordings)) (\(grouped(side.ecgSamples)) samples)")
+    }
     if s.clinicalRecordCount > 0 { row("Clinical records", grouped(s.clinicalRecordCount)) }
     if s.audiogramCount > 0 { row("Audiograms", grouped(s.audiogramCount)) }
     if s.visionPrescriptionCount > 0 { row("Vision prescriptions", grouped(s.visionPrescriptionCount)) }
@@ -203,5 +237,47 @@ extension String {
   func leftPadded(to width: Int) -> String {
     let own = displayWidth
     return own >= width ? self : String(repeating: " ", count: width - own) + self
+  }
+}
+
+/// Hands everything on to `info`'s summary and counts the side files that pass the filters:
+/// GPX routes and their points, inline `Location` routes, ECG recordings and their samples.
+final class SideFileTally: ExportSink {
+  let next: ExportSink
+  private(set) var routeFiles = 0
+  private(set) var routePoints = 0
+  private(set) var inlineRoutes = 0
+  private(set) var inlinePoints = 0
+  private(set) var ecgRecordings = 0
+  private(set) var ecgSamples = 0
+
+  init(next: ExportSink) { self.next = next }
+
+  var interest: ElementInterest { next.interest }
+  var wantsSideFiles: Bool { true }
+  func begin(_ header: ExportHeader) throws { try next.begin(header) }
+  func end(_ report: ReadReport) throws { try next.end(report) }
+
+  func consume(_ element: ExportElement) throws {
+    if case .workout(let workout) = element {
+      for route in workout.routes {
+        let points = route.children.reduce(0) { if case .location = $1 { $0 + 1 } else { $0 } }
+        if points > 0 {
+          inlineRoutes += 1
+          inlinePoints += points
+        }
+      }
+    }
+    try next.consume(element)
+  }
+
+  func consumeSideFile(_ event: SideFileEvent) throws {
+    switch event {
+    case .routeBegin: routeFiles += 1
+    case .routePoints(let points): routePoints += points.count
+    case .ecgBegin: ecgRecordings += 1
+    case .ecgSamples(let samples): ecgSamples += samples.count
+    case .routeEnd, .ecgEnd: break
+    }
   }
 }

@@ -145,7 +145,9 @@ def compare(table, csv_paths):
                 if (value or "") != text: fail(f"{where}: {text!r} -> {value!r}")
     return len(csv_rows)
 
-csv_files = [f for f in os.listdir(split) if f.endswith(".csv")]
+# The side files' tables of --split (GPX routes, ECGs) are not written as Parquet yet.
+SIDE_FILE_TABLES = {"route_points", "ecg_recordings", "ecg_samples"}
+csv_files = [f for f in os.listdir(split) if f.endswith(".csv") and f[:-4] not in SIDE_FILE_TABLES]
 tables = {}
 for f in csv_files:
     name = f[:-4]

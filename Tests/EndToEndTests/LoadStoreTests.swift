@@ -181,7 +181,7 @@ struct LoadStoreTests {
 
     let load = try LoadTests.load([Self.rewrites], db: old)
     #expect(load.status == 0, "stderr: \(load.stderr)")
-    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 3)
+    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 4)
     #expect(try Self.content(old) == Self.content(fresh))
     #expect(try Self.sqlite(old, "SELECT * FROM daily_steps").count == stepsBefore.count)
     for view in ["daily_steps", "daily_steps_dedupe", "workouts_summary"] {
@@ -207,7 +207,7 @@ struct LoadStoreTests {
     let other = directory.appendingPathComponent("other.xml").path
     try LoadTests.generate(records: 3, to: other)
     #expect(try LoadTests.load([other], db: old, person: "bob").status == 0)
-    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 3)
+    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 4)
     #expect(
       try Self.sqlite(old, "SELECT count(*), sum(copies) FROM records WHERE person = ''").first?.compactMap {
         $0 as? Int
@@ -351,7 +351,7 @@ struct LoadStoreTests {
       import sys, json, sqlite3
       db = sqlite3.connect(sys.argv[1])
       db.execute("PRAGMA journal_mode = WAL")
-      db.execute("PRAGMA user_version = 4")
+      db.execute("PRAGMA user_version = 5")
       db.commit()
       db.close()
       print(json.dumps({}))

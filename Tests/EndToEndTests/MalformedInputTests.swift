@@ -22,7 +22,7 @@ struct MalformedInputTests {
     Case(file: "bad-date.xml", status: 65, message: "startDate \"yesterday\" is not a date"),
     Case(file: "non-numeric-value.xml", status: 65, message: "value \"twelve\" is not a number"),
     Case(file: "missing-attribute.xml", status: 65, message: "missing its required attribute 'endDate'"),
-    Case(file: "wrong-root.xml", status: 65, message: "the root element is <gpx>"),
+    Case(file: "wrong-root.xml", status: 65, message: "the root element is <kml>"),
     Case(file: "mismatched-tags.xml", status: 65, message: "mismatch"),
     Case(file: "entity-xxe.xml", status: 65, message: "Entity 'xxe' not defined"),
     Case(file: "billion-laughs.xml", status: 65, message: "not defined"),

@@ -14,8 +14,17 @@ struct SQLiteSchemaTests {
   static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/sqlite/schema-v3.sql")
 
-  static func master(_ db: SQLiteConnection) throws -> String {
-    let select = try db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+  /// The side files' tables, indexes and view (version 4), compared apart from the golden file.
+  static let sideFileNames = [
+    "ecg_recordings", "ecg_recordings_key", "ecg_samples", "route_points", "route_points_route",
+    "route_points_workout", "workout_routes_summary",
+  ]
+
+  static func master(_ db: SQLiteConnection, sideFiles: Bool = false) throws -> String {
+    let names = Self.sideFileNames.map { "'\($0)'" }.joined(separator: ", ")
+    let select = try db.prepare(
+      "SELECT type, name, sql FROM sqlite_master WHERE (name IN (\(names)) OR tbl_name IN (\(names))) = \(sideFiles ? 1 : 0) "
+        + "ORDER BY name")
     var entries: [String] = []
     while try select.step() {
       let sql = select.isNull(2) ? "(no sql)" : select.text(2) ?? ""
@@ -35,6 +44,23 @@ struct SQLiteSchemaTests {
     let golden = try String(contentsOf: Self.golden, encoding: .utf8)
     #expect(try Self.master(db) == golden)
     #expect(try db.scalarInt("PRAGMA user_version") == SQLiteSchema.version)
+  }
+
+  @Test("the side files' tables and view are those of their golden file (HEALTHPORT_RECORD_GOLDEN=1 rewrites it)")
+  func sideFileSchemaMatchesGolden() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).db").path
+    defer {
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    let db = try SQLiteLoader.openDatabase(path: path)
+    defer { try? db.close() }
+    let golden = Self.golden.deletingLastPathComponent().appendingPathComponent("schema-v4-side-files.sql")
+    let actual = try Self.master(db, sideFiles: true)
+    if ProcessInfo.processInfo.environment["HEALTHPORT_RECORD_GOLDEN"] == "1" {
+      try actual.write(to: golden, atomically: true, encoding: .utf8)
+    }
+    #expect(actual == (try String(contentsOf: golden, encoding: .utf8)))
+    #expect(actual.components(separatedBy: "\n-- ").count == Self.sideFileNames.count)
   }
 
   @Test("the loader's insert statements keep the text they had before their columns came from the catalog")

@@ -4,6 +4,7 @@ public final class FilteringSink: ExportSink {
   public let next: ExportSink
   /// Elements left out so far.
   public private(set) var droppedCount = 0
+  private var sideFiles = SideFileFilter()
 
   public init(filter: ExportFilter, next: ExportSink) {
     self.filter = filter
@@ -29,11 +30,19 @@ public final class FilteringSink: ExportSink {
   public func begin(_ header: ExportHeader) throws { try next.begin(header) }
 
   public func consume(_ element: ExportElement) throws {
-    if filter.includes(element) {
+    let kept = filter.includes(element)
+    if case .workout = element { sideFiles.noteWorkout(kept: kept) }
+    if kept {
       try next.consume(element)
     } else {
       droppedCount += 1
     }
+  }
+
+  public var wantsSideFiles: Bool { next.wantsSideFiles }
+
+  public func consumeSideFile(_ event: SideFileEvent) throws {
+    if let kept = sideFiles.pass(event, filter) { try next.consumeSideFile(kept) }
   }
 
   public func end(_ report: ReadReport) throws { try next.end(report) }

@@ -49,4 +49,6 @@ public final class CountingSink: ExportSink {
   }
 
   public func end(_ report: ReadReport) throws { try next.end(report) }
+  public var wantsSideFiles: Bool { next.wantsSideFiles }
+  public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
 }

@@ -35,28 +35,42 @@ enum ExportFinder {
     while let entry = try archive.nextEntry() {
       guard entry.isRegularFile else { continue }
       members += 1
-      var prefix: [UInt8] = []
-      var chunk = [UInt8](repeating: 0, count: 64 << 10)
-      sniffing: while prefix.count < sniffLimit {
-        let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
-        if n == 0 { break }
-        prefix.append(contentsOf: chunk[0..<n])
-        switch XMLRootSniffer.sniff(prefix) {
-        case .root("HealthData"):
-          return ZipMemberByteSource(
-            archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
-            consumed: { archive.compressedBytesRead })
-        case .root, .notXML: break sniffing
-        case .needMore: continue
-        }
+      if let member = try sniffExport(archive, entry: entry, name: name, size: size) { return member }
+    }
+    throw noExport(name, members: members)
+  }
+
+  /// The current member as the export's source when its root element is `HealthData`, else nil
+  /// (its first bytes are then consumed).
+  static func sniffExport(_ archive: ZipArchiveReader, entry: ZipEntry, name: String, size: Int64?) throws
+    -> ByteSource?
+  {
+    var prefix: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while prefix.count < sniffLimit {
+      let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
+      if n == 0 { break }
+      prefix.append(contentsOf: chunk[0..<n])
+      switch XMLRootSniffer.sniff(prefix) {
+      case .root("HealthData"):
+        return ZipMemberByteSource(
+          archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
+          consumed: { archive.compressedBytesRead })
+      case .root, .notXML: return nil
+      case .needMore: continue
       }
     }
+    return nil
+  }
+
+  /// The error for a zip without an export: empty, or holding other files only.
+  static func noExport(_ name: String, members: Int) -> HealthPortError {
     if members == 0 {
-      throw HealthPortError(
+      return HealthPortError(
         .malformed, file: name,
         message: "the zip archive is empty (the Health app sometimes writes an empty export; export again)")
     }
-    throw HealthPortError(
+    return HealthPortError(
       .malformed, file: name,
       message: "the zip archive holds no Apple Health export (no XML file whose root element is HealthData)")
   }

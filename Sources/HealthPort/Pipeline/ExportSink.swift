@@ -9,4 +9,8 @@ public protocol ExportSink: AnyObject {
   func begin(_ header: ExportHeader) throws
   func consume(_ element: ExportElement) throws
   func end(_ report: ReadReport) throws
+  /// True when the sink wants the export's side files (GPX routes, ECG recordings); they then
+  /// come after the last element and before ``end(_:)``, through ``consumeSideFile(_:)``.
+  var wantsSideFiles: Bool { get }
+  func consumeSideFile(_ event: SideFileEvent) throws
 }

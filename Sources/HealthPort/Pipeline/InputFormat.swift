@@ -8,6 +8,8 @@ public enum InputFormat: String, Sendable {
   case csvSplit = "csv-split"
   /// healthport's JSON Lines, or its JSON document.
   case jsonl, json
+  /// A GPX route or an ECG recording's CSV given on its own.
+  case gpx, ecg
 }
 
 /// A format healthport reads from a byte stream (a file, stdin, bytes in memory): how the
@@ -25,7 +27,7 @@ struct StreamInputFormat: Sendable {
 
   /// Asked in this order (each format's entry is defined in its folder under `Formats/`). A stream that none recognises is read as XML: its parser names the
   /// problem.
-  static let all: [StreamInputFormat] = [zip, csv, json, xml]
+  static let all: [StreamInputFormat] = [zip, ecg, csv, json, gpx, xml]
   static let fallback = xml
 
   static let zip = StreamInputFormat(
@@ -33,6 +35,7 @@ struct StreamInputFormat: Sendable {
     recognise: { head in ZipArchiveReader.hasSignature(head.bytes[...]).map { $0 ? .yes : .no } ?? head.undecided },
     isContainer: true,
     read: { stream, options, sink in
+      if sink.wantsSideFiles { return try BundleReader.readZip(stream, options: options, into: sink) }
       let member = try ExportFinder.exportMember(of: stream)
       return try XMLExportReader(options: options).read(member, format: .zip, into: sink)
     })

@@ -59,6 +59,7 @@ enum RecognisedInput {
       while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
       return try CSVSplitReader(directory: directory, options: options).read(into: sink)
     case .exportFolder(let source):
+      if sink.wantsSideFiles { return try BundleReader.readFolder(source, options: options, into: sink) }
       return try XMLExportReader(options: options).read(source, format: .folder, into: sink)
     }
   }

@@ -23,6 +23,8 @@ public struct ReadReport: Sendable {
   public var recordsWithoutValue = 0
   /// Attributes healthport does not know, kept on their elements.
   public var unknownAttributes = 0
+  /// The GPX routes and ECG recordings read beside the export (when the sink wanted them).
+  public var sideFiles = SideFileReport()
 
   /// Human-readable warnings, one per kind, with counts.
   public var warnings: [String] {

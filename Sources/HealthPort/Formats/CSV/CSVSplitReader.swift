@@ -55,6 +55,8 @@ final class CSVSplitReader {
         kind = .fixed(table)
       } else if header == CSVSplitSchema.recordTableColumns {
         kind = .records
+      } else if ColumnCatalog.sideFileTables.contains(where: { $0.name + ".csv" == name }) {
+        continue  // Route points and ECGs are not elements of export.xml: not read back.
       } else {
         report.notes.append("\(path): not a table of a split folder; ignored")
         continue

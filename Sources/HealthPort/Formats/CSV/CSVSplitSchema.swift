@@ -146,7 +146,7 @@ enum CSVSplitSchema {
       if !allowed { bytes[index] = UInt8(ascii: "_") }
     }
     let result = String(decoding: bytes, as: UTF8.self)
-    let reserved = Set(Table.allCases.map(\.definition.name))
+    let reserved = Set((Table.allCases.map(\.definition) + ColumnCatalog.sideFileTables).map(\.name))
     if result.isEmpty || result.hasPrefix(".") || reserved.contains(result.lowercased()) || bytes.count > 200 {
       return "record_" + String(result.prefix(200))
     }

@@ -34,6 +34,8 @@ public final class CSVSplitWriter: ExportSink {
   private var header: ExportHeader?
   /// The id of the `Workout` being written, for the `workout_id` column of its descendants.
   private var currentWorkout: Int?
+  /// `route_points.csv`, `ecg_recordings.csv`, `ecg_samples.csv`.
+  private let sideFiles: CSVSideFileTables
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
   public init(directory: String, protecting protectedPath: String? = nil) throws {
@@ -48,6 +50,7 @@ public final class CSVSplitWriter: ExportSink {
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     temporaryDirectory = (parent.isEmpty ? "" : parent + "/") + ".\(name).tmp-\(getpid())"
     tables = Array(repeating: nil, count: CSVSplitSchema.Table.allCases.count)
+    sideFiles = CSVSideFileTables(folder: temporaryDirectory)
     var info = stat()
     if stat(path, &info) == 0 {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -83,7 +86,7 @@ public final class CSVSplitWriter: ExportSink {
 
   /// Unregisters the tables' files and the folder, once it was renamed into place or removed.
   private func forgetTemporaryFiles() {
-    for table in tables.compactMap({ $0 }) + Array(recordTables.values) { table.forget() }
+    for table in tables.compactMap({ $0 }) + Array(recordTables.values) + sideFiles.files { table.forget() }
     TemporaryFiles.unregister(registration)
     registration = nil
   }
@@ -125,11 +128,18 @@ public final class CSVSplitWriter: ExportSink {
     }
   }
 
+  /// Route points and ECG recordings go to their own tables (README, "Side-file tables").
+  public var wantsSideFiles: Bool { true }
+
+  public func consumeSideFile(_ event: SideFileEvent) throws { try sideFiles.consume(event, budget: &budget) }
+
   /// Flushes every table and moves the folder into place.
   public func end(_ report: ReadReport) throws {
     if header == nil { try begin(ExportHeader(prolog: [], rootAttributes: [])) }
     do {
-      for table in tables.compactMap({ $0 }) + Array(recordTables.values) { try table.finish(budget: &budget) }
+      for table in tables.compactMap({ $0 }) + Array(recordTables.values) + sideFiles.files {
+        try table.finish(budget: &budget)
+      }
     } catch {
       abort()
       throw error
@@ -250,6 +260,7 @@ public final class CSVSplitWriter: ExportSink {
     appendDates(workout.creationDate, workout.startDate, workout.endDate, to: &table.buffer)
     try table.endRow(budget: &budget)
     try writeExtras(workout.extraAttributes, of: id)
+    sideFiles.noteWorkout(id)
     currentWorkout = id
     defer { currentWorkout = nil }
     for child in workout.children {
@@ -293,6 +304,7 @@ public final class CSVSplitWriter: ExportSink {
     table.buffer.append(CSVEncoding.comma)
     Self.appendFields([activity.duration, activity.durationUnit], to: &table.buffer, trailingComma: false)
     try table.endRow(budget: &budget)
+    if parent == currentWorkout { sideFiles.noteActivity(id, activity) }
     try writeExtras(activity.extraAttributes, of: id)
     for child in activity.children {
       switch child {
@@ -327,6 +339,7 @@ public final class CSVSplitWriter: ExportSink {
     Self.appendFields([route.sourceName, route.sourceVersion, route.sourceProduct, route.device], to: &table.buffer)
     appendDates(route.creationDate, route.startDate, route.endDate, to: &table.buffer)
     try table.endRow(budget: &budget)
+    sideFiles.noteRoute(id)
     try writeExtras(route.extraAttributes, of: id)
     for child in route.children {
       switch child {
@@ -341,6 +354,8 @@ public final class CSVSplitWriter: ExportSink {
       case .location(let node), .other(let node): try writeNode(node, parent: id)
       }
     }
+    let locations = route.children.compactMap { if case .location(let node) = $0 { node } else { nil } }
+    if !locations.isEmpty { try sideFiles.writeInline(locations, routeID: id, budget: &budget) }
   }
 
   private func write(_ entry: MetadataEntry, parent: Int) throws {

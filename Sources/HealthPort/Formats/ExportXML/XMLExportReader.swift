@@ -52,6 +52,14 @@ struct XMLExportReader {
       }
     }
     defer { builder.onSkip = { _ in } }
+    if let locating = sink as? ElementLocating {
+      locating.documentName = source.displayName
+      locating.locate = { [unowned parser] in
+        let current = recovery?.parser ?? parser
+        return (current.line, current.column)
+      }
+    }
+    defer { (sink as? ElementLocating)?.locate = nil }
     // Runs first on the way out: no callback may still be running when the closures are reset.
     defer {
       recovery?.parser.waitForHandler()

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Benchmark the whole export: a generated bundle (BENCH_BUNDLE_MB of export.xml plus
+# BENCH_BUNDLE_GPX_MB of GPX routes, two ECGs) read by `convert --to csv --split` and `load`,
+# against the floor (Benchmarks/sax_floor.c over export.xml and every GPX file, in one process).
+# Throughput is over all the XML bytes (export.xml + GPX); peak RSS from /usr/bin/time.
+#
+# Environment: BENCH_BUNDLE_MB=1000, BENCH_BUNDLE_GPX_MB=300, BENCH_RUNS=3, BENCH_SEED=1,
+# HEALTHPORT=path (default .build/release/healthport), BENCH_DIR=.bench. Results go to
+# BENCH_DIR/bundle-results.txt.
+# `make bench` runs it after Benchmarks/bench.sh; BENCH_BUNDLE_MB=0 skips it.
+
+set -uo pipefail
+export LC_ALL=C
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 2
+
+MB="${BENCH_BUNDLE_MB:-1000}"
+GPX_MB="${BENCH_BUNDLE_GPX_MB:-300}"
+RUNS="${BENCH_RUNS:-3}"
+SEED="${BENCH_SEED:-1}"
+HEALTHPORT="${HEALTHPORT:-.build/release/healthport}"
+DIR="${BENCH_DIR:-.bench}"
+BUNDLE="$DIR/bundle"
+[[ "$MB" == 0 ]] && exit 0
+mkdir -p "$DIR" || exit 2
+
+stamp="$MB $GPX_MB $SEED $(cksum < Benchmarks/generate_export.py) $(cksum < Benchmarks/generate_bundle.py)"
+if [[ ! -f "$BUNDLE/export.zip" || "$(cat "$BUNDLE/.stamp" 2>/dev/null)" != "$stamp" ]]; then
+  rm -rf "$BUNDLE"
+  echo "bench-bundle: generating a ${MB} MB export with ${GPX_MB} MB of GPX in $BUNDLE" >&2
+  python3 Benchmarks/generate_export.py --size-mb "$MB" --gpx-mb "$GPX_MB" --seed "$SEED" --bundle "$BUNDLE" --quiet \
+    || exit 2
+  echo "$stamp" > "$BUNDLE/.stamp"
+fi
+FLOOR="$DIR/sax_floor"
+if [[ ! -x "$FLOOR" || Benchmarks/sax_floor.c -nt "$FLOOR" ]]; then
+  cc -O2 -o "$FLOOR" Benchmarks/sax_floor.c $(pkg-config --cflags --libs libxml-2.0) || exit 2
+fi
+TOP="$BUNDLE/apple_health_export"
+mapfile -t GPX < <(ls "$TOP"/workout-routes/*.gpx)
+XML_BYTES=$(cat "$TOP/export.xml" "${GPX[@]}" | wc -c)
+
+# run NAME COMMAND...: best wall seconds and highest peak RSS (KB) of RUNS runs.
+declare -A BEST RSS
+run() {
+  local name=$1
+  shift
+  for ((i = 0; i < RUNS; i++)); do
+    rm -rf "$DIR/bundle-split" "$DIR/bundle.db" "$DIR/bundle.db-wal" "$DIR/bundle.db-shm"
+    local start=$EPOCHREALTIME
+    /usr/bin/time -f %M -o "$DIR/bundle.rss" "$@" > /dev/null 2> "$DIR/bundle-$name.stderr" || {
+      echo "bench-bundle: $name FAILED" >&2
+      BEST[$name]=FAILED
+      return
+    }
+    local seconds
+    seconds=$(echo "$EPOCHREALTIME - $start" | bc -l)
+    local rss
+    rss=$(tail -1 "$DIR/bundle.rss")
+    if [[ -z "${BEST[$name]:-}" ]] || (($(echo "$seconds < ${BEST[$name]}" | bc -l))); then BEST[$name]=$seconds; fi
+    if [[ -z "${RSS[$name]:-}" ]] || ((rss > RSS[$name])); then RSS[$name]=$rss; fi
+  done
+}
+
+cat "$TOP/export.xml" "${GPX[@]}" > /dev/null  # warm the page cache
+run floor "$FLOOR" "$TOP/export.xml" "${GPX[@]}"
+run split-folder "$HEALTHPORT" convert "$TOP" --to csv --split -o "$DIR/bundle-split" --quiet
+run split-zip "$HEALTHPORT" convert "$BUNDLE/export.zip" --to csv --split -o "$DIR/bundle-split" --quiet
+run load-zip "$HEALTHPORT" load "$BUNDLE/export.zip" --db "$DIR/bundle.db" --quiet
+run floor-again "$FLOOR" "$TOP/export.xml" "${GPX[@]}"
+floor=${BEST[floor]}
+if (($(echo "${BEST[floor-again]} < $floor" | bc -l))); then floor=${BEST[floor-again]}; fi
+
+{
+  echo "bundle: $(du -b "$TOP/export.xml" | cut -f1) bytes of export.xml, ${#GPX[@]} GPX files, $XML_BYTES XML bytes in all; best of $RUNS"
+  printf '%-14s %8s %8s %8s %10s\n' command s MB/s "x floor" "peak RSS"
+  for name in floor split-folder split-zip load-zip; do
+    s=${BEST[$name]}
+    if [[ "$s" == FAILED ]]; then printf '%-14s FAILED\n' "$name"; continue; fi
+    printf '%-14s %8.2f %8.1f %8.2f %7d MB\n' "$name" "$s" "$(echo "$XML_BYTES / 1000000 / $s" | bc -l)" \
+      "$(echo "$floor / $s" | bc -l)" "$((RSS[$name] / 1024))"
+  done
+} | tee "$DIR/bundle-results.txt"

@@ -1,0 +1,223 @@
+import XMLStream
+
+/// Reads a GPX 1.1 route file as Apple writes it through libxml2's SAX2 push
+/// parser, streaming: `trkpt` `lat`/`lon`, `ele`, `time`, and the `extensions` `speed`, `course`,
+/// `hAcc`, `vAcc`. Points go to `onPoints` in batches of ``SideFileEvent/batchSize``, so a
+/// route of any length stays in flat memory. Problems are `path:line:col: error: …`.
+struct GPXReader {
+  let options: ReadOptions
+
+  /// What the file says about itself, complete once the first point (or the end) is read.
+  struct Header {
+    var name: String?
+    var metadataTime: String?
+  }
+
+  /// Reads `source`; `onPoints` gets each batch with the header read so far (complete: Apple
+  /// writes `metadata` and `trk/name` before the points). Returns the number of points.
+  @discardableResult
+  func read(_ source: ByteSource, onPoints: @escaping (Header, [RoutePoint]) throws -> Void) throws -> Int {
+    let handler = GPXEventHandler(onPoints: onPoints)
+    let parser = XMLPushParser(documentName: source.displayName, handler: handler, concurrent: options.concurrent)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(options.chunkSize, 256 << 10), alignment: 64)
+    defer { buffer.deallocate() }
+    do {
+      defer { parser.waitForHandler() }
+      while true {
+        let count = try source.read(into: buffer)
+        if count == 0 { break }
+        try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      }
+      try parser.finish()
+      try handler.flush()
+    } catch let error as XMLStreamError {
+      if let underlying = error.underlying, !(underlying is ExportDataError) { throw underlying }
+      throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
+    }
+    return handler.pointCount
+  }
+
+  /// Recognised by its root element, `gpx`.
+  static func recognise(_ head: InputHead) -> InputHead.Recognition {
+    guard let first = head.firstNonBlankByte else { return head.undecided }
+    guard first == UInt8(ascii: "<") else { return .no }
+    switch XMLRootSniffer.sniff(Array(head.bytes[head.textStart...])) {
+    case .root(let name): return name == "gpx" ? .yes : .no
+    case .notXML: return .no
+    case .needMore: return head.undecided
+    }
+  }
+}
+
+/// The SAX handler behind ``GPXReader``: a small state machine over the elements Apple writes;
+/// other elements are checked for well-formedness and passed over.
+private final class GPXEventHandler: XMLEventHandler {
+  private enum Field { case elevation, time, speed, course, horizontalAccuracy, verticalAccuracy, name, metadataTime }
+
+  let onPoints: (GPXReader.Header, [RoutePoint]) throws -> Void
+  private var header = GPXReader.Header()
+  private var batch: [RoutePoint] = []
+  private(set) var pointCount = 0
+  private var depth = 0
+  private var inMetadata = false
+  private var inTrack = false
+  private var point: RoutePoint?
+  private var field: Field?
+  private var text: [UInt8] = []
+
+  init(onPoints: @escaping (GPXReader.Header, [RoutePoint]) throws -> Void) {
+    self.onPoints = onPoints
+    batch.reserveCapacity(SideFileEvent.batchSize)
+  }
+
+  func startElement(_ name: XMLBytes, attributes: XMLAttributes) throws {
+    depth += 1
+    let name = name.buffer
+    if depth == 1 {
+      guard name.elementsEqual("gpx".utf8) else {
+        throw ExportDataError(
+          message: "not a GPX route: the root element is <\(String(decoding: name, as: UTF8.self))>, expected <gpx>")
+      }
+      return
+    }
+    field = nil
+    if point != nil {
+      switch depth {
+      case 5 where name.elementsEqual("ele".utf8): field = .elevation
+      case 5 where name.elementsEqual("time".utf8): field = .time
+      case 6 where name.elementsEqual("speed".utf8): field = .speed
+      case 6 where name.elementsEqual("course".utf8): field = .course
+      case 6 where name.elementsEqual("hAcc".utf8): field = .horizontalAccuracy
+      case 6 where name.elementsEqual("vAcc".utf8): field = .verticalAccuracy
+      default: break
+      }
+    } else if depth == 4, inTrack, name.elementsEqual("trkpt".utf8) {
+      point = try Self.point(attributes)
+    } else if depth == 2 {
+      inMetadata = name.elementsEqual("metadata".utf8)
+      inTrack = name.elementsEqual("trk".utf8)
+    } else if depth == 3, inMetadata, name.elementsEqual("time".utf8) {
+      field = .metadataTime
+    } else if depth == 3, inTrack, name.elementsEqual("name".utf8) {
+      field = .name
+    }
+    text.removeAll(keepingCapacity: true)
+  }
+
+  func endElement(_ name: XMLBytes) throws {
+    defer { depth -= 1 }
+    if let field {
+      self.field = nil
+      try store(field)
+    } else if depth == 4, let point {
+      self.point = nil
+      pointCount += 1
+      batch.append(point)
+      if batch.count == SideFileEvent.batchSize { try flush() }
+    }
+  }
+
+  func text(_ bytes: XMLBytes) throws {
+    if field != nil { text.append(contentsOf: bytes.buffer) }
+  }
+
+  /// Hands on the points read since the last batch (also at the end, with none when the route
+  /// is empty and nothing was handed on yet).
+  func flush() throws {
+    guard !batch.isEmpty || pointCount == 0 else { return }
+    try onPoints(header, batch)
+    batch.removeAll(keepingCapacity: true)
+  }
+
+  private func store(_ field: Field) throws {
+    let value = String(decoding: text, as: UTF8.self)
+    switch field {
+    case .name: header.name = value
+    case .metadataTime: header.metadataTime = value
+    case .time:
+      guard HealthDate.flexible(value) != nil else {
+        throw ExportDataError(message: "the point's time '\(value)' is not an ISO 8601 date")
+      }
+      point?.time = value
+    default:
+      guard GPXNumber.isDecimal(text[...]) else {
+        throw ExportDataError(message: "the point's \(Self.elementName(field)) '\(value)' is not a number")
+      }
+      switch field {
+      case .elevation: point?.elevation = value
+      case .speed: point?.speed = value
+      case .course: point?.course = value
+      case .horizontalAccuracy: point?.horizontalAccuracy = value
+      case .verticalAccuracy: point?.verticalAccuracy = value
+      default: break
+      }
+    }
+  }
+
+  private static func elementName(_ field: Field) -> String {
+    switch field {
+    case .elevation: "ele"
+    case .speed: "speed"
+    case .course: "course"
+    case .horizontalAccuracy: "hAcc"
+    case .verticalAccuracy: "vAcc"
+    case .time, .metadataTime: "time"
+    case .name: "name"
+    }
+  }
+
+  /// A point from a `trkpt`'s `lat` and `lon`, both required and in range.
+  private static func point(_ attributes: XMLAttributes) throws -> RoutePoint {
+    var latitude: String?
+    var longitude: String?
+    for index in 0..<attributes.count {
+      let name = attributes.name(at: index).buffer
+      if name.elementsEqual("lat".utf8) {
+        latitude = try coordinate(attributes.value(at: index).buffer, "lat", limit: 90)
+      } else if name.elementsEqual("lon".utf8) {
+        longitude = try coordinate(attributes.value(at: index).buffer, "lon", limit: 180)
+      }
+    }
+    guard let latitude, let longitude else {
+      throw ExportDataError(message: "a <trkpt> without \(latitude == nil ? "lat" : "lon")")
+    }
+    return RoutePoint(latitude: latitude, longitude: longitude)
+  }
+
+  private static func coordinate(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String, limit: Double) throws -> String {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard GPXNumber.isDecimal(bytes[...]), let value = Double(text), abs(value) <= limit else {
+      throw ExportDataError(
+        message: "the <trkpt> \(name) '\(text)' is not a number from -\(Int(limit)) to \(Int(limit))")
+    }
+    return text
+  }
+}
+
+/// The number syntax of GPX's `xsd:decimal` (and Apple's `%f`): an optional sign, digits, and an
+/// optional fraction; an exponent is tolerated.
+enum GPXNumber {
+  static func isDecimal<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+    var digits = 0
+    var index = bytes.startIndex
+    if index != bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+      index = bytes.index(after: index)
+    }
+    var seenPoint = false
+    while index != bytes.endIndex {
+      let byte = bytes[index]
+      if byte >= 0x30 && byte <= 0x39 {
+        digits += 1
+      } else if byte == UInt8(ascii: "."), !seenPoint {
+        seenPoint = true
+      } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E"), digits > 0 {
+        let rest = bytes[bytes.index(after: index)...]
+        return !rest.isEmpty && !rest.contains(UInt8(ascii: ".")) && isDecimal(rest)
+      } else {
+        return false
+      }
+      index = bytes.index(after: index)
+    }
+    return digits > 0
+  }
+}

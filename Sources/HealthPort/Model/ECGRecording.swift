@@ -1,0 +1,76 @@
+/// An ECG recording (`electrocardiograms/ecg_2023-03-04.csv`), as its samples begin: the header
+/// block of the file. export.xml holds no waveform, so a recording stands on its own, identified
+/// by its file name and `Recorded Date`.
+public struct ECGRecording: Hashable, Sendable {
+  /// Relative to the export folder, with a leading slash (`/electrocardiograms/ecg_2023-03-04.csv`).
+  public var path: String
+  /// Where it was read, for messages.
+  public var displayName: String
+  /// Every `key,value` line of the header block in file order, values unquoted.
+  public var header: [(key: String, value: String)] = []
+  /// `.` or `,`: the decimal separator the file's samples use (a `,` locale's phone writes
+  /// `-265,868`); `.` when no sample shows one.
+  public var decimalSeparator: UInt8 = UInt8(ascii: ".")
+
+  public init(path: String, displayName: String) {
+    self.path = path
+    self.displayName = displayName
+  }
+
+  /// The value of the header line `key` (as Apple writes it in English), nil without one.
+  public func value(_ key: String) -> String? { header.first { $0.key == key }?.value }
+
+  public var name: String? { value("Name") }
+  public var dateOfBirth: String? { value("Date of Birth") }
+  /// `2023-03-04 20:55:07 -0500`, as written.
+  public var recordedDate: String? { value("Recorded Date") }
+  public var classification: String? { value("Classification") }
+  public var symptoms: String? { value("Symptoms") }
+  public var softwareVersion: String? { value("Software Version") }
+  public var device: String? { value("Device") }
+  /// As written: `512 hertz`, `512.844 hertz`.
+  public var sampleRate: String? { value("Sample Rate") }
+  public var lead: String? { value("Lead") }
+  /// `µV` in Apple's files; the samples are in it.
+  public var unit: String? { value("Unit") }
+
+  /// The sample rate in hertz: the leading number of ``sampleRate``, read with the file's
+  /// decimal separator.
+  public var sampleRateHertz: Double? {
+    guard let text = sampleRate else { return nil }
+    let number = text.prefix { $0.isNumber || $0 == "." || $0 == "," }
+    return Double(String(number.map { $0 == "," ? "." : $0 }))
+  }
+
+  public static func == (lhs: ECGRecording, rhs: ECGRecording) -> Bool {
+    lhs.path == rhs.path && lhs.displayName == rhs.displayName && lhs.decimalSeparator == rhs.decimalSeparator
+      && lhs.header.elementsEqual(rhs.header) { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(path)
+    for (key, value) in header {
+      hasher.combine(key)
+      hasher.combine(value)
+    }
+  }
+}
+
+/// What a side file of the export hands a sink, in order: a route's or recording's beginning,
+/// its points or samples in bounded batches (so that a 10-million-point route stays in flat
+/// memory), and its end.
+public enum SideFileEvent: Sendable {
+  case routeBegin(RouteFile)
+  /// At most ``SideFileEvent/batchSize`` points, in file order.
+  case routePoints([RoutePoint])
+  /// The route's point count.
+  case routeEnd(points: Int)
+  case ecgBegin(ECGRecording)
+  /// At most ``SideFileEvent/batchSize`` samples, in file order, each the text as written with
+  /// `.` as its decimal separator (`-265,868` becomes `-265.868`), in the recording's unit.
+  case ecgSamples([String])
+  case ecgEnd(samples: Int)
+
+  /// Points or samples per batch.
+  public static let batchSize = 4096
+}

@@ -1,0 +1,63 @@
+/// A side file of an export bundle, told by where it sits: a `.gpx` in a
+/// `workout-routes/` folder, or a `.csv` in an `electrocardiograms/` folder, at any depth (the
+/// top folder may be missing or doubled). macOS resource forks (`__MACOSX/`, `._name`) are not.
+struct SideFilePath: Hashable, Sendable {
+  enum Kind: Sendable { case route, ecg }
+
+  let kind: Kind
+  /// The path as export.xml names it: `/workout-routes/route_….gpx`.
+  let reference: String
+
+  init?(_ path: String) {
+    let components = path.split(separator: "/", omittingEmptySubsequences: true)
+    guard components.count >= 2, let name = components.last, !name.hasPrefix("._"),
+      !components.contains(where: { $0 == "__MACOSX" })
+    else { return nil }
+    let folder = components[components.count - 2]
+    let lowercased = name.lowercased()
+    if folder == "workout-routes", lowercased.hasSuffix(".gpx") {
+      kind = .route
+    } else if folder == "electrocardiograms", lowercased.hasSuffix(".csv") {
+      kind = .ecg
+    } else {
+      return nil
+    }
+    reference = "/\(folder)/\(name)"
+  }
+
+  /// The key a `FileReference path` is joined by: its last two components, with a leading
+  /// slash, so `/workout-routes/x.gpx` and `workout-routes/x.gpx` join alike.
+  static func referenceKey(_ path: String) -> String {
+    let components = path.split(separator: "/", omittingEmptySubsequences: true)
+    return "/" + components.suffix(2).joined(separator: "/")
+  }
+}
+
+/// What a read found of the export's side files (``ReadReport/sideFiles``).
+public struct SideFileReport: Sendable {
+  public var routeFiles = 0
+  public var routePoints = 0
+  public var ecgRecordings = 0
+  public var ecgSamples = 0
+  /// GPX files that no workout's `FileReference` names, by path (`/workout-routes/…`).
+  public var unreferencedRoutes: [String] = []
+  /// `FileReference`s whose file the export does not hold: the path, and where the workout is.
+  public var missingRoutes: [(path: String, workout: String)] = []
+
+  public init() {}
+
+  /// The warnings these make, for ``ReadReport/warnings`` and stderr.
+  var notes: [String] {
+    var notes = missingRoutes.map {
+      "\($0.workout) references \($0.path), which the export does not hold (the route is left out)"
+    }
+    if !unreferencedRoutes.isEmpty {
+      let list = unreferencedRoutes.prefix(5).joined(separator: ", ")
+      let more = unreferencedRoutes.count > 5 ? ", …" : ""
+      notes.append(
+        "\(unreferencedRoutes.count) GPX route file(s) that no workout references, read without a workout: \(list)\(more)"
+      )
+    }
+    return notes
+  }
+}

@@ -1,0 +1,180 @@
+import HealthPort
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `healthport routes`' sink: the selected workouts, and every point of their routes (GPX files
+/// and inline `Location`s) spooled to a temporary file as they stream, so that a workout's routes
+/// can be written together, in flat memory, whatever order the files came in.
+final class RouteSpool: ExportSink {
+  /// A workout with route points, as written out.
+  struct WorkoutRoutes {
+    var number: Int
+    var activity: String
+    var start: HealthDate
+    var end: HealthDate
+    /// Seconds: the workout's `duration` when its unit is known, else end − start.
+    var duration: Double
+    /// Each route's points in the spool: byte offset and point count, in the order of the
+    /// workout's `WorkoutRoute`s (GPX files may arrive in any order).
+    var routes: [(offset: Int64, points: Int)] { stored.sorted { $0.index < $1.index }.map { ($0.offset, $0.points) } }
+    var stored: [(index: Int, offset: Int64, points: Int)] = []
+  }
+
+  private(set) var workouts: [WorkoutRoutes] = []
+  private let file: SpoolWriter
+  private var current: Int?
+
+  init() throws { file = try SpoolWriter() }
+
+  deinit { file.remove() }
+
+  var interest: ElementInterest { .workoutsOnly }
+  var wantsSideFiles: Bool { true }
+  func begin(_ header: ExportHeader) throws {}
+  func end(_ report: ReadReport) throws { try file.flush() }
+
+  func consume(_ element: ExportElement) throws {
+    guard case .workout(let workout) = element else { return }
+    let seconds = Double(workout.endDate.secondsSince1970 - workout.startDate.secondsSince1970)
+    let duration = workout.duration.flatMap(Double.init).flatMap { value in
+      Self.secondsPerUnit[workout.durationUnit ?? ""].map { value * $0 }
+    }
+    var entry = WorkoutRoutes(
+      number: workouts.count + 1, activity: Self.shortActivity(workout.workoutActivityType),
+      start: workout.startDate, end: workout.endDate, duration: duration ?? seconds)
+    for (index, route) in workout.routes.enumerated() {
+      let offset = file.offset
+      var points = 0
+      for case .location(let node) in route.children {
+        let value = { (name: String) in node.attributes.first { $0.name == name }?.value }
+        let time = value("date").flatMap { HealthDate($0) }.map(Self.utcText)
+        try file.append(
+          RoutePoint(
+            latitude: value("latitude") ?? "", longitude: value("longitude") ?? "", elevation: value("altitude"),
+            time: time, speed: value("speed"), course: value("course"),
+            horizontalAccuracy: value("horizontalAccuracy"), verticalAccuracy: value("verticalAccuracy")))
+        points += 1
+      }
+      if points > 0 { entry.stored.append((index, offset, points)) }
+    }
+    workouts.append(entry)
+  }
+
+  func consumeSideFile(_ event: SideFileEvent) throws {
+    switch event {
+    case .routeBegin(let route):
+      current = route.join.map(\.workoutIndex).flatMap { $0 >= 0 && $0 < workouts.count ? $0 : nil }
+      if let current, let join = route.join { workouts[current].stored.append((join.routeIndex, file.offset, 0)) }
+    case .routePoints(let points):
+      guard let current else { return }
+      for point in points { try file.append(point) }
+      workouts[current].stored[workouts[current].stored.count - 1].points += points.count
+    case .routeEnd:
+      if let current, workouts[current].stored.last?.points == 0 { workouts[current].stored.removeLast() }
+      current = nil
+    case .ecgBegin, .ecgSamples, .ecgEnd: break
+    }
+  }
+
+  /// Calls `body` with each point of the route at `route`, in order.
+  func forEachPoint(_ route: (offset: Int64, points: Int), _ body: (RoutePoint) throws -> Void) throws {
+    try file.read(from: route.offset, points: route.points, body)
+  }
+
+  static let secondsPerUnit: [String: Double] = ["s": 1, "min": 60, "hr": 3600, "h": 3600, "d": 86_400]
+
+  static func shortActivity(_ type: String) -> String {
+    type.hasPrefix("HKWorkoutActivityType") ? String(type.dropFirst(21)) : type
+  }
+
+  /// `2019-09-24T10:22:37Z`.
+  static func utcText(_ date: HealthDate) -> String {
+    let text = HealthDate(secondsSince1970: date.secondsSince1970, offsetSeconds: 0).description
+    return String(text.prefix(10)) + "T" + String(text.dropFirst(11).prefix(8)) + "Z"
+  }
+}
+
+/// The spool: one point a line, eight tab-separated fields (empty for none), in a temporary file
+/// removed at the end or on a signal.
+final class SpoolWriter {
+  let path: String
+  private let descriptor: Int32
+  private let registration: TemporaryFiles.Registration?
+  private var buffer: [UInt8] = []
+  private(set) var offset: Int64 = 0
+
+  init() throws {
+    let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array("\(folder)/healthport-routes-XXXXXX".utf8CString)
+    descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else {
+      throw HealthPortError(.failure, file: folder, message: "cannot create a temporary file")
+    }
+    path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    registration = TemporaryFiles.registerFile(path)
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  func remove() {
+    close(descriptor)
+    unlink(path)
+    TemporaryFiles.unregister(registration)
+  }
+
+  func append(_ point: RoutePoint) throws {
+    let fields = [
+      point.latitude, point.longitude, point.elevation, point.time, point.speed, point.course,
+      point.horizontalAccuracy, point.verticalAccuracy,
+    ]
+    let start = buffer.count
+    for (index, field) in fields.enumerated() {
+      if index > 0 { buffer.append(0x09) }
+      if let field { buffer.append(contentsOf: field.utf8) }
+    }
+    buffer.append(0x0A)
+    offset += Int64(buffer.count - start)
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  func flush() throws {
+    var written = 0
+    while written < buffer.count {
+      let n = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, buffer.count - written) }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else { throw HealthPortError(.failure, file: path, message: "cannot write a temporary file") }
+      written += n
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  func read(from start: Int64, points: Int, _ body: (RoutePoint) throws -> Void) throws {
+    try flush()
+    var position = start
+    var line: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var remaining = points
+    while remaining > 0 {
+      let n = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(position)) }
+      guard n > 0 else { throw HealthPortError(.failure, file: path, message: "cannot read a temporary file") }
+      position += Int64(n)
+      for byte in chunk[0..<n] {
+        guard remaining > 0 else { break }
+        if byte != 0x0A {
+          line.append(byte)
+          continue
+        }
+        let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map {
+          $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self)
+        }
+        try body(
+          RoutePoint(
+            latitude: fields[0] ?? "", longitude: fields[1] ?? "", elevation: fields[2], time: fields[3],
+            speed: fields[4], course: fields[5], horizontalAccuracy: fields[6], verticalAccuracy: fields[7]))
+        line.removeAll(keepingCapacity: true)
+        remaining -= 1
+      }
+    }
+  }
+}

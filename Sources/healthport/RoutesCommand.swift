@@ -1,0 +1,240 @@
+import HealthPort
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `healthport routes`: the routes of the selected workouts as GeoJSON, GPX or CSV.
+enum RoutesCommand: Command {
+  static let name = "routes"
+  static let summary = "Write the workouts' routes (GPX files and inline points) as GeoJSON, GPX or CSV."
+  static let options =
+    [
+      OptionSpec(
+        name: "--format", short: nil, valueName: "geojson|gpx|csv",
+        help: "Output format (default: geojson); --to is the date filter, as for every command."),
+      OptionSpec(
+        name: "--per-workout", short: nil, valueName: nil,
+        help: "With --format gpx: one file per workout in the folder -o names, instead of one merged file."),
+      FilterOptions.outputOption, FilterOptions.quietOption,
+    ] + FilterOptions.specs
+  static let usage = """
+    USAGE: healthport routes [INPUT] [--format geojson|gpx|csv] [-o PATH] [--per-workout]
+                             [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+
+    ARGUMENTS:
+      INPUT                       export.zip or an export folder (with workout-routes/), export.xml
+                                  (inline routes only), or - for stdin (default).
+
+    GeoJSON (RFC 7946): one Feature per workout with route points, a LineString (one route) or a
+    MultiLineString (several), [longitude, latitude, elevation]; properties workout_id, activity,
+    start, end, distance (m), duration (s) and coordTimes, parallel to the coordinates.
+
+    EXAMPLES:
+      healthport routes export.zip --activity running --from 2024-01-01 -o runs.geojson
+      healthport routes export.zip --format gpx --per-workout -o routes/
+    """
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let format = try arguments.choice("--format", ["geojson", "gpx", "csv"], default: "geojson", command: name)
+    let input = try FilterOptions.input(arguments, command: name)
+    let filter = try FilterOptions.parse(arguments, command: name)
+    let output = arguments.value("--output")
+    let perWorkout = arguments.flag("--per-workout")
+    if perWorkout, format != "gpx" || output == nil {
+      throw HealthPortError(.usage, message: "--per-workout needs --format gpx and -o FOLDER")
+    }
+    let spool = try RouteSpool()
+    try FilterOptions.read(input, into: spool, filter: filter, arguments: arguments, command: name)
+    let workouts = spool.workouts.filter { !$0.routes.isEmpty }
+    if perWorkout, let output {
+      if mkdir(output, 0o755) != 0 && errno != EEXIST {
+        throw HealthPortError(.failure, file: output, message: "cannot create the folder")
+      }
+      for workout in workouts {
+        let stamp = RouteSpool.utcText(workout.start).filter { $0 != ":" && $0 != "-" }
+        let out = try OutputStream(path: "\(output)/route_\(workout.number)_\(workout.activity)_\(stamp).gpx")
+        try writeGPX([workout], spool, to: out)
+      }
+      return
+    }
+    let out = try output.map { try OutputStream(path: $0, protecting: input) } ?? OutputStream()
+    switch format {
+    case "gpx": try writeGPX(workouts, spool, to: out)
+    case "csv": try writeCSV(workouts, spool, to: out)
+    default: try writeGeoJSON(workouts, spool, to: out)
+    }
+  }
+
+  /// Runs `body`, then commits `out`; aborts it on an error.
+  private static func writing(_ out: OutputStream, _ body: () throws -> Void) throws {
+    do {
+      try body()
+      try out.commit()
+    } catch {
+      out.abort()
+      throw error
+    }
+  }
+
+  static func writeGeoJSON(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
+    try writing(out) {
+      try out.write("{\"type\": \"FeatureCollection\", \"features\": [")
+      for (index, workout) in workouts.enumerated() {
+        let multi = workout.routes.count > 1
+        try out.write(index == 0 ? "\n" : ",\n")
+        try out.write(
+          "{\"type\": \"Feature\", \"geometry\": {\"type\": \"\(multi ? "MultiLineString" : "LineString")\", \"coordinates\": "
+        )
+        var distance = 0.0
+        var times: [UInt8] = []
+        if multi { try out.write("[") }
+        if multi { times.append(UInt8(ascii: "[")) }
+        for (n, route) in workout.routes.enumerated() {
+          if n > 0 {
+            try out.write(", ")
+            times.append(contentsOf: Array(", ".utf8))
+          }
+          var line: [UInt8] = [UInt8(ascii: "[")]
+          times.append(UInt8(ascii: "["))
+          var previous: (Double, Double)?
+          var first = true
+          try spool.forEachPoint(route) { point in
+            if !first {
+              line.append(UInt8(ascii: ","))
+              times.append(UInt8(ascii: ","))
+            }
+            first = false
+            line.append(UInt8(ascii: "["))
+            line.append(contentsOf: Array(jsonNumber(point.longitude).utf8))
+            line.append(UInt8(ascii: ","))
+            line.append(contentsOf: Array(jsonNumber(point.latitude).utf8))
+            if let elevation = point.elevation {
+              line.append(UInt8(ascii: ","))
+              line.append(contentsOf: Array(jsonNumber(elevation).utf8))
+            }
+            line.append(UInt8(ascii: "]"))
+            JSONEscaping.appendOptional(point.time, to: &times)
+            if let lat = point.latitudeDegrees, let lon = point.longitudeDegrees {
+              if let previous { distance += haversine(previous, (lat, lon)) }
+              previous = (lat, lon)
+            }
+            if line.count >= 1 << 16 {
+              try out.write(line)
+              line.removeAll(keepingCapacity: true)
+            }
+          }
+          line.append(UInt8(ascii: "]"))
+          times.append(UInt8(ascii: "]"))
+          try out.write(line)
+        }
+        if multi {
+          try out.write("]")
+          times.append(UInt8(ascii: "]"))
+        }
+        var properties: [UInt8] = Array("}, \"properties\": {\"workout_id\": \(workout.number), \"activity\": ".utf8)
+        JSONEscaping.appendString(workout.activity, to: &properties)
+        properties.append(contentsOf: Array(", \"start\": ".utf8))
+        JSONEscaping.appendString(workout.start.description, to: &properties)
+        properties.append(contentsOf: Array(", \"end\": ".utf8))
+        JSONEscaping.appendString(workout.end.description, to: &properties)
+        properties.append(
+          contentsOf: Array(
+            ", \"distance\": \(NumberText.format(distance)), \"duration\": \(NumberText.format(workout.duration)), \"coordTimes\": "
+              .utf8))
+        try out.write(properties)
+        try out.write(times)
+        try out.write("}}")
+      }
+      try out.write("\n]}\n")
+    }
+  }
+
+  static func writeGPX(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
+    try writing(out) {
+      try out.write(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"healthport\" "
+          + "xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
+      for workout in workouts {
+        try out.write("  <trk>\n    <name>\(workout.activity) \(workout.start)</name>\n")
+        for route in workout.routes {
+          try out.write("    <trkseg>\n")
+          var text: [UInt8] = []
+          try spool.forEachPoint(route) { point in
+            var line = "      <trkpt lon=\"\(point.longitude)\" lat=\"\(point.latitude)\">"
+            if let elevation = point.elevation { line += "<ele>\(elevation)</ele>" }
+            if let time = point.time { line += "<time>\(time)</time>" }
+            let extensions = [
+              ("speed", point.speed), ("course", point.course), ("hAcc", point.horizontalAccuracy),
+              ("vAcc", point.verticalAccuracy),
+            ].compactMap { name, value in value.map { "<\(name)>\($0)</\(name)>" } }
+            if !extensions.isEmpty { line += "<extensions>" + extensions.joined() + "</extensions>" }
+            text.append(contentsOf: Array((line + "</trkpt>\n").utf8))
+            if text.count >= 1 << 16 {
+              try out.write(text)
+              text.removeAll(keepingCapacity: true)
+            }
+          }
+          try out.write(text)
+          try out.write("    </trkseg>\n")
+        }
+        try out.write("  </trk>\n")
+      }
+      try out.write("</gpx>\n")
+    }
+  }
+
+  static func writeCSV(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
+    try writing(out) {
+      try out.write(
+        "workout_id,activity,start,route,position,time,latitude,longitude,elevation,speed,course,"
+          + "horizontal_accuracy,vertical_accuracy\n")
+      for workout in workouts {
+        for (index, route) in workout.routes.enumerated() {
+          var text: [UInt8] = []
+          var position = 0
+          try spool.forEachPoint(route) { point in
+            let fields = [
+              "\(workout.number)", workout.activity, workout.start.description, "\(index)", "\(position)", point.time,
+              point.latitude, point.longitude, point.elevation, point.speed, point.course, point.horizontalAccuracy,
+              point.verticalAccuracy,
+            ]
+            for (n, field) in fields.enumerated() {
+              if n > 0 { text.append(UInt8(ascii: ",")) }
+              if let field { CSVEncoding.appendField(field, to: &text) }
+            }
+            text.append(0x0A)
+            position += 1
+            if text.count >= 1 << 16 {
+              try out.write(text)
+              text.removeAll(keepingCapacity: true)
+            }
+          }
+          try out.write(text)
+        }
+      }
+    }
+  }
+
+  /// The text when it is a JSON number (GPX's decimals are), else the number it reads as.
+  static func jsonNumber(_ text: String) -> String {
+    var bytes = Array(text.utf8)
+    if bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+    let digits = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    let plain =
+      !bytes.isEmpty && digits.count <= 2 && digits.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= 48 && $0 <= 57 } }
+      && !(digits[0].count > 1 && digits[0].first == 48)
+    if plain { return text }
+    return Double(text).map { $0.isFinite ? "\($0)" : "null" } ?? "null"
+  }
+
+  /// Metres between two points (haversine, Earth radius 6,371,008.8 m).
+  static func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+    let p1 = a.0 * .pi / 180
+    let p2 = b.0 * .pi / 180
+    let dp = (b.0 - a.0) * .pi / 180
+    let dl = (b.1 - a.1) * .pi / 180
+    let h = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
+    return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+  }
+}
