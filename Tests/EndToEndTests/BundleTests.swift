@@ -44,7 +44,7 @@ struct BundleTests {
 
   @Test("the generated zip stores routes before and after export.xml")
   func zipOrder() throws {
-    let listing = try Harness.runTool("/usr/bin/unzip", ["-Z1", GeneratedBundle.zip.path])
+    let listing = try Harness.toolOutput("/usr/bin/unzip", ["-Z1", GeneratedBundle.zip.path])
     let names = listing.split(separator: "\n").map(String.init)
     let export = try #require(names.firstIndex(of: "apple_health_export/export.xml"))
     #expect(names[..<export].contains { $0.hasSuffix(".gpx") })
@@ -124,7 +124,7 @@ struct BundleTests {
     let text = try String(contentsOf: route, encoding: .utf8)
     try String(text.prefix(text.count / 2)).write(to: route, atomically: true, encoding: .utf8)
     let zip = top.appendingPathComponent("damaged.zip")
-    _ = try Harness.runTool(
+    let zipped = try Harness.runTool(
       "/usr/bin/env",
       [
         "python3", "-c",
@@ -132,6 +132,7 @@ struct BundleTests {
           + "for n in ['workout-routes/route_bundle_first.gpx','export.xml']: z.write(os.path.join(sys.argv[2],n),'apple_health_export/'+n)\n",
         zip.path, folder.path,
       ])
+    try #require(zipped.status == 0, "python3 zipfile: \(zipped.output)")
     for stdin in [false, true] {
       let result = try Harness.run(["info", stdin ? "-" : zip.path], stdin: stdin ? zip : nil)
       #expect(result.status == 65)
@@ -161,20 +162,5 @@ struct BundleTests {
     #expect(count.ecgSamples == values.count)
     let (piped, _) = try Self.infoCount(["-"], stdin: file)
     #expect(piped.ecgSamples == values.count)
-  }
-}
-
-extension Harness {
-  /// Runs a program other than healthport and returns its stdout.
-  static func runTool(_ path: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
   }
 }

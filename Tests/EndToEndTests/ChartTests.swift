@@ -252,22 +252,3 @@ struct ChartTests {
     #expect(drawn >= 4, "only \(drawn) charts drawn from the real exports")
   }
 }
-
-extension Harness {
-  /// Runs any program; stdout and stderr together.
-  static func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let scratch = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let log = scratch.appendingPathComponent("log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = try FileHandle(forWritingTo: log)
-    process.standardError = try FileHandle(forWritingTo: log)
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
-  }
-}

@@ -86,3 +86,35 @@ enum Harness {
       .sorted { $0.path < $1.path }
   }
 }
+
+extension Harness {
+  /// Runs a program other than healthport; its status, with stdout and stderr together.
+  static func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let scratch = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let log = scratch.appendingPathComponent("log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = try FileHandle(forWritingTo: log)
+    process.standardError = try FileHandle(forWritingTo: log)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
+  }
+
+  /// Runs a program other than healthport and returns its stdout (stderr is the test's).
+  static func toolOutput(_ path: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+}

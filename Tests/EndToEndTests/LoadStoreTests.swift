@@ -360,7 +360,7 @@ struct LoadStoreTests {
     let listing = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     let result = try LoadTests.load([Self.rewrites], db: db)
     #expect(result.status == 1)
-    #expect(result.stderr.contains("schema version 4"), "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("schema version 5"), "stderr: \(result.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == listing)
   }
