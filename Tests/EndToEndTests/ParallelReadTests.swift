@@ -12,10 +12,13 @@ struct ParallelReadTests {
   /// Runs `arguments` with one thread, then with four parsers on ranges of `rangeBytes`; expects
   /// identical results and returns the parallel one.
   @discardableResult
-  static func same(_ arguments: [String], rangeBytes: Int = 1000, in directory: URL? = nil) throws -> Harness.Result {
-    let one = try Harness.run(arguments, in: directory, environment: ["HEALTHPORT_THREADS": "1"])
+  static func same(
+    _ arguments: [String], rangeBytes: Int = 1000, stdin: URL? = nil, in directory: URL? = nil
+  ) throws -> Harness.Result {
+    let one = try Harness.run(arguments, stdin: stdin, in: directory, environment: ["HEALTHPORT_THREADS": "1"])
     let many = try Harness.run(
-      arguments, in: directory, environment: ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "\(rangeBytes)"])
+      arguments, stdin: stdin, in: directory,
+      environment: ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "\(rangeBytes)"])
     #expect(one.status == many.status, "\(arguments)")
     #expect(ConcurrentReadTests.withoutTimes(one.stderr) == ConcurrentReadTests.withoutTimes(many.stderr), "\(arguments)")
     #expect(one.stdout == many.stdout, "\(arguments): stdout differs (\(one.stdout.count) and \(many.stdout.count) bytes)")
@@ -37,6 +40,24 @@ struct ParallelReadTests {
     for input in inputs { try Self.each(input, rangeBytes: 700) }
     let info = try Self.same(["info", Self.sampleXML.path, "--format", "json"])
     #expect(info.status == 0)
+  }
+
+  @Test("zips and stdin: cut as they stream")
+  func streams() throws {
+    let zips = [Harness.samples.appendingPathComponent("export.zip")] + Harness.realExports().filter { $0.pathExtension == "zip" }
+    for zip in zips {
+      for command in Self.commands { try Self.same(command + [zip.path], rangeBytes: 700) }
+    }
+    for input in [Self.sampleXML, Harness.samples.appendingPathComponent("export.zip")] {
+      for command in Self.commands { try Self.same(command + ["-"], rangeBytes: 500, stdin: input) }
+    }
+    let damaged = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: damaged) }
+    for file in ["truncated.xml", "mismatched-tags.xml", "bad-date.xml", "control-characters.xml"] {
+      let result = try Self.same(
+        ["convert", "-", "--to", "jsonl"], rangeBytes: 300, stdin: Self.malformed.appendingPathComponent(file))
+      if result.status != 0 { #expect(result.stderr.contains("<stdin>:"), "\(file): \(result.stderr)") }
+    }
   }
 
   @Test("load: the same database, table by table")

@@ -51,20 +51,26 @@ struct ParallelReaderTests {
   }
 
   /// Reads with four workers and ranges of `rangeSize` bytes; returns what the sink saw and the reader.
-  static func parallel(_ bytes: [UInt8], rangeSize: Int, stopAt: Int? = nil) -> (Outcome, ParallelExportReader) {
+  /// `stream`: the bytes as a stream that a thread of the reader's cuts (as a zip or stdin is).
+  static func parallel(
+    _ bytes: [UInt8], rangeSize: Int, stopAt: Int? = nil, stream: Bool = false
+  ) -> (Outcome, ParallelExportReader) {
     var options = ReadOptions()
     options.concurrent = true
     options.threads = 4
     options.rangeSize = rangeSize
-    let reader = ParallelExportReader(
-      document: MemoryDocument(bytes: bytes, name: "doc.xml"), options: options, format: .xml)
+    let reader =
+      stream
+      ? ParallelExportReader(.stream(MemoryByteSource(bytes: bytes, name: "doc.xml")), options: options, format: .xml)
+      : ParallelExportReader(document: MemoryDocument(bytes: bytes, name: "doc.xml"), options: options, format: .xml)
     let sink = RecordingSink(stopAt: stopAt)
     var failure: String?
     do { _ = try reader.read(into: sink) } catch { failure = "\(error)" }
     return (Outcome(header: sink.header, elements: sink.elements, report: sink.report, error: failure), reader)
   }
 
-  /// Expects the same outcome for every range size; returns the readers, smallest ranges first.
+  /// Expects the same outcome for every range size, from memory and as a stream; returns the
+  /// readers, smallest ranges first (each size's from memory, then as a stream).
   @discardableResult
   static func expectSame(
     _ bytes: [UInt8], _ label: String, rangeSizes: [Int] = [256, 1000, 4096], stopAt: Int? = nil,
@@ -73,15 +79,18 @@ struct ParallelReaderTests {
     let expected = sequential(bytes, stopAt: stopAt)
     var readers: [ParallelExportReader] = []
     for size in rangeSizes {
-      let (outcome, reader) = parallel(bytes, rangeSize: size, stopAt: stopAt)
-      #expect(outcome.error == expected.error, "\(label), ranges of \(size)", sourceLocation: sourceLocation)
-      #expect(outcome.header == expected.header, "\(label), ranges of \(size)", sourceLocation: sourceLocation)
-      #expect(outcome.report == expected.report, "\(label), ranges of \(size)", sourceLocation: sourceLocation)
-      #expect(
-        outcome.elements == expected.elements,
-        "\(label), ranges of \(size): \(outcome.elements.count) and \(expected.elements.count) elements",
-        sourceLocation: sourceLocation)
-      readers.append(reader)
+      for stream in [false, true] {
+        let (outcome, reader) = parallel(bytes, rangeSize: size, stopAt: stopAt, stream: stream)
+        let label = "\(label), ranges of \(size)\(stream ? ", as a stream" : "")"
+        #expect(outcome.error == expected.error, "\(label)", sourceLocation: sourceLocation)
+        #expect(outcome.header == expected.header, "\(label)", sourceLocation: sourceLocation)
+        #expect(outcome.report == expected.report, "\(label)", sourceLocation: sourceLocation)
+        #expect(
+          outcome.elements == expected.elements,
+          "\(label): \(outcome.elements.count) and \(expected.elements.count) elements",
+          sourceLocation: sourceLocation)
+        readers.append(reader)
+      }
     }
     return readers
   }
@@ -161,8 +170,11 @@ struct ParallelReaderTests {
       let line = try #require(result.range(of: "/>\n", range: at..<result.endIndex)).upperBound
       result.insert(contentsOf: " " + snippet + "\n", at: line)
     }
-    let readers = Self.expectSame(Array(result.utf8), kind, rangeSizes: [256, 2048])
-    #expect(readers.allSatisfy { ($0.sequentialFrom ?? 0) > 0 }, "\(kind): the planted boundary was not caught")
+    let readers = Self.expectSame(Array(result.utf8), kind, rangeSizes: [64, 256, 2048])
+    // Split by offset, a range ends at the planted line whatever the size; cut from a stream, a
+    // range of 64 bytes ends at nearly every candidate.
+    let caught = [readers[0], readers[1], readers[2], readers[4]].map { ($0.sequentialFrom ?? 0) > 0 }
+    #expect(caught == [true, true, true, true], "\(kind): the planted boundary was not caught")
   }
 
   @Test(
@@ -191,6 +203,48 @@ struct ParallelReaderTests {
     default: text.insert(contentsOf: "a=\"&nbsp;\" ", at: record)
     }
     Self.expectSame(Array(text.utf8), kind, rangeSizes: [256, 4096])
+  }
+
+  /// A stream that fails after `limit` bytes, as a damaged zip does while it inflates.
+  final class FailingSource: ByteSource {
+    struct Broken: Error {}
+    let bytes: [UInt8]
+    let limit: Int
+    var offset = 0
+    init(_ bytes: [UInt8], failingAfter limit: Int) {
+      self.bytes = bytes
+      self.limit = limit
+    }
+    var displayName: String { "doc.xml" }
+    var totalBytes: Int64? { nil }
+    var bytesConsumed: Int64 { Int64(offset) }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      if offset >= limit { throw Broken() }
+      let count = min(buffer.count, limit - offset, 1000)
+      bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+      offset += count
+      return count
+    }
+  }
+
+  @Test("a stream that fails while it is read", arguments: [10, 5000, 70_000, 150_000])
+  func failingStream(after limit: Int) throws {
+    let bytes = Array(try Self.bigSample(copies: 5).utf8)
+    var one = ReadOptions()
+    one.concurrent = false
+    let expected = RecordingSink()
+    #expect(throws: FailingSource.Broken.self) {
+      try XMLExportReader(options: one).readInSequence(FailingSource(bytes, failingAfter: limit), format: .xml, into: expected)
+    }
+    var options = ReadOptions()
+    options.threads = 4
+    options.rangeSize = 3000
+    let sink = RecordingSink()
+    let reader = ParallelExportReader(.stream(FailingSource(bytes, failingAfter: limit)), options: options, format: .xml)
+    #expect(throws: FailingSource.Broken.self) { _ = try reader.read(into: sink) }
+    #expect(sink.header == expected.header)
+    #expect(sink.elements == expected.elements)
+    if limit > 70_000 { #expect(reader.rangesDelivered > 10) }
   }
 
   @Test("a large file by path: ExportReader reads it in parallel, the same")

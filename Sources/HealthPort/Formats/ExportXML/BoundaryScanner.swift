@@ -106,21 +106,7 @@ struct BoundaryScanner {
   @inline(__always)
   static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 
-  /// Line feeds in the document before `offset` (on the error path only: a pass over the bytes).
-  func lineFeeds(before offset: Int) throws -> Int {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
-    var count = 0
-    var position = 0
-    while position < offset {
-      let read = try document.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, offset - position)]))
-      guard read > 0 else { break }
-      count += Self.lineFeeds(in: UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
-      position += read
-    }
-    return count
-  }
-
+  /// Line feeds in `bytes` (memchr from one to the next).
   static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
     guard var at = bytes.baseAddress else { return 0 }
     let end = at + bytes.count

@@ -11,67 +11,108 @@ import XMLStream
 /// damage, so errors, their positions and the elements before them are exactly the sequential
 /// reader's. Memory: the workers' ranges plus the window's elements, whatever the input size.
 final class ParallelExportReader {
-  let document: RandomAccessDocument
+  /// A file or bytes in memory, read at any offset by the parsers themselves; or a stream (a zip
+  /// member, stdin, a pipe), which a thread of its own reads and cuts into ranges.
+  enum Input {
+    case document(RandomAccessDocument)
+    case stream(ByteSource)
+  }
+
+  let input: Input
   let options: ReadOptions
   let format: InputFormat
+  let displayName: String
 
   /// After a read: the ranges delivered from the parallel parsers, and where the read went on in
   /// sequence (nil when it never did; 0 when the whole document was read in sequence).
   private(set) var rangesDelivered = 0
   private(set) var sequentialFrom: Int?
 
-  init(document: RandomAccessDocument, options: ReadOptions, format: InputFormat) {
-    self.document = document
+  convenience init(document: RandomAccessDocument, options: ReadOptions, format: InputFormat) {
+    self.init(.document(document), options: options, format: format)
+  }
+
+  init(_ input: Input, options: ReadOptions, format: InputFormat) {
+    self.input = input
     self.options = options
     self.format = format
+    switch input {
+    case .document(let document): displayName = document.displayName
+    case .stream(let source): displayName = source.displayName
+    }
   }
 
   func read(into sink: ExportSink) throws -> ReadReport {
     let rangeSize = max(options.rangeSize, 256)
-    let count = max(1, (document.size + rangeSize - 1) / rangeSize)
-    let board = RangeBoard(count: count, window: 2 * options.threads)
     let workers = WorkerThreads()
-    let document = self.document
+    let board: RangeBoard
     let interest = sink.interest
-    let started = workers.start(min(options.threads, count)) {
-      Self.work(board: board, document: document, rangeSize: rangeSize, interest: interest)
+    let name = displayName
+    var size: Int?
+    switch input {
+    case .document(let document):
+      let count = max(1, (document.size + rangeSize - 1) / rangeSize)
+      board = RangeBoard(count: count, window: 2 * options.threads)
+      size = document.size
+      workers.start(min(options.threads, count)) {
+        Self.work(board: board, document: document, rangeSize: rangeSize, interest: interest)
+      }
+    case .stream(let source):
+      board = RangeBoard(count: Int.max, window: 2 * options.threads)
+      let cutter = StreamCutter(source: source, rangeSize: rangeSize)
+      workers.start(1) { cutter.run(board) }
+      workers.start(options.threads) {
+        while let (index, raw) = board.claimRaw() {
+          board.post(index, RangeParser.parse(raw, name: name, interest: interest))
+        }
+      }
     }
     defer {
       board.stop()
       workers.join()
     }
-    guard started > 0 else {
+    guard workers.count > (size == nil ? 1 : 0) else {
       sequentialFrom = 0
-      return try readInSequence(into: sink)
+      if case .stream(let source) = input, workers.count == 0 {
+        return try XMLExportReader(options: options).readInSequence(source, format: format, into: sink)
+      }
+      return try readInSequence(board: board, into: sink)
     }
 
-    var report = ReadReport(documentName: document.displayName, format: format)
-    report.documentBytes = Int64(document.size)
+    var report = ReadReport(documentName: displayName, format: format)
     var counts = RangeCounts()
     var rootTag: [UInt8] = []
-    for index in 0..<count {
+    var lineFeeds = 0
+    var bytes = 0
+    for index in 0..<Int.max {
       let outcome = board.take(index)
       if outcome.failed {
-        board.stop()
-        workers.join()
         sequentialFrom = outcome.start
-        if index == 0 { return try readInSequence(into: sink) }
-        try readInSequence(from: outcome.start, rootTag: rootTag, into: sink, counts: &counts)
+        if index == 0 { return try readInSequence(board: board, into: sink) }
+        bytes = try readInSequence(
+          from: outcome.start, index: index, lineFeeds: lineFeeds, rootTag: rootTag, board: board, into: sink,
+          counts: &counts)
         break
       }
+      if size == nil { board.release(raw: index) }
       if let header = outcome.header {
         report.hasBrokenDTD = outcome.hasBrokenDTD
         rootTag = outcome.rootTag
-        try deliver(outcome.start, outcome.headerPosition) { try sink.begin(header) }
+        try deliver(lineFeeds, outcome.headerPosition) { try sink.begin(header) }
       }
       for (element, position) in zip(outcome.elements, outcome.positions) {
-        try deliver(outcome.start, position) { try sink.consume(element) }
+        try deliver(lineFeeds, position) { try sink.consume(element) }
       }
       counts.add(outcome.counts)
+      lineFeeds += outcome.lineFeeds
+      bytes = outcome.end
       if outcome.end > outcome.start { rangesDelivered += 1 }
-      options.progress?(Int64(outcome.end), Int64(document.size))
-      if outcome.end == document.size { break }
+      if let progress = options.progress {
+        if let size { progress(Int64(outcome.end), Int64(size)) } else { progress(outcome.consumed, outcome.total) }
+      }
+      if outcome.isLast { break }
     }
+    report.documentBytes = Int64(bytes)
     report.removedControlCharacters = counts.removedControlCharacters
     report.firstControlCharacterOffset = counts.firstControlCharacterOffset
     report.unknownElements = counts.unknownElements
@@ -109,6 +150,7 @@ final class ParallelExportReader {
         } else if index == 0 {
           outcome.failed = true  // an empty document: the sequential reader names the problem
         }
+        outcome.isLast = end == document.size
       } catch {
         outcome.failed = true  // a read error: the sequential reader reports it
       }
@@ -117,25 +159,72 @@ final class ParallelExportReader {
   }
 
   /// Calls the sink; an error it throws is located at the element's end tag and worded as the
-  /// sequential reader words it (``XMLExportReader``).
-  private func deliver(_ start: Int, _ position: UInt64, _ call: () throws -> Void) throws {
+  /// sequential reader words it (``XMLExportReader``). `lineFeeds`: those before the range.
+  private func deliver(_ lineFeeds: Int, _ position: UInt64, _ call: () throws -> Void) throws {
     do {
       try call()
     } catch {
       guard error is ExportDataError || error is ExportLimitError || error is XMLStreamError else { throw error }
-      let shift = start == 0 ? 0 : try BoundaryScanner(document: document).lineFeeds(before: start)
-      let line = Int(position >> 32) + shift
-      let column = Int(position & 0xFFFF_FFFF)
       if let error = error as? XMLStreamError {
         throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
       }
-      throw HealthPortError.malformed(document.displayName, line: line, column: column, "\(error)")
+      let line = Int(position >> 32) + lineFeeds
+      throw HealthPortError.malformed(displayName, line: line, column: Int(position & 0xFFFF_FFFF), "\(error)")
     }
   }
 
   /// The whole document in sequence, as if read with one parser.
-  private func readInSequence(into sink: ExportSink) throws -> ReadReport {
-    try XMLExportReader(options: options).read(DocumentByteSource(document), format: format, into: sink)
+  private func readInSequence(board: RangeBoard, into sink: ExportSink) throws -> ReadReport {
+    board.stopParsers()
+    let reader = XMLExportReader(options: options)
+    switch input {
+    case .document(let document):
+      return try reader.readInSequence(DocumentByteSource(document), format: format, into: sink)
+    case .stream:
+      return try reader.readInSequence(
+        RemainingRanges(board: board, from: 0, name: displayName), format: format, into: sink)
+    }
+  }
+}
+
+/// A stream's ranges from `index` on, as the cutting thread makes them, as a ``ByteSource``: what
+/// a read gone on in sequence is fed. The error that ended the stream comes after its bytes.
+final class RemainingRanges: ByteSource {
+  let displayName: String
+  private let board: RangeBoard
+  private var index: Int
+  private var current: [UInt8] = []
+  private var offset = 0
+  private var readError: (any Error)?
+  private var ended = false
+  private(set) var totalBytes: Int64?
+  private(set) var bytesConsumed: Int64 = 0
+
+  init(board: RangeBoard, from index: Int, name: String) {
+    self.board = board
+    self.index = index
+    displayName = name
+  }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    while offset == current.count {
+      if let error = readError {
+        readError = nil
+        throw error
+      }
+      guard !ended, let raw = board.takeRaw(index) else { return 0 }
+      index += 1
+      current = raw.bytes
+      offset = 0
+      readError = raw.readError
+      ended = raw.isLast
+      totalBytes = raw.total
+      bytesConsumed = raw.consumed
+    }
+    let count = min(buffer.count, current.count - offset)
+    current.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+    offset += count
+    return count
   }
 }
 

@@ -14,6 +14,10 @@ final class RangeBoard: @unchecked Sendable {
   private var taken = 0
   private var stopped = false
   private var outcomes: [Int: RangeOutcome] = [:]
+  // A stream: the ranges the cutting thread made, kept until the reader takes their outcome.
+  private var raws: [Int: RawRange] = [:]
+  private var lastRaw: Int?
+  private var parsersStopped = false
 
   /// `count` ranges in all; `window` of them claimed but not yet taken, at most.
   init(count: Int, window: Int) {
@@ -34,8 +38,8 @@ final class RangeBoard: @unchecked Sendable {
   func claim() -> Int? {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    while !stopped, next < count, next >= taken + window { pthread_cond_wait(condition, mutex) }
-    guard !stopped, next < count else { return nil }
+    while !stopped, !parsersStopped, next < count, next >= taken + window { pthread_cond_wait(condition, mutex) }
+    guard !stopped, !parsersStopped, next < count else { return nil }
     next += 1
     return next - 1
   }
@@ -62,9 +66,76 @@ final class RangeBoard: @unchecked Sendable {
     pthread_mutex_lock(mutex)
     stopped = true
     outcomes.removeAll()
+    raws.removeAll()
     pthread_cond_broadcast(condition)
     pthread_mutex_unlock(mutex)
   }
+
+  // MARK: A stream's ranges
+
+  /// The cutting thread's: waits until range `index` is within the window, then posts it.
+  /// False when the read stopped.
+  func post(raw: RawRange, at index: Int) -> Bool {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, index >= taken + window { pthread_cond_wait(condition, mutex) }
+    guard !stopped else { return false }
+    raws[index] = raw
+    if raw.isLast { lastRaw = index }
+    pthread_cond_broadcast(condition)
+    return true
+  }
+
+  /// A parser's: the next range the cutting thread made; nil when there is none left, or the
+  /// parsers were stopped.
+  func claimRaw() -> (Int, RawRange)? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, !parsersStopped, raws[next] == nil, lastRaw.map({ next <= $0 }) ?? true {
+      pthread_cond_wait(condition, mutex)
+    }
+    guard !stopped, !parsersStopped, let raw = raws[next] else { return nil }
+    next += 1
+    return (next - 1, raw)
+  }
+
+  /// The reader's, after it took range `index`'s outcome: its bytes are not needed again.
+  func release(raw index: Int) {
+    pthread_mutex_lock(mutex)
+    raws[index] = nil
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// The reader's, to read on in sequence: no parser claims another range, and the ranges'
+  /// bytes are taken in order from here on (as the window lets the cutting thread go on).
+  func stopParsers() {
+    pthread_mutex_lock(mutex)
+    parsersStopped = true
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Waits for range `index`'s bytes and takes them.
+  func takeRaw(_ index: Int) -> RawRange? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, raws[index] == nil { pthread_cond_wait(condition, mutex) }
+    guard let raw = raws.removeValue(forKey: index) else { return nil }
+    taken = max(taken, index + 1)
+    pthread_cond_broadcast(condition)
+    return raw
+  }
+}
+
+/// A range cut from a stream, with what the stream had consumed when it was cut (for progress)
+/// and the error that ended the stream after it, if any.
+struct RawRange: @unchecked Sendable {
+  var start: Int
+  var bytes: [UInt8]
+  var isLast: Bool
+  var consumed: Int64 = 0
+  var total: Int64?
+  var readError: (any Error)?
 }
 
 /// Threads running one closure each, joined together.
@@ -97,6 +168,8 @@ final class WorkerThreads {
     }
     return threads.count
   }
+
+  var count: Int { threads.count }
 
   func join() {
     for thread in threads { pthread_join(thread, nil) }

@@ -5,6 +5,12 @@ import XMLStream
 struct RangeOutcome: @unchecked Sendable {
   var start = 0
   var end = 0
+  var isLast = false
+  /// Line feeds in the range (the next range's lines follow them).
+  var lineFeeds = 0
+  /// A stream's: what it had consumed when the range was cut, and its size when known.
+  var consumed: Int64 = 0
+  var total: Int64?
   var elements: [ExportElement] = []
   /// Line (high 32 bits) and column of each element's end tag, for an error the sink throws.
   var positions: [UInt64] = []
@@ -67,6 +73,18 @@ enum RangeParser {
   static let syntheticRoot = Array("<HealthData>".utf8)
   static let syntheticEnd = Array("</HealthData>".utf8)
 
+  /// A range cut from a stream; one the stream's error ended fails, to be read in sequence.
+  static func parse(_ raw: RawRange, name: String, interest: ElementInterest) -> RangeOutcome {
+    var outcome = raw.bytes.withUnsafeBytes {
+      parse($0, start: raw.start, isLast: raw.isLast, name: name, interest: interest)
+    }
+    outcome.isLast = raw.isLast
+    outcome.consumed = raw.consumed
+    outcome.total = raw.total
+    if raw.readError != nil || (raw.start == 0 && raw.bytes.isEmpty) { outcome.failed = true }
+    return outcome
+  }
+
   static func parse(
     _ bytes: UnsafeRawBufferPointer, start: Int, isLast: Bool, name: String, interest: ElementInterest
   ) -> RangeOutcome {
@@ -118,6 +136,7 @@ enum RangeParser {
     }
     outcome.elements = elements
     outcome.positions = positions
+    outcome.lineFeeds = BoundaryScanner.lineFeeds(in: bytes)
     outcome.counts.add(builder, parser, shift: start - (start > 0 ? syntheticRoot.count : 0))
     return outcome
   }
