@@ -16,7 +16,8 @@ final class TranscriptSink: ExportSink {
   func begin(_ header: ExportHeader) throws { lines.append("header \(header)") }
   func consume(_ element: ExportElement) throws { lines.append("\(element)") }
   func end(_ report: ReadReport) throws {
-    lines.append("report \(report.warnings) \(report.documentBytes) \(String(describing: report.firstControlCharacterOffset))")
+    lines.append(
+      "report \(report.warnings) \(report.documentBytes) \(String(describing: report.firstControlCharacterOffset))")
   }
 }
 

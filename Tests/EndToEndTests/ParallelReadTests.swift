@@ -20,8 +20,10 @@ struct ParallelReadTests {
       arguments, stdin: stdin, in: directory,
       environment: ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "\(rangeBytes)"])
     #expect(one.status == many.status, "\(arguments)")
-    #expect(ConcurrentReadTests.withoutTimes(one.stderr) == ConcurrentReadTests.withoutTimes(many.stderr), "\(arguments)")
-    #expect(one.stdout == many.stdout, "\(arguments): stdout differs (\(one.stdout.count) and \(many.stdout.count) bytes)")
+    #expect(
+      ConcurrentReadTests.withoutTimes(one.stderr) == ConcurrentReadTests.withoutTimes(many.stderr), "\(arguments)")
+    #expect(
+      one.stdout == many.stdout, "\(arguments): stdout differs (\(one.stdout.count) and \(many.stdout.count) bytes)")
     return many
   }
 
@@ -44,7 +46,9 @@ struct ParallelReadTests {
 
   @Test("zips and stdin: cut as they stream")
   func streams() throws {
-    let zips = [Harness.samples.appendingPathComponent("export.zip")] + Harness.realExports().filter { $0.pathExtension == "zip" }
+    let zips =
+      [Harness.samples.appendingPathComponent("export.zip")]
+      + Harness.realExports().filter { $0.pathExtension == "zip" }
     for zip in zips {
       for command in Self.commands { try Self.same(command + [zip.path], rangeBytes: 700) }
     }
@@ -65,7 +69,10 @@ struct ParallelReadTests {
     let work = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }
     var dumps: [String] = []
-    for (name, environment) in [("one.db", ["HEALTHPORT_THREADS": "1"]), ("many.db", ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "900"])] {
+    for (name, environment) in [
+      ("one.db", ["HEALTHPORT_THREADS": "1"]),
+      ("many.db", ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "900"]),
+    ] {
       let result = try Harness.run(["load", Self.sampleXML.path, "--db", name], in: work, environment: environment)
       #expect(result.status == 0, "\(result.stderr)")
       // Every table's rows in order; the load's own times left out.

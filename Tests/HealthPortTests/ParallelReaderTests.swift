@@ -103,7 +103,8 @@ struct ParallelReaderTests {
     let text = String(decoding: try sampleBytes(), as: UTF8.self)
     let start = try #require(text.range(of: " <Record "))
     let end = try #require(text.range(of: " <Correlation "))
-    return String(text[..<start.lowerBound]) + String(repeating: String(text[start.lowerBound..<end.lowerBound]), count: copies)
+    return String(text[..<start.lowerBound])
+      + String(repeating: String(text[start.lowerBound..<end.lowerBound]), count: copies)
       + String(text[end.lowerBound...])
   }
 
@@ -116,12 +117,18 @@ struct ParallelReaderTests {
     #expect(big.allSatisfy { $0.sequentialFrom == nil && $0.rangesDelivered > 5 })
   }
 
-  @Test("every real fixture", .enabled(if: TestEnvironment.runsRealFixtureTests, Comment(rawValue: TestEnvironment.skipMessage)))
+  @Test(
+    "every real fixture",
+    .enabled(if: TestEnvironment.runsRealFixtureTests, Comment(rawValue: TestEnvironment.skipMessage)))
   func realFixtures() throws {
-    let files = try #require(FileManager.default.enumerator(at: TestEnvironment.realFixtures, includingPropertiesForKeys: nil))
-      .compactMap { $0 as? URL }.filter { $0.pathExtension == "xml" }
+    let files = try #require(
+      FileManager.default.enumerator(at: TestEnvironment.realFixtures, includingPropertiesForKeys: nil)
+    )
+    .compactMap { $0 as? URL }.filter { $0.pathExtension == "xml" }
     #expect(files.count >= 5)
-    for file in files { Self.expectSame(Array(try Data(contentsOf: file)), file.lastPathComponent, rangeSizes: [256, 2048]) }
+    for file in files {
+      Self.expectSame(Array(try Data(contentsOf: file)), file.lastPathComponent, rangeSizes: [256, 2048])
+    }
   }
 
   @Test("every malformed XML fixture")
@@ -151,7 +158,8 @@ struct ParallelReaderTests {
   }
 
   /// Lines that look like top-level elements, planted where they are not.
-  static let fakeElements = "\n <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"X\"/>\n <Fake a=\"1\">\n"
+  static let fakeElements =
+    "\n <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"X\"/>\n <Fake a=\"1\">\n"
 
   @Test(
     "boundaries planted in comments, CDATA and text",
@@ -234,13 +242,15 @@ struct ParallelReaderTests {
     one.concurrent = false
     let expected = RecordingSink()
     #expect(throws: FailingSource.Broken.self) {
-      try XMLExportReader(options: one).readInSequence(FailingSource(bytes, failingAfter: limit), format: .xml, into: expected)
+      try XMLExportReader(options: one).readInSequence(
+        FailingSource(bytes, failingAfter: limit), format: .xml, into: expected)
     }
     var options = ReadOptions()
     options.threads = 4
     options.rangeSize = 3000
     let sink = RecordingSink()
-    let reader = ParallelExportReader(.stream(FailingSource(bytes, failingAfter: limit)), options: options, format: .xml)
+    let reader = ParallelExportReader(
+      .stream(FailingSource(bytes, failingAfter: limit)), options: options, format: .xml)
     #expect(throws: FailingSource.Broken.self) { _ = try reader.read(into: sink) }
     #expect(sink.header == expected.header)
     #expect(sink.elements == expected.elements)

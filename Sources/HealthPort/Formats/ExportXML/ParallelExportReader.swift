@@ -125,7 +125,8 @@ final class ParallelExportReader {
   }
 
   /// A worker: parses the ranges it claims until none is left.
-  private static func work(board: RangeBoard, document: RandomAccessDocument, rangeSize: Int, interest: ElementInterest) {
+  private static func work(board: RangeBoard, document: RandomAccessDocument, rangeSize: Int, interest: ElementInterest)
+  {
     let scanner = BoundaryScanner(document: document)
     var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: rangeSize + (64 << 10), alignment: 64)
     defer { buffer.deallocate() }

@@ -100,7 +100,8 @@ enum RangeParser {
     positions.reserveCapacity(bytes.count / 200)
     builder.onElement = { element in
       elements.append(element)
-      positions.append(UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column)))
+      positions.append(
+        UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column)))
     }
     if start == 0 {
       builder.onRoot = { rootName, attributes in
