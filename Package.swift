@@ -46,6 +46,7 @@ let package = Package(
     .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
     .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
     .executableTarget(name: "fuzz-jsonl", dependencies: ["HealthPort"], path: "Fuzz/JSONLinesReader"),
+    .executableTarget(name: "fuzz-par", dependencies: ["HealthPort"], path: "Fuzz/ParallelReader"),
 
     // What both test targets share: where the real fixtures and the pinned Python readers are.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

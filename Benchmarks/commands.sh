@@ -15,4 +15,13 @@ CMDS=(
   "workouts-summary:workouts {IN} --summary --quiet"
   "stats:stats {IN} --type HeartRate --by month --quiet"
   "load:load {IN} --db {DB} --quiet"
+  # Several parsers on one export (issue 16): two threads, as on this machine, and eight, for
+  # memory; the zip cut into ranges as it inflates.
+  "info-2-threads:HEALTHPORT_THREADS=2 info {IN} --format json --quiet"
+  "steps-2-threads:HEALTHPORT_THREADS=2 steps {IN} --quiet"
+  "convert-csv-2-threads:HEALTHPORT_THREADS=2 convert {IN} --to csv --quiet"
+  "convert-jsonl-2-threads:HEALTHPORT_THREADS=2 convert {IN} --to jsonl --quiet"
+  "info-zip-2-threads:HEALTHPORT_THREADS=2 info {ZIP} --format json --quiet"
+  "info-8-threads:HEALTHPORT_THREADS=8 info {IN} --format json --quiet"
+  "convert-csv-8-threads:HEALTHPORT_THREADS=8 convert {IN} --to csv --quiet"
 )

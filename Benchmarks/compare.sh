@@ -54,6 +54,9 @@ for entry in "${CMDS[@]}"; do
   name=${entry%%:*}
   if [[ -n "$ONLY" && ",$ONLY," != *",$name,"* ]]; then continue; fi
   args=${entry#*:}
+  # {ZIP}: INPUT's zip beside it (bench.sh makes .bench/export.zip); rows without one are skipped.
+  if [[ $args == *"{ZIP}"* && ! -r ${IN%.xml}.zip ]]; then continue; fi
+  args=${args//\{ZIP\}/${IN%.xml}.zip}
   args=${args//\{IN\}/$IN}
   args=${args//\{DB\}/$DIR/db}
   read -r -a argv <<< "$args"

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (Fuzz/XMLReader, Fuzz/CSVReader, Fuzz/JSONLinesReader) with address
+# Builds the libFuzzer targets (Fuzz/XMLReader, Fuzz/CSVReader, Fuzz/JSONLinesReader, Fuzz/ParallelReader) with address
 # sanitizer and runs each for SECONDS seconds, one after the other, on a corpus seeded from
 # Samples/, the malformed corpus, the fuzz regressions and ../shared/fixtures/real (when present).
 # The corpus (.build/fuzz-corpus) is kept between runs, so each run starts from the coverage the
 # last one reached. A crash, leak, timeout or sanitizer report fails the run; its reproducer is
 # copied to Tests/Fixtures/fuzz-regressions/ to keep.
 #
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: xml csv jsonl; default all three)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: xml csv jsonl par; default all four)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 TARGETS=("${@:2}")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(xml csv jsonl)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(xml csv jsonl par)
 SCRATCH=.build/fuzz
 FLAGS=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xswiftc -DFUZZING)
 # Swift's crash backtracer trips address sanitizer and can hang a crashing run (and
@@ -32,6 +32,8 @@ CORPUS=.build/fuzz-corpus
 shopt -s nullglob
 real=(../shared/fixtures/real/*/*.xml ../shared/fixtures/real/*/*/*/*.xml)
 seed "$CORPUS/xml" Samples/export.xml Tests/Fixtures/malformed/*.xml Tests/Fixtures/fuzz-regressions/xml-* "${real[@]}"
+# The parallel reader's seeds are the XML reader's (one parser and four must agree on each).
+seed "$CORPUS/par" Samples/export.xml Tests/Fixtures/malformed/*.xml Tests/Fixtures/fuzz-regressions/par-* "${real[@]}"
 # CSV seeds: the sample as our single table, and small CSVs of other tools' shapes.
 mkdir -p "$CORPUS/csv"
 .build/debug/healthport convert Samples/export.xml --to csv --quiet 2>/dev/null | head -c 20000 > "$CORPUS/csv/seed-records.csv" || true

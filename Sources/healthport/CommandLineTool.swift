@@ -75,8 +75,8 @@ enum CommandLineTool {
         See 'healthport <subcommand> --help' for detailed help.
 
       ENVIRONMENT:
-        HEALTHPORT_THREADS=1|2      Read XML on one thread, or on two (libxml2 beside the rest).
-                                    Default: two when the machine has more than one processor.
+        HEALTHPORT_THREADS=N        Parsers reading one XML export at once (1: one thread).
+                                    Default: the number of processors.
 
       """
     return text

@@ -95,7 +95,7 @@ final class ZipMemberByteSource: ByteSource {
 /// Bytes held in memory.
 final class MemoryByteSource: ByteSource {
   let displayName: String
-  private let bytes: [UInt8]
+  let bytes: [UInt8]
   private var offset = 0
 
   init(bytes: [UInt8], name: String) {
@@ -120,7 +120,7 @@ final class MemoryByteSource: ByteSource {
 final class PrefixedByteSource: ByteSource {
   private var prefix: [UInt8]
   private var prefixOffset = 0
-  private let base: ByteSource
+  let base: ByteSource
 
   init(prefix: [UInt8], base: ByteSource) {
     self.prefix = prefix

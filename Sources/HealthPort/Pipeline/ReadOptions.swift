@@ -23,11 +23,27 @@ public struct ReadOptions: Sendable {
   /// thread, `2`: two). The sink is still called from one thread at a time, in document order.
   public var concurrent = ReadOptions.concurrentByDefault
 
-  static let concurrentByDefault: Bool = {
+  static let concurrentByDefault: Bool = threadsByDefault > 1
+
+  /// Parsers that read one export file (or bytes in memory) at once, each on its own range of it
+  /// (``ParallelExportReader``); used when `concurrent` is on and this is above one. Default: the
+  /// processors; `HEALTHPORT_THREADS` overrides it.
+  public var threads = ReadOptions.threadsByDefault
+  /// Bytes per range of a parallel read. `HEALTHPORT_RANGE_BYTES` overrides it (for tests).
+  public var rangeSize = ReadOptions.rangeSizeByDefault
+
+  static let threadsByDefault: Int = {
     if let threads = getenv("HEALTHPORT_THREADS"), let count = Int(String(cString: threads)), count > 0 {
-      return count > 1
+      return min(count, 64)
     }
-    return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+    return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+  }()
+
+  static let rangeSizeByDefault: Int = {
+    if let bytes = getenv("HEALTHPORT_RANGE_BYTES"), let count = Int(String(cString: bytes)), count > 0 {
+      return count
+    }
+    return 1 << 20
   }()
 
   public init() {}

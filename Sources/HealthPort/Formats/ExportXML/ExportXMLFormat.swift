@@ -9,7 +9,7 @@ extension OutputFormat {
 extension StreamInputFormat {
   static let xml = StreamInputFormat(
     format: .xml, recognise: XMLExportReader.recognise, isContainer: false,
-    read: { stream, options, sink in try XMLExportReader(options: options).read(stream.source, format: .xml, into: sink)
+    read: { stream, options, sink in try XMLExportReader(options: options).read(stream, format: .xml, into: sink)
     }
   )
 }

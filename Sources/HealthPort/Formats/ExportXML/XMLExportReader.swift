@@ -12,9 +12,9 @@ struct XMLExportReader {
     head.firstNonBlankByte.map { $0 == UInt8(ascii: "<") ? .yes : .no } ?? head.undecided
   }
 
-  /// Reads `source` into `sink`; `format` is what the report names (`xml`, or the `zip` or
-  /// `folder` the document was found in).
-  func read(_ source: ByteSource, format: InputFormat, into sink: ExportSink) throws -> ReadReport {
+  /// Reads `source` into `sink` with one parser; `format` is what the report names (`xml`, or
+  /// the `zip` or `folder` the document was found in).
+  func readInSequence(_ source: ByteSource, format: InputFormat, into sink: ExportSink) throws -> ReadReport {
     let builder = ElementBuilder()
     builder.interest = sink.interest
     let parser = XMLPushParser(

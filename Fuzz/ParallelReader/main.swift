@@ -1,0 +1,79 @@
+// The libFuzzer target for the parallel reader (issue 16): every input is read with one parser
+// and with four on ranges of 64 bytes, and both reads must give the same header, elements and
+// report, or the same first error. A difference traps (a crash for libFuzzer to keep).
+//
+// Built by `make fuzz` with `-sanitize=fuzzer,address -DFUZZING`; a plain build replays the
+// files named on the command line.
+import HealthPort
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a read showed its sink, as text.
+final class TranscriptSink: ExportSink {
+  var lines: [String] = []
+  func begin(_ header: ExportHeader) throws { lines.append("header \(header)") }
+  func consume(_ element: ExportElement) throws { lines.append("\(element)") }
+  func end(_ report: ReadReport) throws {
+    lines.append(
+      "report \(report.warnings) \(report.documentBytes) \(String(describing: report.firstControlCharacterOffset))")
+  }
+}
+
+func transcript(_ bytes: [UInt8], threads: Int) -> [String] {
+  var options = ReadOptions()
+  options.concurrent = threads > 1
+  options.threads = threads
+  options.rangeSize = 64
+  let sink = TranscriptSink()
+  do {
+    try ExportReader(bytes: bytes, name: "<fuzz>", options: options).read(into: sink)
+  } catch let error as HealthPortError {
+    sink.lines.append("error \(error)")
+  } catch {
+    fatalError("unexpected error type: \(error)")
+  }
+  return sink.lines
+}
+
+/// Reads one input both ways; returns 0 as libFuzzer expects.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  let one = transcript(bytes, threads: 1)
+  let four = transcript(bytes, threads: 4)
+  if one != four {
+    let first = zip(one, four).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(one.count, four.count)
+    fatalError(
+      "one parser and four differ at line \(first) of \(one.count) and \(four.count):\n"
+        + "\(first < one.count ? one[first] : "(end)")\n\(first < four.count ? four[first] : "(end)")")
+  }
+  return 0
+}
+
+#if FUZZING
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runFuzzer(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+  ) -> Int32
+
+  var argc = CommandLine.argc
+  var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+  exit(runFuzzer(&argc, &argv, { fuzzOne($0, $1) }))
+#else
+  for path in CommandLine.arguments.dropFirst() {
+    guard let file = fopen(path, "rb") else { continue }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = fread(&chunk, 1, chunk.count, file)
+      if count <= 0 { break }
+      bytes += chunk[0..<count]
+    }
+    fclose(file)
+    _ = bytes.withUnsafeBufferPointer { fuzzOne($0.baseAddress, $0.count) }
+  }
+#endif

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The ordered hand-off of a parallel read: workers claim range indices in order (at most
+/// `window` ahead of the one the reader is delivering) and post each outcome; the reader takes
+/// them back in index order. One mutex and one condition variable guard it all.
+final class RangeBoard: @unchecked Sendable {
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let window: Int
+  private let count: Int
+  private var next = 0
+  private var taken = 0
+  private var stopped = false
+  private var outcomes: [Int: RangeOutcome] = [:]
+  // A stream: the ranges the cutting thread made, kept until the reader takes their outcome.
+  private var raws: [Int: RawRange] = [:]
+  private var lastRaw: Int?
+  private var parsersStopped = false
+
+  /// `count` ranges in all; `window` of them claimed but not yet taken, at most.
+  init(count: Int, window: Int) {
+    self.count = count
+    self.window = window
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    condition.deallocate()
+    mutex.deallocate()
+  }
+
+  /// The next range to parse; nil when there is none left or the read stopped.
+  func claim() -> Int? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, !parsersStopped, next < count, next >= taken + window { pthread_cond_wait(condition, mutex) }
+    guard !stopped, !parsersStopped, next < count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func post(_ index: Int, _ outcome: RangeOutcome) {
+    pthread_mutex_lock(mutex)
+    outcomes[index] = outcome
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Waits for range `index` (claimed already, or the next to claim) and takes its outcome.
+  func take(_ index: Int) -> RangeOutcome {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while outcomes[index] == nil { pthread_cond_wait(condition, mutex) }
+    taken = index + 1
+    pthread_cond_broadcast(condition)
+    return outcomes.removeValue(forKey: index)!
+  }
+
+  /// Lets no more ranges be claimed; the outcomes not taken are dropped.
+  func stop() {
+    pthread_mutex_lock(mutex)
+    stopped = true
+    outcomes.removeAll()
+    raws.removeAll()
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  // MARK: A stream's ranges
+
+  /// The cutting thread's: waits until range `index` is within the window, then posts it.
+  /// False when the read stopped.
+  func post(raw: RawRange, at index: Int) -> Bool {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, index >= taken + window { pthread_cond_wait(condition, mutex) }
+    guard !stopped else { return false }
+    raws[index] = raw
+    if raw.isLast { lastRaw = index }
+    pthread_cond_broadcast(condition)
+    return true
+  }
+
+  /// A parser's: the next range the cutting thread made; nil when there is none left, or the
+  /// parsers were stopped.
+  func claimRaw() -> (Int, RawRange)? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, !parsersStopped, raws[next] == nil, lastRaw.map({ next <= $0 }) ?? true {
+      pthread_cond_wait(condition, mutex)
+    }
+    guard !stopped, !parsersStopped, let raw = raws[next] else { return nil }
+    next += 1
+    return (next - 1, raw)
+  }
+
+  /// The reader's, after it took range `index`'s outcome: its bytes are not needed again.
+  func release(raw index: Int) {
+    pthread_mutex_lock(mutex)
+    raws[index] = nil
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// The reader's, to read on in sequence: no parser claims another range, and the ranges'
+  /// bytes are taken in order from here on (as the window lets the cutting thread go on).
+  func stopParsers() {
+    pthread_mutex_lock(mutex)
+    parsersStopped = true
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Waits for range `index`'s bytes and takes them.
+  func takeRaw(_ index: Int) -> RawRange? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while !stopped, raws[index] == nil { pthread_cond_wait(condition, mutex) }
+    guard let raw = raws.removeValue(forKey: index) else { return nil }
+    taken = max(taken, index + 1)
+    pthread_cond_broadcast(condition)
+    return raw
+  }
+}
+
+/// A range cut from a stream, with what the stream had consumed when it was cut (for progress)
+/// and the error that ended the stream after it, if any.
+struct RawRange: @unchecked Sendable {
+  var start: Int
+  var bytes: [UInt8]
+  var isLast: Bool
+  var consumed: Int64 = 0
+  var total: Int64?
+  var readError: (any Error)?
+}
+
+/// Threads running one closure each, joined together.
+final class WorkerThreads {
+  private var threads: [pthread_t] = []
+
+  private final class Work {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+  }
+
+  /// Starts `count` threads running `body`; fewer when the system refuses more (at least one
+  /// is needed: the caller is told by the count returned).
+  @discardableResult
+  func start(_ count: Int, _ body: @escaping () -> Void) -> Int {
+    for _ in 0..<count {
+      var thread = pthread_t()
+      let work = Unmanaged.passRetained(Work(body)).toOpaque()
+      let rc = pthread_create(
+        &thread, nil,
+        { argument in
+          Unmanaged<Work>.fromOpaque(argument!).takeRetainedValue().body()
+          return nil
+        }, work)
+      guard rc == 0 else {
+        Unmanaged<Work>.fromOpaque(work).release()
+        break
+      }
+      threads.append(thread)
+    }
+    return threads.count
+  }
+
+  var count: Int { threads.count }
+
+  func join() {
+    for thread in threads { pthread_join(thread, nil) }
+    threads = []
+  }
+}

@@ -1,0 +1,194 @@
+import XMLStream
+
+/// What one range of a parallel read produced: its elements in order, with the position of each
+/// one's end tag (in the range parser's own lines), and what its builder counted.
+struct RangeOutcome: @unchecked Sendable {
+  var start = 0
+  var end = 0
+  var isLast = false
+  /// Line feeds in the range (the next range's lines follow them).
+  var lineFeeds = 0
+  /// A stream's: what it had consumed when the range was cut, and its size when known.
+  var consumed: Int64 = 0
+  var total: Int64?
+  var elements: [ExportElement] = []
+  /// Line (high 32 bits) and column of each element's end tag, for an error the sink throws.
+  var positions: [UInt64] = []
+  /// The range could not be verified: it failed to parse as a run of complete top-level
+  /// elements (damage, or a boundary that was not one). The stretch is read again in sequence.
+  var failed = false
+  /// The first range: the header, where the root's start tag was read, and the facts of the
+  /// prolog the other ranges depend on.
+  var header: ExportHeader?
+  var headerPosition: UInt64 = 0
+  var hasBrokenDTD = false
+  /// The root's start tag as one line, for a parser restarted in the middle of the document.
+  var rootTag: [UInt8] = []
+  var counts = RangeCounts()
+}
+
+/// The builder's and the control-character filter's counts, summed over ranges.
+struct RangeCounts {
+  var unknownElements = 0
+  var textNodes = 0
+  var duplicatedWorkoutMetadata = 0
+  var recordsWithoutValue = 0
+  var unknownAttributes = 0
+  var removedControlCharacters = 0
+  var firstControlCharacterOffset: Int?
+
+  mutating func add(_ other: RangeCounts) {
+    unknownElements += other.unknownElements
+    textNodes += other.textNodes
+    duplicatedWorkoutMetadata += other.duplicatedWorkoutMetadata
+    recordsWithoutValue += other.recordsWithoutValue
+    unknownAttributes += other.unknownAttributes
+    removedControlCharacters += other.removedControlCharacters
+    if firstControlCharacterOffset == nil { firstControlCharacterOffset = other.firstControlCharacterOffset }
+  }
+
+  /// `builder`'s and `parser`'s counts; `shift` turns the parser's offsets into the file's.
+  mutating func add(_ builder: ElementBuilder, _ parser: XMLPushParser, shift: Int) {
+    var other = RangeCounts()
+    other.unknownElements = builder.unknownElementCount
+    other.textNodes = builder.ignoredTextCount
+    other.duplicatedWorkoutMetadata = builder.duplicatedWorkoutMetadata
+    other.recordsWithoutValue = builder.recordsWithoutValue
+    other.unknownAttributes = builder.unknownAttributeCount
+    other.removedControlCharacters = parser.removedControlCharacters
+    other.firstControlCharacterOffset = parser.firstControlCharacterOffset.map { $0 + shift }
+    add(other)
+  }
+}
+
+/// Parses one range of an export with a libxml2 push parser and an element builder of its own.
+///
+/// A range after the first is fed a synthetic `<HealthData>` start tag before its bytes (libxml2
+/// never sees the DTD, so no other context is needed) and every range but the last a closing
+/// `</HealthData>`: the range verifies only when the whole parses as a document, which holds
+/// exactly when the range is a run of complete top-level elements (and text, comments) that
+/// ends outside any tag, comment or CDATA section. Any error fails the range; the reader then
+/// parses that stretch again in sequence, for the exact error.
+enum RangeParser {
+  static let syntheticRoot = Array("<HealthData>".utf8)
+  static let syntheticEnd = Array("</HealthData>".utf8)
+
+  /// A range cut from a stream; one the stream's error ended fails, to be read in sequence.
+  static func parse(_ raw: RawRange, name: String, interest: ElementInterest) -> RangeOutcome {
+    var outcome = raw.bytes.withUnsafeBytes {
+      parse($0, start: raw.start, isLast: raw.isLast, name: name, interest: interest)
+    }
+    outcome.isLast = raw.isLast
+    outcome.consumed = raw.consumed
+    outcome.total = raw.total
+    if raw.readError != nil || (raw.start == 0 && raw.bytes.isEmpty) { outcome.failed = true }
+    return outcome
+  }
+
+  static func parse(
+    _ bytes: UnsafeRawBufferPointer, start: Int, isLast: Bool, name: String, interest: ElementInterest
+  ) -> RangeOutcome {
+    var outcome = RangeOutcome()
+    outcome.start = start
+    outcome.end = start + bytes.count
+    let builder = ElementBuilder()
+    builder.interest = interest
+    let parser = XMLPushParser(documentName: name, handler: XMLElementFeed(builder))
+    var elements: [ExportElement] = []
+    var positions: [UInt64] = []
+    elements.reserveCapacity(bytes.count / 200)
+    positions.reserveCapacity(bytes.count / 200)
+    builder.onElement = { element in
+      elements.append(element)
+      positions.append(
+        UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column)))
+    }
+    if start == 0 {
+      builder.onRoot = { rootName, attributes in
+        let prolog = parser.prologBytes
+        guard rootName == "HealthData", isPlain(prolog) else { throw ExportDataError(message: "read in sequence") }
+        outcome.header = ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: rootName)
+        outcome.headerPosition =
+          UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column))
+        outcome.hasBrokenDTD = XMLExportReader.isBrokenDTD(prolog)
+      }
+    } else {
+      builder.resumeAfterDamage()
+    }
+    defer {
+      builder.onRoot = { _, _ in }
+      builder.onElement = { _ in }
+    }
+    do {
+      if start > 0 { try syntheticRoot.withUnsafeBytes { try parser.feed($0) } }
+      try parser.feed(bytes)
+      if !isLast { try syntheticEnd.withUnsafeBytes { try parser.feed($0) } }
+      try parser.finish()
+    } catch {
+      outcome.failed = true
+      return outcome
+    }
+    if start == 0 {
+      guard let tag = rootTag(bytes, prologLength: outcome.header?.prolog.count ?? 0) else {
+        outcome.failed = true
+        return outcome
+      }
+      outcome.rootTag = tag
+    }
+    outcome.elements = elements
+    outcome.positions = positions
+    outcome.lineFeeds = BoundaryScanner.lineFeeds(in: bytes)
+    outcome.counts.add(builder, parser, shift: start - (start > 0 ? syntheticRoot.count : 0))
+    return outcome
+  }
+
+  /// A prolog after which a range parsed without it reads the same: UTF-8 (declared or by
+  /// default) and XML 1.0. Anything else is read in sequence.
+  static func isPlain(_ prolog: [UInt8]) -> Bool {
+    if prolog.starts(with: [0xFE, 0xFF]) || prolog.starts(with: [0xFF, 0xFE]) { return false }
+    let text = prolog.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(prolog.dropFirst(3)) : prolog
+    guard text.starts(with: Array("<?xml".utf8)) else { return true }
+    let end = text.firstRange(of: Array("?>".utf8))?.lowerBound ?? text.count
+    let declaration = String(decoding: text[0..<end], as: UTF8.self).lowercased()
+    func value(_ name: String) -> String? {
+      guard let at = declaration.range(of: name) else { return nil }
+      let rest = declaration[at.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\n" || $0 == "\t" }
+      guard let quote = rest.first, quote == "\"" || quote == "'" else { return "" }
+      return String(rest.dropFirst().prefix { $0 != quote })
+    }
+    if let version = value("version"), version != "1.0" { return false }
+    if let encoding = value("encoding"), encoding != "utf-8", encoding != "utf8" { return false }
+    return true
+  }
+
+  /// A control character XML 1.0 forbids, which the parser removes (as `ControlCharacters` does).
+  static func isForbidden(_ byte: UInt8) -> Bool { byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D }
+
+  /// The document's root start tag in the first range's raw bytes, found after the prolog
+  /// (`prologLength` bytes once control characters are removed), on one line and without control
+  /// characters: what a restarted parser is fed so that namespaces declared there still apply.
+  static func rootTag(_ bytes: UnsafeRawBufferPointer, prologLength: Int) -> [UInt8]? {
+    var index = 0
+    var kept = 0
+    while index < bytes.count, kept < prologLength {
+      if !isForbidden(bytes[index]) { kept += 1 }
+      index += 1
+    }
+    var tag: [UInt8] = []
+    var quote: UInt8 = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if isForbidden(byte) { continue }
+      tag.append(byte == 0x0A || byte == 0x0D || byte == 0x09 ? 0x20 : byte)
+      if quote != 0 {
+        if byte == quote { quote = 0 }
+      } else if byte == 0x22 || byte == 0x27 {
+        quote = byte
+      } else if byte == 0x3E {
+        return tag.starts(with: Array("<HealthData".utf8)) ? tag : nil
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads a stream (a zip member being inflated, stdin, a pipe) on a thread of its own and cuts
+/// it into ranges at candidate boundaries, as ``BoundaryScanner`` finds them in a file, for the
+/// parsers of a ``ParallelExportReader``. It runs at most the board's window ahead of the reader,
+/// so memory stays bounded by the window's ranges.
+final class StreamCutter: @unchecked Sendable {
+  private let source: ByteSource
+  private let rangeSize: Int
+  private static let block = 256 << 10
+
+  init(source: ByteSource, rangeSize: Int) {
+    self.source = source
+    self.rangeSize = rangeSize
+  }
+
+  func run(_ board: RangeBoard) {
+    var pending: [UInt8] = []
+    pending.reserveCapacity(rangeSize + 2 * Self.block)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.block, alignment: 64)
+    defer { buffer.deallocate() }
+    var start = 0
+    var index = 0
+    var ended = false
+    var readError: (any Error)?
+    var searched = rangeSize
+    while true {
+      var cut: Int?
+      while true {
+        cut = Self.candidate(in: pending, from: &searched)
+        if cut != nil || ended { break }
+        do {
+          let count = try source.read(into: buffer)
+          if count == 0 { ended = true } else { pending.append(contentsOf: buffer[0..<count]) }
+        } catch {
+          readError = error
+          ended = true
+        }
+      }
+      var raw = RawRange(start: start, bytes: [], isLast: cut == nil)
+      if let cut {
+        raw.bytes = Array(pending[0..<cut])
+        pending.removeSubrange(0..<cut)
+      } else {
+        raw.bytes = pending
+        raw.readError = readError
+        pending = []
+      }
+      raw.consumed = source.bytesConsumed
+      raw.total = source.totalBytes
+      start += raw.bytes.count
+      searched = rangeSize
+      guard board.post(raw: raw, at: index), !raw.isLast else { return }
+      index += 1
+    }
+  }
+
+  /// The first candidate boundary at or after `rangeSize` in `bytes` whose four bytes are all
+  /// there; `searched` remembers how far the search got, so that each byte is looked at once.
+  static func candidate(in bytes: [UInt8], from searched: inout Int) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer -> Int? in
+      guard let base = buffer.baseAddress else { return nil }
+      var at = searched
+      while at + 3 < buffer.count, let found = memchr(base + at, 0x0A, buffer.count - 3 - at) {
+        let feed = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+        if base[feed + 1] == 0x20, base[feed + 2] == 0x3C, BoundaryScanner.isLetter(base[feed + 3]) { return feed }
+        at = feed + 1
+      }
+      searched = max(searched, buffer.count - 3)
+      return nil
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// The built binary with one thread against several parsers on one file (issue 16): every output,
+/// message and exit status the same. Small ranges (`HEALTHPORT_RANGE_BYTES`) cut even the
+/// samples into many ranges.
+@Suite("One parser or several: the same results")
+struct ParallelReadTests {
+  static let sampleXML = Harness.samples.appendingPathComponent("export.xml")
+  static let malformed = Harness.repoRoot.appendingPathComponent("Tests/Fixtures/malformed")
+
+  /// Runs `arguments` with one thread, then with four parsers on ranges of `rangeBytes`; expects
+  /// identical results and returns the parallel one.
+  @discardableResult
+  static func same(
+    _ arguments: [String], rangeBytes: Int = 1000, stdin: URL? = nil, in directory: URL? = nil
+  ) throws -> Harness.Result {
+    let one = try Harness.run(arguments, stdin: stdin, in: directory, environment: ["HEALTHPORT_THREADS": "1"])
+    let many = try Harness.run(
+      arguments, stdin: stdin, in: directory,
+      environment: ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "\(rangeBytes)"])
+    #expect(one.status == many.status, "\(arguments)")
+    #expect(
+      ConcurrentReadTests.withoutTimes(one.stderr) == ConcurrentReadTests.withoutTimes(many.stderr), "\(arguments)")
+    #expect(
+      one.stdout == many.stdout, "\(arguments): stdout differs (\(one.stdout.count) and \(many.stdout.count) bytes)")
+    return many
+  }
+
+  static let commands: [[String]] = [
+    ["convert", "--to", "jsonl"], ["convert", "--to", "csv"], ["convert", "--to", "xml"], ["info", "--format", "json"],
+    ["steps"], ["steps", "--dedupe"], ["workouts"],
+  ]
+
+  static func each(_ input: URL, rangeBytes: Int = 1000) throws {
+    for command in commands { try same(command + [input.path], rangeBytes: rangeBytes) }
+  }
+
+  @Test("the sample and every real export, every command")
+  func realInputs() throws {
+    let inputs = [Self.sampleXML] + Harness.realExports().filter { $0.pathExtension == "xml" }
+    for input in inputs { try Self.each(input, rangeBytes: 700) }
+    let info = try Self.same(["info", Self.sampleXML.path, "--format", "json"])
+    #expect(info.status == 0)
+  }
+
+  @Test("zips and stdin: cut as they stream")
+  func streams() throws {
+    let zips =
+      [Harness.samples.appendingPathComponent("export.zip")]
+      + Harness.realExports().filter { $0.pathExtension == "zip" }
+    for zip in zips {
+      for command in Self.commands { try Self.same(command + [zip.path], rangeBytes: 700) }
+    }
+    for input in [Self.sampleXML, Harness.samples.appendingPathComponent("export.zip")] {
+      for command in Self.commands { try Self.same(command + ["-"], rangeBytes: 500, stdin: input) }
+    }
+    let damaged = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: damaged) }
+    for file in ["truncated.xml", "mismatched-tags.xml", "bad-date.xml", "control-characters.xml"] {
+      let result = try Self.same(
+        ["convert", "-", "--to", "jsonl"], rangeBytes: 300, stdin: Self.malformed.appendingPathComponent(file))
+      if result.status != 0 { #expect(result.stderr.contains("<stdin>:"), "\(file): \(result.stderr)") }
+    }
+  }
+
+  @Test("load: the same database, table by table")
+  func load() throws {
+    let work = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    var dumps: [String] = []
+    for (name, environment) in [
+      ("one.db", ["HEALTHPORT_THREADS": "1"]),
+      ("many.db", ["HEALTHPORT_THREADS": "4", "HEALTHPORT_RANGE_BYTES": "900"]),
+    ] {
+      let result = try Harness.run(["load", Self.sampleXML.path, "--db", name], in: work, environment: environment)
+      #expect(result.status == 0, "\(result.stderr)")
+      // Every table's rows in order; the load's own times left out.
+      let script = """
+        import sqlite3, sys
+        db = sqlite3.connect(sys.argv[1])
+        for (table,) in db.execute("select name from sqlite_master where type='table' order by name"):
+            columns = [c[1] for c in db.execute(f"pragma table_info({table})") if c[1] not in ("started_at", "finished_at", "seconds")]
+            for row in db.execute(f"select {', '.join(columns)} from {table} order by rowid"):
+                print(table, row)
+        """
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["python3", "-c", script, work.appendingPathComponent(name).path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      dumps.append(String(decoding: data, as: UTF8.self))
+    }
+    #expect(dumps[0].count > 1000)
+    #expect(dumps[0] == dumps[1])
+  }
+
+  @Test("the malformed corpus, with and without --skip-invalid")
+  func malformedCorpus() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.malformed.path)
+      .filter { $0.hasSuffix(".xml") }.sorted()
+    #expect(files.count >= 10)
+    for file in files {
+      let path = Self.malformed.appendingPathComponent(file).path
+      let plain = try Self.same(["convert", path, "--to", "jsonl"], rangeBytes: 300)
+      try Self.same(["info", path, "--format", "json"], rangeBytes: 300)
+      try Self.same(["convert", path, "--to", "jsonl", "--skip-invalid"], rangeBytes: 300)
+      if plain.status != 0 { #expect(plain.stderr.contains(": error: "), "\(file): \(plain.stderr)") }
+    }
+  }
+
+  @Test("the sample cut at many places")
+  func truncationSweep() throws {
+    let bytes = try Data(contentsOf: Self.sampleXML)
+    let work = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let file = work.appendingPathComponent("cut.xml")
+    for cut in stride(from: 1500, to: bytes.count, by: 2311) {
+      try bytes.prefix(cut).write(to: file)
+      let result = try Self.same(["info", file.path], rangeBytes: 400)
+      #expect(result.status == 65, "cut at \(cut)")
+      #expect(result.stderr.contains("cut.xml:"), "cut at \(cut): \(result.stderr)")
+    }
+  }
+
+  @Test("a large generated export: parsers on real-sized ranges")
+  func generated() throws {
+    let work = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let file = work.appendingPathComponent("generated.xml")
+    let generator = Process()
+    generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    generator.arguments = [
+      "python3", Harness.repoRoot.appendingPathComponent("Benchmarks/generate_export.py").path, "--size-mb", "6",
+      "--seed", "3", "-o", file.path,
+    ]
+    try generator.run()
+    generator.waitUntilExit()
+    try #require(generator.terminationStatus == 0)
+    for command in Self.commands { try Self.same(command + [file.path], rangeBytes: 1 << 20) }
+    // Every top-level Record is counted, as the text says (one space of indentation).
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let info = try Self.same(["info", file.path, "--format", "json"], rangeBytes: 100_000)
+    let json = try #require(try Harness.json(info.stdout) as? [String: Any])
+    #expect(json["recordCount"] as? Int == text.components(separatedBy: "\n <Record ").count - 1)
+  }
+}
