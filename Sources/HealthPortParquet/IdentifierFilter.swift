@@ -6,11 +6,11 @@ import HealthPort
 struct IdentifierFilter {
   static let dateOfBirth = "HKCharacteristicTypeIdentifierDateOfBirth"
 
-  /// A `Me` attribute's cell.
-  func me(_ attribute: Attribute) -> ParquetCell {
-    guard attribute.name == Self.dateOfBirth else { return .text(attribute.value) }
+  /// A `Me` attribute's value.
+  func me(_ attribute: Attribute) -> String? {
+    guard attribute.name == Self.dateOfBirth else { return attribute.value }
     let year = attribute.value.prefix(4)
-    return year.count == 4 && year.allSatisfy(\.isASCIIDigitCharacter) ? .text(String(year)) : .null
+    return year.count == 4 && year.allSatisfy(\.isASCIIDigitCharacter) ? String(year) : nil
   }
 
   /// `Anna’s Apple Watch` → `Apple Watch`; a name without an owner as it is.

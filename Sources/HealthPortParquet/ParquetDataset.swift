@@ -38,17 +38,14 @@ public struct ParquetLimits: Sendable {
   public var rowGroupRows = 1_000_000
   /// …or this many encoded bytes.
   public var rowGroupBytes = 32 << 20
-  /// At most this many bytes buffered over all open files; beyond it the largest file is closed
-  /// early (its partition starts a new part file when it gets rows again).
+  /// At most this many bytes buffered over all open files (every buffer of their open row
+  /// groups, by capacity); beyond it the largest file is closed early (its partition starts a new
+  /// part file when it gets rows again).
   public var bufferedBytes = 64 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
   public var openFiles = 128
   /// A page closes at this many values (ParquetFile's default is 1M).
   public var pageValues = 1 << 17
-  /// What the open files hold in memory, for every byte their writers report as buffered:
-  /// `bufferedBytes` leaves out the open pages' dictionary indices and levels, the dictionaries'
-  /// hash tables and the arrays' spare capacity.
-  public var memoryPerBufferedByte = 3
   public init() {}
 }
 
@@ -138,9 +135,9 @@ final class ParquetDataset {
 
   private func keepWithinBudget() throws {
     var sizes = open.values.map { ($0, $0.writer.bufferedBytes) }
-    var total = sizes.reduce(0) { $0 + $1.1 } * limits.memoryPerBufferedByte
+    var total = sizes.reduce(0) { $0 + $1.1 }
     while total > limits.bufferedBytes, let largest = sizes.indices.max(by: { sizes[$0].1 < sizes[$1].1 }) {
-      total -= sizes[largest].1 * limits.memoryPerBufferedByte
+      total -= sizes[largest].1
       try closeEarly(sizes[largest].0)
       sizes.remove(at: largest)
     }

@@ -97,7 +97,8 @@ public final class ParquetWriter {
   /// Bytes of the open row group's finished, compressed pages and its dictionaries.
   public var encodedBytes: Int { columns.reduce(0) { $0 + $1.encodedBytes } }
 
-  /// `encodedBytes` and what the open pages hold before encoding: about the row group's memory.
+  /// The memory the open row group holds: its encoded pages and dictionaries (with their hash
+  /// tables) and the open pages' buffers, counted by their capacity (what stays allocated).
   public var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
 
   // MARK: Appending
@@ -154,20 +155,10 @@ public final class ParquetWriter {
     if let failure { throw failure }
   }
 
-  /// A string's UTF-8 bytes.
+  /// A string's UTF-8 bytes. Strings whose storage repeats (interned ones) find their
+  /// dictionary entry without hashing.
   public func append(_ value: String, to column: Int) throws(ParquetError) {
-    let builder = try builder(column, .byteArray, "BYTE_ARRAY")
-    var failure: ParquetError?
-    let done: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
-      do throws(ParquetError) { try builder.append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
-    }
-    if done == nil {  // a bridged or otherwise non-contiguous string
-      var text = value
-      text.withUTF8 { buffer in
-        do throws(ParquetError) { try builder.append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
-      }
-    }
-    if let failure { throw failure }
+    try builder(column, .byteArray, "BYTE_ARRAY").append(string: value)
   }
 
   /// Appends one value to each column, in schema order.
