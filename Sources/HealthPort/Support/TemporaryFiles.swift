@@ -37,13 +37,14 @@ public enum TemporaryFiles {
     static let removing = 4
   }
 
-  /// Slots: a split folder holds a file per table, a record table per type of the export.
-  static let slotCount = 512
+  /// Slots: a split folder holds a file per table, a record table per type of the export; a
+  /// Parquet dataset a file per partition and part, thousands for a long history.
+  static let slotCount = 16384
   static let pathCapacity = Int(PATH_MAX)
 
   /// The slots' states and path buffers, allocated once and never freed. A buffer is written
-  /// before its slot is marked live; the pages of unused buffers are never touched, so the 2 MiB
-  /// cost only what is used.
+  /// before its slot is marked live; the pages of unused buffers are never touched, so the 64 MiB
+  /// reserved cost only what is used.
   private struct Table: @unchecked Sendable {
     let states: UnsafeMutablePointer<Atomic<Int>>
     let paths: UnsafeMutablePointer<CChar>
