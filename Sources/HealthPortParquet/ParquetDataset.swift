@@ -62,6 +62,8 @@ final class ParquetDataset {
   private var rowsSinceMemoryCheck = 0
   private var nextPart = 0
   private var createdFolders: Set<String> = []
+  /// One compressor for every file: a zstd context per open file would cost a megabyte each.
+  private var compressor: PageCompressor?
 
   init(folder: ParquetDatasetFolder, codec: ParquetCodec, limits: ParquetLimits, person: String?) {
     self.folder = folder
@@ -94,8 +96,9 @@ final class ParquetDataset {
     configuration.maximumPageValues = limits.pageValues
     let writer: ParquetWriter
     do {
+      if compressor == nil { compressor = try PageCompressor(codec) }
       writer = try ParquetWriter(
-        path: writtenPath, schema: table.layout.schema, codec: codec, configuration: configuration)
+        path: writtenPath, schema: table.layout.schema, compressor: compressor!, configuration: configuration)
     } catch {
       TemporaryFiles.unregister(registration)
       throw failure(error)

@@ -94,7 +94,8 @@ struct ParquetTableLayout: Sendable {
         columns.append(.date(base, optional: true))
         kind = .day(fallback: mayNotFit ? columns.count : nil)
       case .text, .localTime, .json, .isoDate, .instant:
-        columns.append(.string(base, optional: optional))
+        // A device string holds a memory address that differs on nearly every record.
+        columns.append(.string(base, optional: optional, dictionary: column.name != "device"))
         kind = .text
       }
       if kind.fallback != nil { columns.append(.string(base + "_text", optional: true)) }

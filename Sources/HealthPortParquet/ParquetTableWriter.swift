@@ -10,9 +10,9 @@ final class ParquetTableWriter {
   let layout: ParquetTableLayout
   private unowned let dataset: ParquetDataset
   private var parts: [String: ParquetPartFile] = [:]
-  private var lastType: String?
-  private var lastYear = Int.min
-  private var lastPart: ParquetPartFile?
+  /// The partitions used last, most recent first: records of a few types interleave (a Watch's
+  /// heart rate beside an iPhone's steps), and the same interned type string comes back each time.
+  private var recentParts: [(type: String?, year: Int, part: ParquetPartFile)] = []
   private var lastDay = Int.min
   private var lastDayYear = Int.min
   private let partitionByType: Bool
@@ -58,13 +58,13 @@ final class ParquetTableWriter {
   func closeAll() throws {
     for part in parts.values { try dataset.close(part) }
     parts.removeAll()
-    lastPart = nil
+    recentParts.removeAll()
   }
 
   /// Forgets a part file the dataset closed early (a new one starts when its partition gets rows).
   func forget(_ part: ParquetPartFile) {
     parts[part.partition] = nil
-    if lastPart === part { lastPart = nil }
+    recentParts.removeAll { $0.part === part }
   }
 
   // MARK: Cells, in catalog order
@@ -138,7 +138,14 @@ final class ParquetTableWriter {
         year = HealthDate.civil(fromDays: date.localDayNumber).year
       }
     }
-    if let lastPart, type == lastType, year == lastYear { return lastPart }
+    for index in recentParts.indices where recentParts[index].year == year && recentParts[index].type == type {
+      let recent = recentParts[index]
+      if index > 0 {
+        recentParts.remove(at: index)
+        recentParts.insert(recent, at: 0)
+      }
+      return recent.part
+    }
     var partition = ""
     for key in layout.partitionKeys {
       switch key {
@@ -153,9 +160,8 @@ final class ParquetTableWriter {
       part = try dataset.openPart(table: self, partition: partition)
       parts[partition] = part
     }
-    lastType = type
-    lastYear = year
-    lastPart = part
+    if recentParts.count == 8 { recentParts.removeLast() }
+    recentParts.insert((type, year, part), at: 0)
     return part
   }
 

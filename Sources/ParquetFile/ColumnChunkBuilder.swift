@@ -57,7 +57,8 @@ final class ColumnChunkBuilder {
     maximumPageValues = configuration.maximumPageValues
     dictionaryLimit = configuration.dictionaryPageLimit
     statisticsLimit = configuration.maximumStatisticsSize
-    isDictionaryEncoding = column.physicalType == .byteArray && configuration.dictionaryPageLimit > 0
+    isDictionaryEncoding =
+      column.physicalType == .byteArray && column.usesDictionary && configuration.dictionaryPageLimit > 0
     indexPageLimit = pageSize * 8
   }
 
@@ -358,7 +359,7 @@ final class ColumnChunkBuilder {
     uncompressedPagesSize = 0
     dictionary.removeAll()
     recentStrings.removeAll()
-    isDictionaryEncoding = type == .byteArray && dictionaryLimit > 0
+    isDictionaryEncoding = type == .byteArray && column.usesDictionary && dictionaryLimit > 0
     dictionaryPageCount = 0
     plainPageCount = 0
     indexBitWidth = 1
