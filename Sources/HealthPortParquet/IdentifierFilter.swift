@@ -34,7 +34,8 @@ struct IdentifierFilter {
     for possessive in Self.possessives {
       if let range = name.firstRange(of: possessive), range.lowerBound > name.startIndex {
         // `Jess' iPhone`, not a quotation that starts the name.
-        if possessive == "' " && name[..<range.lowerBound].last?.isLetter != true { continue }
+        let owner = name[..<range.lowerBound]
+        if possessive == "' " && (owner.last?.isLetter != true || owner.contains("'")) { continue }
         return String(name[range.upperBound...])
       }
     }

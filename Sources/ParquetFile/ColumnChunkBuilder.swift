@@ -355,7 +355,7 @@ final class ColumnChunkBuilder {
     chunkValueCount = 0
     chunkNullCount = 0
     chunkBounds.removeAll()
-    pages.removeAll(keepingCapacity: true)
+    pages.removeAll()  // a row group's pages: megabytes, not kept for a file that may get no more rows
     uncompressedPagesSize = 0
     dictionary.removeAll()
     recentStrings.removeAll()

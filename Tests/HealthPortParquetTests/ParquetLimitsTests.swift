@@ -61,7 +61,9 @@ struct ParquetLimitsTests {
     }
   }
 
-  @Test("words stay text", arguments: ["nan", "inf", "0x1p3", "", "-", "1e", "1.2.3", "HKCategoryValueAsleep", " 1", "1e+-5", "+-1", "."])
+  @Test(
+    "words stay text",
+    arguments: ["nan", "inf", "0x1p3", "", "-", "1e", "1.2.3", "HKCategoryValueAsleep", " 1", "1e+-5", "+-1", "."])
   func notDecimal(text: String) { #expect(DecimalNumber.parse(text) == nil) }
 
   @Test("Hive folder names percent-encode / = % and control characters only")
@@ -78,7 +80,8 @@ struct ParquetLimitsTests {
     "type= folders: Apple's prefixes left out, other names whole",
     arguments: [
       ("HKQuantityTypeIdentifierStepCount", "StepCount"), ("HKCategoryTypeIdentifierSleepAnalysis", "SleepAnalysis"),
-      ("HKCorrelationTypeIdentifierBloodPressure", "BloodPressure"), ("HKDataTypeSleepDurationGoal", "SleepDurationGoal"),
+      ("HKCorrelationTypeIdentifierBloodPressure", "BloodPressure"),
+      ("HKDataTypeSleepDurationGoal", "SleepDurationGoal"),
       ("HKDataTypeIdentifierAudiogram", "Audiogram"), ("HKWorkoutTypeIdentifier", "HKWorkoutTypeIdentifier"),
       ("HKQuantityTypeIdentifier", "HKQuantityTypeIdentifier"), ("com.example.Mood", "com.example.Mood"),
       ("StepCount", "StepCount"),
