@@ -87,22 +87,30 @@ final class ParquetDataset {
     nextPart += 1
     let name = "part-\(folder.runID)-\(String(nextPart, radix: 10).leftPadded(to: 5)).parquet"
     let (writtenPath, finalPath) = folder.paths(relativeFolder + name)
-    let registration = TemporaryFiles.registerFile(writtenPath)
     var configuration = ParquetWriter.Configuration()
     configuration.createdBy = "healthport"
     // A page of dictionary indices closes at 1 MiB of packed indices, which for a column of few
     // distinct values (units, sources) is millions of values held as 4-byte indices meanwhile:
     // many partitions open at once would each hold that much.
     configuration.maximumPageValues = limits.pageValues
-    let writer: ParquetWriter
-    do {
-      if compressor == nil { compressor = try PageCompressor(codec) }
-      writer = try ParquetWriter(
-        path: writtenPath, schema: table.layout.schema, compressor: compressor!, configuration: configuration)
-    } catch {
-      TemporaryFiles.unregister(registration)
-      throw failure(error)
+    if compressor == nil {
+      do { compressor = try PageCompressor(codec) } catch { throw failure(error) }
     }
+    var registration: TemporaryFiles.Registration?
+    var opened: ParquetWriter?
+    // Registered and created as one step for an interruption on another thread.
+    try TemporaryFiles.whileCreating {
+      registration = TemporaryFiles.registerFile(writtenPath)
+      do throws(ParquetError) {
+        opened = try ParquetWriter(
+          path: writtenPath, schema: table.layout.schema, compressor: compressor!, configuration: configuration)
+      } catch {
+        TemporaryFiles.unregister(registration)
+        throw failure(error)
+      }
+      return (writtenPath, false)
+    }
+    guard let writer = opened else { throw HealthPortError(.failure, message: "cannot open \(writtenPath)") }
     folder.written.append((writtenPath, finalPath, registration))
     let part = ParquetPartFile(
       writer: writer, table: table, partition: partition, writtenPath: writtenPath, finalPath: finalPath,

@@ -58,6 +58,11 @@ public enum TemporaryFiles {
 
   private static let table = Table()
 
+  /// Set once the handler starts removing; creations that start later remove what they made.
+  private static let ending = Atomic<Bool>(false)
+  /// Threads between ``whileCreating(_:)``'s start and end (registering, then creating).
+  private static let creating = Atomic<Int>(0)
+
   /// Allocates the table; call it before installing a handler that calls ``removeAll()``, so that
   /// the handler never runs the table's one-time initialization.
   public static func prepare() {
@@ -115,10 +120,27 @@ public enum TemporaryFiles {
     return nil
   }
 
+  /// Registers and creates a path while another thread may be interrupted: `body` registers the
+  /// path and creates it, and returns it; when the handler has begun meanwhile, what `body` made
+  /// is removed here (the handler waits for creations in progress, so none is made after its
+  /// removal without being removed). For writers that create files while the run goes on.
+  public static func whileCreating(_ body: () throws -> (path: String, isFolder: Bool)?) rethrows {
+    creating.add(1, ordering: .sequentiallyConsistent)
+    defer { creating.subtract(1, ordering: .sequentiallyConsistent) }
+    guard let made = try body() else { return }
+    if ending.load(ordering: .sequentiallyConsistent) {
+      _ = made.isFolder ? rmdir(made.path) : unlink(made.path)
+    }
+  }
+
   /// Removes every registered file, then every registered folder, the latest slots first (a
-  /// folder registered after its parent goes before it). Async-signal-safe: no
-  /// allocation, no lock, only atomics, `unlink` and `rmdir`.
+  /// folder registered after its parent goes before it), once the creations in progress on
+  /// other threads have ended (a bounded wait: the handler may have interrupted one). Async-signal-safe:
+  /// no allocation, no lock, only atomics, `unlink` and `rmdir`.
   public static func removeAll() {
+    ending.store(true, ordering: .sequentiallyConsistent)
+    var spins = 0
+    while creating.load(ordering: .sequentiallyConsistent) > 0 && spins < 50_000_000 { spins += 1 }
     removeAll(State.file)
     removeAll(State.folder)
   }
