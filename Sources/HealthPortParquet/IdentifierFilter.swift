@@ -4,7 +4,7 @@ import HealthPort
 /// date of birth keeps only its year (in `date_of_birth_text`); a source or device name that
 /// holds its owner's name keeps only the device:
 ///
-/// - the possessive FORMAT.md documents, `Anna’s Apple Watch` (U+2019) and `DonorTwo's iPhone`
+/// - the possessive real exports show, `Anna’s Apple Watch` (U+2019) and `DonorTwo's iPhone`
 ///   (ASCII), also `Chris’ iPad` and `Jess' iPhone` → what follows the owner;
 /// - the default names of other languages, an Apple product then the owner
 ///   (`iPhone de Anna`, `iPhone von Anna`, `iPhone di Anna`, `iPhone van Anna`) or the owner then
@@ -68,7 +68,7 @@ struct IdentifierFilter {
     products.contains { text == $0 || text.hasPrefix($0 + " ") }
   }
 
-  /// The fields of a device string after `name:` (FORMAT.md §5.2): a name may itself hold `, `,
+  /// The fields of a device string after `name:` (HKDevice's properties): a name may itself hold `, `,
   /// so the name ends where the next of these begins.
   static let deviceFields = [
     "manufacturer", "model", "hardware", "firmware", "software", "localIdentifier", "UDIDeviceIdentifier",
