@@ -62,6 +62,9 @@ public enum TemporaryFiles {
   private static let ending = Atomic<Bool>(false)
   /// Threads between ``whileCreating(_:)``'s start and end (registering, then creating).
   private static let creating = Atomic<Int>(0)
+  /// One past the highest slot ever claimed: the handler scans no further, so that its passes
+  /// stay short however many slots there are.
+  private static let usedSlots = Atomic<Int>(0)
 
   /// Allocates the table; call it before installing a handler that calls ``removeAll()``, so that
   /// the handler never runs the table's one-time initialization.
@@ -114,6 +117,13 @@ public enum TemporaryFiles {
       let buffer = table.paths + slot * pathCapacity
       path.withCString { _ = strncpy(buffer, $0, length) }
       buffer[length] = 0
+      var used = usedSlots.load(ordering: .relaxed)
+      while used <= slot {
+        let (exchanged, original) = usedSlots.compareExchange(
+          expected: used, desired: slot + 1, ordering: .relaxed)
+        if exchanged { break }
+        used = original
+      }
       state.pointee.store(kind, ordering: .releasing)
       return Registration(slot: slot)
     }
@@ -146,7 +156,7 @@ public enum TemporaryFiles {
   }
 
   private static func removeAll(_ kind: Int) {
-    for slot in (0..<slotCount).reversed() {
+    for slot in (0..<min(usedSlots.load(ordering: .acquiring), slotCount)).reversed() {
       let state = table.states + slot
       guard state.pointee.compareExchange(expected: kind, desired: State.removing, ordering: .acquiring).exchanged
       else { continue }
