@@ -38,17 +38,14 @@ public struct ParquetLimits: Sendable {
   public var rowGroupRows = 1_000_000
   /// …or this many encoded bytes.
   public var rowGroupBytes = 32 << 20
-  /// At most this many bytes buffered over all open files; beyond it the largest file is closed
-  /// early (its partition starts a new part file when it gets rows again).
+  /// At most this many bytes buffered over all open files (every buffer of their open row
+  /// groups, by capacity); beyond it the largest file is closed early (its partition starts a new
+  /// part file when it gets rows again).
   public var bufferedBytes = 64 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
   public var openFiles = 128
   /// A page closes at this many values (ParquetFile's default is 1M).
   public var pageValues = 1 << 17
-  /// What the open files hold in memory, for every byte their writers report as buffered:
-  /// `bufferedBytes` leaves out the open pages' dictionary indices and levels, the dictionaries'
-  /// hash tables and the arrays' spare capacity.
-  public var memoryPerBufferedByte = 3
   public init() {}
 }
 
@@ -65,6 +62,8 @@ final class ParquetDataset {
   private var rowsSinceMemoryCheck = 0
   private var nextPart = 0
   private var createdFolders: Set<String> = []
+  /// One compressor for every file: a zstd context per open file would cost a megabyte each.
+  private var compressor: PageCompressor?
 
   init(folder: ParquetDatasetFolder, codec: ParquetCodec, limits: ParquetLimits, person: String?) {
     self.folder = folder
@@ -88,21 +87,30 @@ final class ParquetDataset {
     nextPart += 1
     let name = "part-\(folder.runID)-\(String(nextPart, radix: 10).leftPadded(to: 5)).parquet"
     let (writtenPath, finalPath) = folder.paths(relativeFolder + name)
-    let registration = TemporaryFiles.registerFile(writtenPath)
     var configuration = ParquetWriter.Configuration()
     configuration.createdBy = "healthport"
     // A page of dictionary indices closes at 1 MiB of packed indices, which for a column of few
     // distinct values (units, sources) is millions of values held as 4-byte indices meanwhile:
     // many partitions open at once would each hold that much.
     configuration.maximumPageValues = limits.pageValues
-    let writer: ParquetWriter
-    do {
-      writer = try ParquetWriter(
-        path: writtenPath, schema: table.layout.schema, codec: codec, configuration: configuration)
-    } catch {
-      TemporaryFiles.unregister(registration)
-      throw failure(error)
+    if compressor == nil {
+      do { compressor = try PageCompressor(codec) } catch { throw failure(error) }
     }
+    var registration: TemporaryFiles.Registration?
+    var opened: ParquetWriter?
+    // Registered and created as one step for an interruption on another thread.
+    try TemporaryFiles.whileCreating {
+      registration = TemporaryFiles.registerFile(writtenPath)
+      do throws(ParquetError) {
+        opened = try ParquetWriter(
+          path: writtenPath, schema: table.layout.schema, compressor: compressor!, configuration: configuration)
+      } catch {
+        TemporaryFiles.unregister(registration)
+        throw failure(error)
+      }
+      return (writtenPath, false)
+    }
+    guard let writer = opened else { throw HealthPortError(.failure, message: "cannot open \(writtenPath)") }
     folder.written.append((writtenPath, finalPath, registration))
     let part = ParquetPartFile(
       writer: writer, table: table, partition: partition, writtenPath: writtenPath, finalPath: finalPath,
@@ -138,9 +146,9 @@ final class ParquetDataset {
 
   private func keepWithinBudget() throws {
     var sizes = open.values.map { ($0, $0.writer.bufferedBytes) }
-    var total = sizes.reduce(0) { $0 + $1.1 } * limits.memoryPerBufferedByte
+    var total = sizes.reduce(0) { $0 + $1.1 }
     while total > limits.bufferedBytes, let largest = sizes.indices.max(by: { sizes[$0].1 < sizes[$1].1 }) {
-      total -= sizes[largest].1 * limits.memoryPerBufferedByte
+      total -= sizes[largest].1
       try closeEarly(sizes[largest].0)
       sizes.remove(at: largest)
     }

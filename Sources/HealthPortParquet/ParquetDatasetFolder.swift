@@ -85,13 +85,19 @@ final class ParquetDatasetFolder {
     for component in relative.split(separator: "/") {
       path += "/" + component
       guard !created.contains(path) else { continue }
-      let registration = TemporaryFiles.registerFolder(path)
-      if mkdir(path, 0o755) == 0 {
-        if let registration { createdFolders.append(registration) }
-      } else {
+      var failure: HealthPortError?
+      // Registered and created as one step for an interruption on another thread.
+      TemporaryFiles.whileCreating {
+        let registration = TemporaryFiles.registerFolder(path)
+        if mkdir(path, 0o755) == 0 {
+          if let registration { createdFolders.append(registration) }
+          return (path, true)
+        }
         TemporaryFiles.unregister(registration)
-        if errno != EEXIST { throw Self.error(path, "cannot create the folder") }
+        if errno != EEXIST { failure = Self.error(path, "cannot create the folder") }
+        return nil
       }
+      if let failure { throw failure }
       created.insert(path)
     }
   }

@@ -1,20 +1,18 @@
 import HealthPort
+import ParquetFile
 
-/// Writes an export as a Parquet dataset: the rows of `--split`'s tables (the same ids, the same
-/// routing of each element), typed, into one folder per table (see ``ParquetTableLayout``).
-final class ParquetDatasetSink: ExportSink {
+/// Writes an export as a Parquet dataset: the rows of `--split`'s tables, found by the shared
+/// ``TableRowRouter`` (the same ids, the same routing of each element), typed, into one folder
+/// per table (see ``ParquetTableLayout``).
+final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   let dataset: ParquetDataset
   private let partitionKeys: [PartitionKey]
   private var writers: [ParquetTableWriter?]
-  private var nextID = 1
-  private var cells: [ParquetCell] = []
-  /// The id of the `Workout` being written, for the `workout_id` column of its descendants.
-  private var currentWorkout: Int?
+  private var router: TableRowRouter?
   private var header: ExportHeader?
   private let identifiers: IdentifierFilter?
-  /// The last device string and its text: a device repeats over thousands of records.
-  private var lastDevice: DeviceString?
-  private var lastDeviceText: String?
+  /// A device string's bytes, rendered without a `String` (the address differs on every record).
+  private var deviceBytes: [UInt8] = []
 
   init(dataset: ParquetDataset, partitionBy keys: [PartitionKey], dropIdentifiers: Bool) {
     self.dataset = dataset
@@ -45,12 +43,31 @@ final class ParquetDatasetSink: ExportSink {
   private static let hrvBeats = index(ColumnCatalog.hrvBeats)
   private static let elements = index(ColumnCatalog.elements)
   private static let attributes = index(ColumnCatalog.attributes)
-  private static let generic: [String: (index: Int, columns: [String])] = ParquetTables.genericTables.mapValues {
-    (index($0), ParquetTables.attributeColumns(of: $0))
+  private static let visionEyes = index(ColumnCatalog.visionEyes)
+
+  /// Which of `parent_id` and `workout_id` follow each table's `id`.
+  private static let hasParentColumn = ParquetTables.all.map { $0.definition.position(of: "parent_id") != nil }
+  private static let hasWorkoutColumn = ParquetTables.all.map { $0.definition.position(of: "workout_id") != nil }
+
+  /// A generic table: its index, and where `type` and `startDate` are among its attribute columns.
+  private struct GenericTable {
+    let index: Int
+    let type: Int?
+    let start: Int?
+  }
+  private static let genericTables: [String: GenericTable] = TableRowRouter.genericTables.mapValues { table in
+    let columns = TableRowRouter.attributeColumns(of: table)
+    return GenericTable(
+      index: index(table), type: columns.firstIndex(of: "type"), start: columns.firstIndex(of: "startDate"))
   }
 
+  @inline(__always)
   private func writer(_ index: Int) throws -> ParquetTableWriter {
     if let writer = writers[index] { return writer }
+    return try makeWriter(index)
+  }
+
+  private func makeWriter(_ index: Int) throws -> ParquetTableWriter {
     let entry = ParquetTables.all[index]
     let layout: ParquetTableLayout
     do {
@@ -63,297 +80,233 @@ final class ParquetDatasetSink: ExportSink {
     return writer
   }
 
-  /// Starts a row with `id` and, when the table has them, `parent_id` and `workout_id`.
+  /// Starts a row of table `index` at `place`: its partition, then `id` and, when the table has
+  /// them, `parent_id` and `workout_id`.
   @inline(__always)
-  private func startRow(_ index: Int, parent: Int?, hasParent: Bool = true) -> Int {
-    let id = nextID
-    nextID += 1
-    cells.removeAll(keepingCapacity: true)
-    cells.append(.integer(id))
-    if hasParent { cells.append(parent.map { .integer($0) } ?? .null) }
-    if Self.hasWorkoutColumn[index] { cells.append(currentWorkout.map { .integer($0) } ?? .null) }
-    return id
-  }
-
-  private static let hasWorkoutColumn = ParquetTables.all.map { $0.definition.position(of: "workout_id") != nil }
-
-  @inline(__always)
-  private func text(_ value: String?) -> ParquetCell { value.map { .text($0) } ?? .null }
-
-  @inline(__always)
-  private func date(_ value: HealthDate?) -> ParquetCell { value.map { .date($0) } ?? .null }
-
-  private func endRow(_ index: Int) throws { try writer(index).append(cells) }
-
-  /// Appends cells without building an array for them.
-  @inline(__always)
-  private func add(_ a: ParquetCell, _ b: ParquetCell, _ c: ParquetCell? = nil, _ d: ParquetCell? = nil) {
-    cells.append(a)
-    cells.append(b)
-    if let c { cells.append(c) }
-    if let d { cells.append(d) }
+  private func row(
+    _ index: Int, _ place: TableRowPlace, type: String? = nil, start: HealthDate? = nil, startText: String? = nil
+  ) throws -> ParquetTableWriter {
+    let table = try writer(index)
+    try table.startRow(type: type, start: start, startText: startText)
+    try table.integer(place.id)
+    if Self.hasParentColumn[index] { try table.integer(place.parent) }
+    if Self.hasWorkoutColumn[index] { try table.integer(place.workout) }
+    return table
   }
 
   // MARK: ExportSink
 
   func begin(_ header: ExportHeader) throws {
     self.header = header
-    cells.removeAll(keepingCapacity: true)
-    add(.integer(0), .text(header.rootName), .null, text(header.locale))
-    cells.append(header.exportVersion.map { .integer($0) } ?? .null)
-    cells.append(.text(JSONPairs.encode(header.rootAttributes)))
-    cells.append(.text(String(decoding: header.prolog, as: UTF8.self)))
-    try endRow(Self.export)
+    let router = TableRowRouter(self)
+    self.router = router
+    try converting { try router.begin(header) }
   }
 
   func consume(_ element: ExportElement) throws {
-    switch element {
-    case .record(let record): try write(record, parent: nil)
-    case .correlation(let correlation): try write(correlation)
-    case .workout(let workout): try write(workout)
-    case .exportDate(let date): try writeNode(date.node, parent: nil)
-    case .me(let me): try writeNode(me.node, parent: nil)
-    case .activitySummary(let summary): try writeNode(summary.node, parent: nil)
-    case .clinicalRecord(let record): try writeNode(record.node, parent: nil)
-    case .audiogram(let audiogram): try writeNode(audiogram.node, parent: nil)
-    case .visionPrescription(let prescription): try writeNode(prescription.node, parent: nil)
-    case .other(let node): try writeNode(node, parent: nil)
-    }
+    guard let router else { return }
+    try converting { try router.consume(element) }
   }
 
   func end(_ report: ReadReport) throws {
     if header == nil { try begin(ExportHeader(prolog: [], rootAttributes: [])) }
     for writer in writers.compactMap({ $0 }) { try writer.closeAll() }
+    router = nil
   }
 
-  // MARK: Typed elements
-
+  /// Runs `body`, with the Parquet writer's errors made the command's.
   @inline(__always)
-  private func appendSource(_ name: String, _ version: String?, _ product: String?, _ device: String?) {
-    if let identifiers {
-      add(.text(identifiers.sourceName(name)), text(version), text(product), text(device.map(identifiers.device)))
-    } else {
-      add(.text(name), text(version), text(product), text(device))
-    }
+  private func converting(_ body: () throws -> Void) throws {
+    do { try body() } catch let error as ParquetError { throw dataset.failure(error) }
   }
 
-  @inline(__always)
-  private func deviceText(_ device: DeviceString?) -> String? {
-    guard let device else { return nil }
-    if device != lastDevice {
-      lastDevice = device
-      lastDeviceText = device.description
-    }
-    return lastDeviceText
+  // MARK: TableRowReceiver
+
+  func root(_ header: ExportHeader) throws {
+    let table = try writer(Self.export)
+    try table.startRow()
+    try table.integer(0)
+    try table.text(header.rootName)
+    try table.text(nil)
+    try table.text(header.locale)
+    try table.integer(header.exportVersion)
+    try table.text(JSONPairs.encode(header.rootAttributes))
+    try table.text(String(decoding: header.prolog, as: UTF8.self))
+    try table.endRow()
   }
 
-  private func write(_ record: Record, parent: Int?) throws {
-    let table = parent == nil ? Self.records : Self.correlationRecords
-    let id = startRow(table, parent: parent, hasParent: parent != nil)
-    cells.append(.text(record.type))
-    appendSource(record.sourceName, record.sourceVersion, record.sourceProduct, deviceText(record.deviceString))
-    add(text(record.unit), text(record.value), date(record.creationDate), .date(record.startDate))
-    cells.append(.date(record.endDate))
-    try endRow(table)
-    try writeExtras(record.extraAttributes, of: id)
-    for child in record.children {
-      switch child {
-      case .metadata(let entry): try write(entry, parent: id)
-      case .heartRateVariability(let list): try write(list, parent: id)
-      case .other(let node): try writeNode(node, parent: id)
+  func exportDate(_ value: String, at place: TableRowPlace) throws {
+    let table = try row(Self.export, place)
+    try table.text("ExportDate")
+    try table.text(value)
+    for _ in 0..<4 { try table.text(nil) }
+    try table.endRow()
+  }
+
+  func record(_ record: Record, at place: TableRowPlace) throws {
+    let index = place.parent == nil ? Self.records : Self.correlationRecords
+    let table = try row(index, place, type: record.type, start: record.startDate)
+    try table.text(record.type)
+    try source(record.sourceName, record.sourceVersion, record.sourceProduct, record.deviceString, to: table)
+    try table.text(record.unit)
+    try table.text(record.value)
+    try table.date(record.creationDate)
+    try table.date(record.startDate)
+    try table.date(record.endDate)
+    try table.endRow()
+  }
+
+  func correlation(_ correlation: Correlation, at place: TableRowPlace) throws {
+    let table = try row(Self.correlations, place, type: correlation.type, start: correlation.startDate)
+    try table.text(correlation.type)
+    try source(
+      correlation.sourceName, correlation.sourceVersion, correlation.sourceProduct, correlation.deviceString,
+      to: table)
+    try dates(correlation.creationDate, correlation.startDate, correlation.endDate, to: table)
+  }
+
+  func workout(_ workout: Workout, at place: TableRowPlace) throws {
+    let table = try row(Self.workouts, place, start: workout.startDate)
+    for text in [
+      workout.workoutActivityType, workout.duration, workout.durationUnit, workout.totalDistance,
+      workout.totalDistanceUnit, workout.totalEnergyBurned, workout.totalEnergyBurnedUnit,
+    ] {
+      try table.text(text)
+    }
+    try source(workout.sourceName, workout.sourceVersion, workout.sourceProduct, workout.deviceString, to: table)
+    try dates(workout.creationDate, workout.startDate, workout.endDate, to: table)
+  }
+
+  func workoutEvent(_ event: WorkoutEvent, at place: TableRowPlace) throws {
+    let table = try row(Self.workoutEvents, place, type: event.type)
+    try table.text(event.type)
+    try table.date(event.date)
+    try table.text(event.duration)
+    try table.text(event.durationUnit)
+    try table.endRow()
+  }
+
+  func workoutActivity(_ activity: WorkoutActivity, at place: TableRowPlace) throws {
+    let table = try row(Self.workoutActivities, place, start: activity.startDate)
+    try table.text(activity.uuid)
+    try table.date(activity.startDate)
+    try table.date(activity.endDate)
+    try table.text(activity.duration)
+    try table.text(activity.durationUnit)
+    try table.endRow()
+  }
+
+  func workoutStatistics(_ statistics: WorkoutStatistics, at place: TableRowPlace) throws {
+    let table = try row(Self.workoutStatistics, place, type: statistics.type, start: statistics.startDate)
+    try table.text(statistics.type)
+    try table.date(statistics.startDate)
+    try table.date(statistics.endDate)
+    for text in [statistics.average, statistics.minimum, statistics.maximum, statistics.sum, statistics.unit] {
+      try table.text(text)
+    }
+    try table.endRow()
+  }
+
+  func workoutRoute(_ route: WorkoutRoute, at place: TableRowPlace) throws {
+    let table = try row(Self.workoutRoutes, place, start: route.startDate)
+    try source(route.sourceName, route.sourceVersion, route.sourceProduct, route.deviceString, to: table)
+    try dates(route.creationDate, route.startDate, route.endDate, to: table)
+  }
+
+  func fileReference(_ reference: FileReference, at place: TableRowPlace) throws {
+    let table = try row(Self.fileReferences, place)
+    try table.text(reference.path)
+    try table.endRow()
+  }
+
+  func metadata(key: String?, value: String?, at place: TableRowPlace) throws {
+    let table = try row(Self.metadata, place)
+    try table.text(key)
+    try table.text(value)
+    try table.endRow()
+  }
+
+  func hrvList(at place: TableRowPlace) throws {
+    try row(Self.hrvLists, place).endRow()
+  }
+
+  func hrvBeat(_ beat: InstantaneousBeatsPerMinute, at place: TableRowPlace) throws {
+    let table = try row(Self.hrvBeats, place)
+    try table.text(beat.bpm)
+    try table.text(beat.time)
+    try table.endRow()
+  }
+
+  func genericRow(_ node: ElementNode, table definition: TableDefinition, slots: [Int], at place: TableRowPlace)
+    throws
+  {
+    guard let generic = Self.genericTables[node.name] else { return }
+    func value(_ column: Int?) -> String? {
+      guard let column, slots[column] >= 0 else { return nil }
+      return node.attributes[slots[column]].value
+    }
+    let table = try row(generic.index, place, type: value(generic.type), startText: value(generic.start))
+    if generic.index == Self.visionEyes { try table.text(node.name) }
+    let isMe = identifiers != nil && node.name == "Me"
+    for slot in slots {
+      guard slot >= 0 else {
+        try table.text(nil)
+        continue
       }
+      let attribute = node.attributes[slot]
+      try table.text(isMe ? identifiers?.me(attribute) : attribute.value)
     }
+    try table.endRow()
   }
 
-  private func write(_ correlation: Correlation) throws {
-    let id = startRow(Self.correlations, parent: nil, hasParent: false)
-    cells.append(.text(correlation.type))
-    appendSource(correlation.sourceName, correlation.sourceVersion, correlation.sourceProduct, correlation.device)
-    add(date(correlation.creationDate), .date(correlation.startDate), .date(correlation.endDate))
-    try endRow(Self.correlations)
-    try writeExtras(correlation.extraAttributes, of: id)
-    for child in correlation.children {
-      switch child {
-      case .metadata(let entry): try write(entry, parent: id)
-      case .record(let record): try write(record, parent: id)
-      case .other(let node): try writeNode(node, parent: id)
-      }
-    }
+  func otherElement(_ node: ElementNode, at place: TableRowPlace) throws {
+    let table = try row(Self.elements, place)
+    try table.text(node.name)
+    try table.text(node.text)
+    try table.endRow()
   }
 
-  private func write(_ workout: Workout) throws {
-    let id = startRow(Self.workouts, parent: nil, hasParent: false)
-    add(.text(workout.workoutActivityType), text(workout.duration), text(workout.durationUnit))
-    add(text(workout.totalDistance), text(workout.totalDistanceUnit), text(workout.totalEnergyBurned))
-    cells.append(text(workout.totalEnergyBurnedUnit))
-    appendSource(workout.sourceName, workout.sourceVersion, workout.sourceProduct, workout.device)
-    add(date(workout.creationDate), .date(workout.startDate), .date(workout.endDate))
-    try endRow(Self.workouts)
-    try writeExtras(workout.extraAttributes, of: id)
-    currentWorkout = id
-    defer { currentWorkout = nil }
-    for child in workout.children {
-      switch child {
-      case .metadata(let entry): try write(entry, parent: id)
-      case .event(let event): try write(event, parent: id)
-      case .activity(let activity): try write(activity, parent: id)
-      case .statistics(let statistics): try write(statistics, parent: id)
-      case .route(let route): try write(route, parent: id)
-      case .other(let node): try writeNode(node, parent: id)
-      }
-    }
-  }
-
-  private func write(_ event: WorkoutEvent, parent: Int) throws {
-    let id = startRow(Self.workoutEvents, parent: parent)
-    add(.text(event.type), .date(event.date), text(event.duration), text(event.durationUnit))
-    try endRow(Self.workoutEvents)
-    try writeExtras(event.extraAttributes, of: id)
-    for child in event.children {
-      switch child {
-      case .metadata(let entry): try write(entry, parent: id)
-      case .other(let node): try writeNode(node, parent: id)
-      }
-    }
-  }
-
-  private func write(_ activity: WorkoutActivity, parent: Int) throws {
-    let id = startRow(Self.workoutActivities, parent: parent)
-    add(.text(activity.uuid), .date(activity.startDate), date(activity.endDate), text(activity.duration))
-    cells.append(text(activity.durationUnit))
-    try endRow(Self.workoutActivities)
-    try writeExtras(activity.extraAttributes, of: id)
-    for child in activity.children {
-      switch child {
-      case .metadata(let entry): try write(entry, parent: id)
-      case .event(let event): try write(event, parent: id)
-      case .statistics(let statistics): try write(statistics, parent: id)
-      case .other(let node): try writeNode(node, parent: id)
-      }
-    }
-  }
-
-  private func write(_ statistics: WorkoutStatistics, parent: Int) throws {
-    let id = startRow(Self.workoutStatistics, parent: parent)
-    add(.text(statistics.type), .date(statistics.startDate), .date(statistics.endDate))
-    add(text(statistics.average), text(statistics.minimum), text(statistics.maximum), text(statistics.sum))
-    cells.append(text(statistics.unit))
-    try endRow(Self.workoutStatistics)
-    try writeExtras(statistics.extraAttributes, of: id)
-    for node in statistics.extraChildren { try writeNode(node, parent: id) }
-  }
-
-  private func write(_ route: WorkoutRoute, parent: Int) throws {
-    let id = startRow(Self.workoutRoutes, parent: parent)
-    appendSource(route.sourceName, route.sourceVersion, route.sourceProduct, route.device)
-    add(date(route.creationDate), .date(route.startDate), .date(route.endDate))
-    try endRow(Self.workoutRoutes)
-    try writeExtras(route.extraAttributes, of: id)
-    for child in route.children {
-      switch child {
-      case .metadata(let entry): try write(entry, parent: id)
-      case .fileReference(let reference):
-        let referenceID = startRow(Self.fileReferences, parent: id)
-        cells.append(.text(reference.path))
-        try endRow(Self.fileReferences)
-        try writeExtras(reference.extraAttributes, of: referenceID)
-        for node in reference.extraChildren { try writeNode(node, parent: referenceID) }
-      case .location(let node), .other(let node): try writeNode(node, parent: id)
-      }
-    }
-  }
-
-  private func write(_ entry: MetadataEntry, parent: Int) throws {
-    let id = startRow(Self.metadata, parent: parent)
-    add(.text(entry.key), .text(entry.value))
-    try endRow(Self.metadata)
-    try writeExtras(entry.extraAttributes, of: id)
-    for node in entry.extraChildren { try writeNode(node, parent: id) }
-  }
-
-  private func write(_ list: HeartRateVariabilityList, parent: Int) throws {
-    let id = startRow(Self.hrvLists, parent: parent)
-    try endRow(Self.hrvLists)
-    try writeExtras(list.extraAttributes, of: id)
-    for child in list.children {
-      switch child {
-      case .beat(let beat):
-        let beatID = startRow(Self.hrvBeats, parent: id)
-        add(.text(beat.bpm), .text(beat.time))
-        try endRow(Self.hrvBeats)
-        try writeExtras(beat.extraAttributes, of: beatID)
-        for node in beat.extraChildren { try writeNode(node, parent: beatID) }
-      case .other(let node): try writeNode(node, parent: id)
-      }
-    }
-  }
-
-  // MARK: Generic elements
-
-  /// As `--split` does: a generic element goes to its kind's table when its attributes fit the
-  /// table's columns (known names, in order, no text); otherwise to `elements` with its
-  /// attributes in `attributes`. Children follow, each by the same rule.
-  private func writeNode(_ node: ElementNode, parent: Int?) throws {
-    let id: Int
-    if let kind = Self.generic[node.name], node.text == nil,
-      let slots = Self.slots(of: node.attributes, in: kind.columns)
-    {
-      id = startRow(kind.index, parent: parent)
-      if kind.index == Self.generic["RightEye"]!.index { cells.append(.text(node.name)) }
-      for slot in slots { cells.append(slot >= 0 ? attributeCell(node, slot) : .null) }
-      try endRow(kind.index)
-    } else if node.name == "MetadataEntry", node.text == nil,
-      let slots = Self.slots(of: node.attributes, in: ["key", "value"])
-    {
-      id = startRow(Self.metadata, parent: parent)
-      for slot in slots { cells.append(slot >= 0 ? .text(node.attributes[slot].value) : .null) }
-      try endRow(Self.metadata)
-    } else if parent == nil, node.name == "ExportDate", node.text == nil, node.attributes.count == 1,
-      node.attributes[0].name == "value"
-    {
-      id = startRow(Self.export, parent: nil, hasParent: false)
-      add(.text("ExportDate"), .text(node.attributes[0].value), .null, .null)
-      add(.null, .null)
-      try endRow(Self.export)
-    } else {
-      id = startRow(Self.elements, parent: parent)
-      add(.text(node.name), text(node.text))
-      try endRow(Self.elements)
-      try writeExtras(node.attributes, of: id)
-    }
-    for child in node.children { try writeNode(child, parent: id) }
-  }
-
-  @inline(__always)
-  private func attributeCell(_ node: ElementNode, _ slot: Int) -> ParquetCell {
-    let attribute = node.attributes[slot]
-    if let identifiers, node.name == "Me" { return identifiers.me(attribute) }
-    return .text(attribute.value)
-  }
-
-  /// For each column, the index of the attribute that fills it (-1 for none); nil when the
-  /// attributes are not a subsequence of the columns in order.
-  static func slots(of attributes: [Attribute], in columns: [String]) -> [Int]? {
-    var slots = Array(repeating: -1, count: columns.count)
-    var column = 0
-    for (index, attribute) in attributes.enumerated() {
-      while column < columns.count, columns[column] != attribute.name { column += 1 }
-      guard column < columns.count else { return nil }
-      slots[column] = index
-      column += 1
-    }
-    return slots
-  }
-
-  /// Attributes without a column, one row each in `attributes`.
-  private func writeExtras(_ attributes: [Attribute], of id: Int) throws {
-    guard !attributes.isEmpty else { return }
+  func attribute(_ attribute: Attribute, of id: Int) throws {
     let table = try writer(Self.attributes)
-    for attribute in attributes {
-      cells.removeAll(keepingCapacity: true)
-      add(.integer(id), .text(attribute.name), .text(attribute.value))
-      try table.append(cells)
+    try table.startRow()
+    try table.integer(id)
+    try table.text(attribute.name)
+    try table.text(attribute.value)
+    try table.endRow()
+  }
+
+  // MARK: Shared columns
+
+  /// `source_name, source_version, source_product, device`.
+  @inline(__always)
+  private func source(
+    _ name: String, _ version: String?, _ product: String?, _ device: DeviceString?, to table: ParquetTableWriter
+  ) throws {
+    if let identifiers {
+      try table.text(identifiers.sourceName(name))
+      try table.text(version)
+      try table.text(product)
+      try table.text(device.map { identifiers.device($0.description) })
+      return
     }
+    try table.text(name)
+    try table.text(version)
+    try table.text(product)
+    guard let device else { return try table.text(nil) }
+    deviceBytes.removeAll(keepingCapacity: true)
+    device.append(to: &deviceBytes)
+    try table.bytes(deviceBytes)
+  }
+
+  /// The three dates that end a row, and the row's end.
+  @inline(__always)
+  private func dates(_ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, to table: ParquetTableWriter)
+    throws
+  {
+    try table.date(creation)
+    try table.date(start)
+    try table.date(end)
+    try table.endRow()
   }
 }
 

@@ -32,9 +32,13 @@ public enum ParquetOutput {
     public init() {}
 
     init(_ request: OutputRequest) throws {
-      // `convert` hands over a list option's values split at commas.
       if let keys = request.options[ParquetOutput.partitionBy.name] {
-        for key in keys.flatMap({ $0.split(separator: ",") }) {
+        let names = keys.flatMap { $0.split(separator: ",") }.map { key in
+          var key = key.drop { $0 == " " }
+          while key.last == " " { key.removeLast() }
+          return key
+        }
+        for key in names where !key.isEmpty {
           guard let known = PartitionKey(rawValue: String(key)) else {
             throw HealthPortError(
               .usage, message: "unknown partition key '\(key)' for --partition-by (one of type, year)")
@@ -45,7 +49,7 @@ public enum ParquetOutput {
           self.partitionBy.append(known.rawValue)
         }
       }
-      if let name = request.options[ParquetOutput.person.name]?.joined(separator: ",") {
+      if let name = request.value(ParquetOutput.person.name) {
         guard !name.isEmpty else { throw HealthPortError(.usage, message: "--person needs a name") }
         self.person = name
       }

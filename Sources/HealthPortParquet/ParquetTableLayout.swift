@@ -26,12 +26,12 @@ enum ParquetCellKind: Sendable {
   }
 }
 
-/// One catalog column's place in a Parquet table: where its first Parquet column is (nil when the
-/// column is a partition key, named by the folders instead) and how its cells are typed.
+/// One catalog column's place in a Parquet table: where its first Parquet column is and how its
+/// cells are typed.
 struct ParquetCellSlot: Sendable {
   let catalogColumn: TableColumn
   let kind: ParquetCellKind
-  let firstColumn: Int?
+  let firstColumn: Int
 }
 
 /// A table of the dataset: its catalog definition, its Parquet schema and the slot of each of
@@ -42,18 +42,15 @@ struct ParquetTableLayout: Sendable {
   let slots: [ParquetCellSlot]
   /// The partition keys that apply to this table, in folder order.
   let partitionKeys: [PartitionKey]
-  /// The catalog position of `type`, when the table has it.
-  let typePosition: Int?
-  /// The catalog position of `startDate`, when the table has it.
-  let startPosition: Int?
+  /// With `type` partitioned, the column that keeps the whole type identifier (the folder has
+  /// its short name).
+  static let typeIdentifier = "type_identifier"
 
   /// The dataset folder's name for the table.
   var name: String { definition.name }
 
   init(_ definition: TableDefinition, partitionBy keys: [PartitionKey], generic: Bool) throws {
     self.definition = definition
-    typePosition = definition.position(of: "type")
-    startPosition = definition.position(of: "startDate")
     partitionKeys = keys.filter { key in
       switch key {
       case .type: definition.position(of: "type") != nil
@@ -65,7 +62,9 @@ struct ParquetTableLayout: Sendable {
     var slots: [ParquetCellSlot] = []
     for column in definition.columns {
       if column.name == "type" && typeIsFolder {
-        slots.append(ParquetCellSlot(catalogColumn: column, kind: .text, firstColumn: nil))
+        // The folder has the short name; the file keeps the identifier whole.
+        slots.append(ParquetCellSlot(catalogColumn: column, kind: .text, firstColumn: columns.count))
+        columns.append(.string(Self.typeIdentifier, optional: !column.isRequired))
         continue
       }
       let optional = !column.isRequired
@@ -95,7 +94,8 @@ struct ParquetTableLayout: Sendable {
         columns.append(.date(base, optional: true))
         kind = .day(fallback: mayNotFit ? columns.count : nil)
       case .text, .localTime, .json, .isoDate, .instant:
-        columns.append(.string(base, optional: optional))
+        // A device string holds a memory address that differs on nearly every record.
+        columns.append(.string(base, optional: optional, dictionary: column.name != "device"))
         kind = .text
       }
       if kind.fallback != nil { columns.append(.string(base + "_text", optional: true)) }

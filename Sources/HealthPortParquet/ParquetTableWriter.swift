@@ -1,29 +1,30 @@
 import HealthPort
 import ParquetFile
 
-/// One cell of a row, in the catalog's column order, before it is typed.
-enum ParquetCell {
-  case null
-  case text(String)
-  case integer(Int)
-  case date(HealthDate)
-}
-
 /// Writes the rows of one table into its part files, one per partition folder.
+///
+/// A row is ``startRow(type:start:startText:)``, then one typed call per catalog column in the
+/// catalog's order (``integer(_:)``, ``text(_:)``, ``date(_:)``, ``bytes(_:)``), each turned into
+/// the column's Parquet column(s) by its slot; a partition column's value only picks the folder.
 final class ParquetTableWriter {
   let layout: ParquetTableLayout
   private unowned let dataset: ParquetDataset
   private var parts: [String: ParquetPartFile] = [:]
-  private var lastPartition = ""
-  private var lastType: String?
-  private var lastYear = Int.min
-  private var lastPart: ParquetPartFile?
+  /// The partitions used last, most recent first: records of a few types interleave (a Watch's
+  /// heart rate beside an iPhone's steps), and the same interned type string comes back each time.
+  private var recentParts: [(type: String?, year: Int, part: ParquetPartFile)] = []
   private var lastDay = Int.min
   private var lastDayYear = Int.min
+  private let partitionByType: Bool
+  private let partitionByYear: Bool
 
-  /// Each catalog column's kind and first Parquet column (nil for a partition key), without the
-  /// catalog's strings, so that the per-row loop retains nothing.
-  private let steps: [(kind: ParquetCellKind, column: Int?)]
+  /// Each catalog column's kind and first Parquet column, without the catalog's strings, so that
+  /// the per-row calls retain nothing.
+  private let steps: [(kind: ParquetCellKind, column: Int)]
+  /// The row being written: its part file's writer, and the next catalog column.
+  private var part: ParquetPartFile?
+  private var writer: ParquetWriter?
+  private var position = 0
 
   init(_ layout: ParquetTableLayout, dataset: ParquetDataset) {
     self.layout = layout
@@ -33,21 +34,23 @@ final class ParquetTableWriter {
     partitionByYear = layout.partitionKeys.contains(.year)
   }
 
-  private let partitionByType: Bool
-  private let partitionByYear: Bool
+  /// Starts a row: `type` and the start (as a date, or as text for a generic element) pick its
+  /// partition, when the table is partitioned by them.
+  @inline(__always)
+  func startRow(type: String? = nil, start: HealthDate? = nil, startText: String? = nil) throws {
+    let part = try partFile(type: type, start: start, startText: startText)
+    self.part = part
+    writer = part.writer
+    position = 0
+  }
 
-  /// Appends one row: `cells` holds one cell per catalog column.
-  func append(_ cells: [ParquetCell]) throws {
-    let part = try partFile(for: cells)
-    let writer = part.writer
-    do {
-      for position in steps.indices {
-        guard let column = steps[position].column else { continue }
-        try Self.append(cells[position], kind: steps[position].kind, column: column, to: writer)
-      }
-    } catch {
-      throw dataset.failure(error)
-    }
+  /// Ends the row: row groups and memory kept within their limits.
+  @inline(__always)
+  func endRow() throws {
+    guard let part else { return }
+    assert(position == steps.count, "\(layout.name): a row of \(position) cells for \(steps.count) columns")
+    self.part = nil
+    writer = nil
     try dataset.rowAppended(to: part)
   }
 
@@ -55,38 +58,98 @@ final class ParquetTableWriter {
   func closeAll() throws {
     for part in parts.values { try dataset.close(part) }
     parts.removeAll()
-    lastPart = nil
+    recentParts.removeAll()
   }
 
   /// Forgets a part file the dataset closed early (a new one starts when its partition gets rows).
   func forget(_ part: ParquetPartFile) {
     parts[part.partition] = nil
-    if lastPart === part { lastPart = nil }
+    recentParts.removeAll { $0.part === part }
+  }
+
+  // MARK: Cells, in catalog order
+
+  @inline(__always)
+  private func nextStep() -> (kind: ParquetCellKind, column: Int, writer: ParquetWriter)? {
+    let step = steps[position]
+    position += 1
+    guard let writer else { return nil }
+    return (step.kind, step.column, writer)
+  }
+
+  /// An id, a parent's, a version number.
+  @inline(__always)
+  func integer(_ value: Int?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    switch kind {
+    case .integer(let fallback):
+      if let value { try writer.append(Int64(value), to: column) } else { try writer.appendNull(to: column) }
+      if let fallback { try writer.appendNull(to: fallback) }
+    default:
+      try Self.append(text: value.map { String($0) }, kind: kind, column: column, to: writer)
+    }
+  }
+
+  /// A value as written; typed by the column (a number, a day, a date) with a `_text` column for
+  /// what does not parse.
+  @inline(__always)
+  func text(_ value: String?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    try Self.append(text: value, kind: kind, column: column, to: writer)
+  }
+
+  /// A text already in bytes (a device string rendered without a `String`).
+  @inline(__always)
+  func bytes(_ value: [UInt8]?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    guard case .text = kind, let value else {
+      try Self.append(text: value.map { String(decoding: $0, as: UTF8.self) }, kind: kind, column: column, to: writer)
+      return
+    }
+    try writer.append(bytes: value, to: column)
+  }
+
+  /// A parsed date of a typed element.
+  @inline(__always)
+  func date(_ value: HealthDate?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    guard case .date(let localDay, let fallback) = kind else {
+      try Self.append(text: value?.description, kind: kind, column: column, to: writer)
+      return
+    }
+    try Self.append(date: value, localDay: localDay, column: column, to: writer)
+    if let fallback { try writer.appendNull(to: fallback) }
   }
 
   // MARK: Partitions
 
-  private func partFile(for cells: [ParquetCell]) throws -> ParquetPartFile {
-    var type: String?
+  private func partFile(type: String?, start: HealthDate?, startText: String?) throws -> ParquetPartFile {
+    let type = partitionByType ? type : nil
     var year = Int.min
-    if partitionByType, let position = layout.typePosition, case .text(let text) = cells[position] { type = text }
-    if partitionByYear, let position = layout.startPosition {
-      if case .date(let date) = cells[position] {
-        let day = date.localDayNumber
+    if partitionByYear {
+      if let start {
+        let day = start.localDayNumber
         if day != lastDay {
           lastDay = day
           lastDayYear = HealthDate.civil(fromDays: day).year
         }
         year = lastDayYear
-      } else if case .text(let text) = cells[position], let date = HealthDate(text) {
+      } else if let startText, let date = HealthDate(startText) {
         year = HealthDate.civil(fromDays: date.localDayNumber).year
       }
     }
-    if let lastPart, type == lastType, year == lastYear { return lastPart }
+    for index in recentParts.indices where recentParts[index].year == year && recentParts[index].type == type {
+      let recent = recentParts[index]
+      if index > 0 {
+        recentParts.remove(at: index)
+        recentParts.insert(recent, at: 0)
+      }
+      return recent.part
+    }
     var partition = ""
     for key in layout.partitionKeys {
       switch key {
-      case .type: partition += "type=" + HivePath.escape(type) + "/"
+      case .type: partition += "type=" + HivePath.escape(type.map(TypeName.short)) + "/"
       case .year: partition += "year=" + (year == Int.min ? HivePath.defaultPartition : String(year)) + "/"
       }
     }
@@ -97,107 +160,108 @@ final class ParquetTableWriter {
       part = try dataset.openPart(table: self, partition: partition)
       parts[partition] = part
     }
-    lastType = type
-    lastYear = year
-    lastPartition = partition
-    lastPart = part
+    if recentParts.count == 8 { recentParts.removeLast() }
+    recentParts.insert((type, year, part), at: 0)
     return part
   }
 
-  // MARK: Typing cells
+  // MARK: Typing values
 
   @inline(__always)
-  private static func append(_ cell: ParquetCell, kind: ParquetCellKind, column: Int, to writer: ParquetWriter)
+  private static func append(date: HealthDate?, localDay: Bool, column: Int, to writer: ParquetWriter)
     throws(ParquetError)
   {
-    switch kind {
-    case .text:
-      switch cell {
-      case .null: try writer.appendNull(to: column)
-      case .text(let text): try writer.append(text, to: column)
-      case .integer(let value): try writer.append(String(value), to: column)
-      case .date(let date): try writer.append(date.description, to: column)
-      }
-    case .integer(let fallback):
-      var rest: String?
-      if case .integer(let value) = cell {
-        try writer.append(Int64(value), to: column)
-      } else if case .text(let text) = cell, let value = Int64(text) {
-        try writer.append(value, to: column)
-      } else {
-        try writer.appendNull(to: column)
-        if case .text(let text) = cell { rest = text }
-      }
-      try appendFallback(rest, fallback, writer)
-    case .number(let fallback):
-      var rest: String?
-      if case .text(let text) = cell, let value = DecimalNumber.parse(text) {
-        try writer.append(value, to: column)
-      } else {
-        try writer.appendNull(to: column)
-        if case .text(let text) = cell { rest = text }
-      }
-      try appendFallback(rest, fallback, writer)
-    case .date(let localDay, let fallback):
-      var rest: String?
-      var date: HealthDate?
-      switch cell {
-      case .date(let value): date = value
-      case .text(let text):
-        date = HealthDate(text)
-        if date == nil { rest = text }
-      case .null, .integer: break
-      }
-      if let date {
-        try writer.append(date.secondsSince1970 * 1_000_000, to: column)
-        try writer.append(date.offsetSeconds / 60, to: column + 1)
-        if localDay { try writer.append(Int32(truncatingIfNeeded: date.localDayNumber), to: column + 2) }
-      } else {
-        try writer.appendNull(to: column)
-        try writer.appendNull(to: column + 1)
-        if localDay { try writer.appendNull(to: column + 2) }
-      }
-      try appendFallback(rest, fallback, writer)
-    case .day(let fallback):
-      var rest: String?
-      if case .text(let text) = cell, let day = CalendarDay.parse(text) {
-        try writer.append(Int32(truncatingIfNeeded: day), to: column)
-      } else {
-        try writer.appendNull(to: column)
-        if case .text(let text) = cell { rest = text }
-      }
-      try appendFallback(rest, fallback, writer)
+    if let date {
+      try writer.append(date.secondsSince1970 * 1_000_000, to: column)
+      try writer.append(date.offsetSeconds / 60, to: column + 1)
+      if localDay { try writer.append(Int32(truncatingIfNeeded: date.localDayNumber), to: column + 2) }
+    } else {
+      try writer.appendNull(to: column)
+      try writer.appendNull(to: column + 1)
+      if localDay { try writer.appendNull(to: column + 2) }
     }
   }
 
   @inline(__always)
-  private static func appendFallback(_ text: String?, _ column: Int?, _ writer: ParquetWriter) throws(ParquetError) {
-    guard let column else { return }
-    if let text { try writer.append(text, to: column) } else { try writer.appendNull(to: column) }
+  private static func append(text: String?, kind: ParquetCellKind, column: Int, to writer: ParquetWriter)
+    throws(ParquetError)
+  {
+    var rest: String?
+    switch kind {
+    case .text:
+      if let text { try writer.append(text, to: column) } else { try writer.appendNull(to: column) }
+      return
+    case .integer:
+      if let text, let value = Int64(text) {
+        try writer.append(value, to: column)
+      } else {
+        try writer.appendNull(to: column)
+        rest = text
+      }
+    case .number:
+      if let text, let value = DecimalNumber.parse(text) {
+        try writer.append(value, to: column)
+      } else {
+        try writer.appendNull(to: column)
+        rest = text
+      }
+    case .date(let localDay, _):
+      let date = text.flatMap { HealthDate($0) }
+      if date == nil { rest = text }
+      try append(date: date, localDay: localDay, column: column, to: writer)
+    case .day:
+      if let text, let day = CalendarDay.parse(text) {
+        try writer.append(Int32(truncatingIfNeeded: day), to: column)
+      } else {
+        try writer.appendNull(to: column)
+        rest = text
+      }
+    }
+    guard let fallback = kind.fallback else { return }
+    if let rest { try writer.append(rest, to: fallback) } else { try writer.appendNull(to: fallback) }
   }
 }
 
-/// Hive's folder names: `key=value`, with the characters a path or a reader would misread
-/// percent-encoded, as Hive and Spark write them.
+/// The short name of a type identifier, for the `type=` folders: Apple's identifiers without their
+/// `HK…TypeIdentifier` prefix (`HKQuantityTypeIdentifierStepCount` → `StepCount`,
+/// `HKDataTypeIdentifierAudiogram` → `Audiogram`) or `HKDataType` prefix
+/// (`HKDataTypeSleepDurationGoal` → `SleepDurationGoal`); any other name whole.
+enum TypeName {
+  static func short(_ type: String) -> String {
+    guard type.hasPrefix("HK") else { return type }
+    if let marker = type.firstRange(of: "TypeIdentifier"), marker.upperBound < type.endIndex {
+      return String(type[marker.upperBound...])
+    }
+    if type.hasPrefix("HKDataType"), type.utf8.count > "HKDataType".utf8.count {
+      return String(type.dropFirst("HKDataType".count))
+    }
+    return type
+  }
+}
+
+/// Hive's folder names: `key=value`, with `/`, `=`, `%` and control characters percent-encoded
+/// (what a path or a Hive reader would misread); everything else, UTF-8 and spaces included, as it is.
 enum HivePath {
-  /// The folder of a null value.
+  /// The folder of a null or empty value.
   static let defaultPartition = "__HIVE_DEFAULT_PARTITION__"
 
   static func escape(_ value: String?) -> String {
     guard let value, !value.isEmpty else { return defaultPartition }
-    var escaped = ""
+    guard value.utf8.contains(where: needsEscape) else { return value }
+    var escaped: [UInt8] = []
+    let hex = Array("0123456789ABCDEF".utf8)
     for byte in value.utf8 {
-      let plain =
-        (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte)
-        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || (byte == UInt8(ascii: ".") && !escaped.isEmpty)
-      if plain {
-        escaped.unicodeScalars.append(Unicode.Scalar(byte))
+      if needsEscape(byte) {
+        escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
       } else {
-        let hex = Array("0123456789ABCDEF".utf8)
-        escaped += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+        escaped.append(byte)
       }
     }
-    return escaped
+    return String(decoding: escaped, as: UTF8.self)
+  }
+
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
   }
 }
 
@@ -205,31 +269,62 @@ enum HivePath {
 /// `DOUBLE` column takes, so that words such as `nan` or `inf` keep their text instead.
 enum DecimalNumber {
   static func parse(_ text: String) -> Double? {
+    if let result = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) {
+      return result.exact ?? (result.valid ? Double(text) : nil)
+    }
+    var copy = text
+    let result = copy.withUTF8 { parse(bytes: $0) }
+    return result.exact ?? (result.valid ? Double(text) : nil)
+  }
+
+  /// Powers of ten that a `Double` holds exactly.
+  private static let powersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+  }
+
+  /// Whether the bytes are a decimal number and, for up to 15 significant digits and no exponent,
+  /// its value: an exact integer divided by an exact power of ten, which IEEE division rounds
+  /// correctly, as `strtod` would.
+  private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> (valid: Bool, exact: Double?) {
     var digits = 0
-    var index = 0
-    var valid = true
+    var fractionDigits = 0
+    var mantissa: UInt64 = 0
+    var negative = false
     var seenPoint = false
     var seenExponent = false
     var exponentDigits = 0
-    for byte in text.utf8 {
-      defer { index += 1 }
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        if seenExponent { exponentDigits += 1 } else { digits += 1 }
+        if seenExponent {
+          exponentDigits += 1
+        } else {
+          digits += 1
+          if seenPoint { fractionDigits += 1 }
+          if digits <= 19 { mantissa = mantissa &* 10 &+ UInt64(byte &- 48) }
+        }
       case UInt8(ascii: "-"), UInt8(ascii: "+"):
-        if index != 0 && !(seenExponent && exponentDigits == 0) { valid = false }
+        if index == 0 {
+          negative = byte == UInt8(ascii: "-")
+        } else if !(seenExponent && exponentDigits == 0 && bytes[index - 1] | 0x20 == UInt8(ascii: "e")) {
+          return (false, nil)
+        }
       case UInt8(ascii: "."):
-        if seenPoint || seenExponent { valid = false }
+        if seenPoint || seenExponent { return (false, nil) }
         seenPoint = true
       case UInt8(ascii: "e"), UInt8(ascii: "E"):
-        if seenExponent || digits == 0 { valid = false }
+        if seenExponent || digits == 0 { return (false, nil) }
         seenExponent = true
-      default: valid = false
+      default: return (false, nil)
       }
-      if !valid { return nil }
     }
-    guard digits > 0, !seenExponent || exponentDigits > 0 else { return nil }
-    return Double(text)
+    guard digits > 0, !seenExponent || exponentDigits > 0 else { return (false, nil) }
+    guard !seenExponent, digits <= 15, fractionDigits <= 22 else { return (true, nil) }
+    let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
+    return (true, negative ? -magnitude : magnitude)
   }
 }
 

@@ -39,6 +39,7 @@ final class ColumnChunkBuilder {
   private var pages: [UInt8] = []
   private var uncompressedPagesSize = 0
   private var dictionary = ByteArrayDictionary()
+  private var recentStrings = RecentStrings()
   private var isDictionaryEncoding: Bool
   private var dictionaryPageCount = 0
   private var plainPageCount = 0
@@ -56,7 +57,8 @@ final class ColumnChunkBuilder {
     maximumPageValues = configuration.maximumPageValues
     dictionaryLimit = configuration.dictionaryPageLimit
     statisticsLimit = configuration.maximumStatisticsSize
-    isDictionaryEncoding = column.physicalType == .byteArray && configuration.dictionaryPageLimit > 0
+    isDictionaryEncoding =
+      column.physicalType == .byteArray && column.usesDictionary && configuration.dictionaryPageLimit > 0
     indexPageLimit = pageSize * 8
   }
 
@@ -66,10 +68,12 @@ final class ColumnChunkBuilder {
   /// Bytes of finished pages and the dictionary.
   var encodedBytes: Int { pages.count + dictionary.plainBytes.count }
 
-  /// `encodedBytes` and the open page's values and levels.
+  /// Every buffer the column holds, by capacity: finished pages, the dictionary and its hash
+  /// table, the open page's values, indices and levels, and the scratch page.
   var bufferedBytes: Int {
-    encodedBytes + values.count + int32Values.count * 4 + (int64Values.count + doubleBits.count) * 8
-      + indices.count * 4 + levels.count
+    pages.capacity + dictionary.memoryBytes + values.capacity + int32Values.capacity * 4
+      + (int64Values.capacity + doubleBits.capacity + pageEntries.capacity) * 8 + indices.capacity * 4
+      + levels.capacity + scratch.capacity
   }
 
   // MARK: Appending
@@ -125,28 +129,72 @@ final class ColumnChunkBuilder {
   }
 
   func append(bytes: UnsafeRawBufferPointer) throws(ParquetError) {
+    _ = try appendReturningEntry(bytes)
+  }
+
+  /// A string's bytes; while dictionary-encoding, a string appended recently with the same
+  /// storage (an interned string) reuses its entry without hashing its bytes again.
+  func append(string value: String) throws(ParquetError) {
+    var failure: ParquetError?
+    let done: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
+      do throws(ParquetError) { try appendString(value, UnsafeRawBufferPointer(buffer)) } catch { failure = error }
+    }
+    if done == nil {  // a bridged or otherwise non-contiguous string
+      var text = value
+      text.withUTF8 { buffer in
+        do throws(ParquetError) { try append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  @inline(__always)
+  private func appendString(_ value: String, _ bytes: UnsafeRawBufferPointer) throws(ParquetError) {
+    // Only a large native string's bytes are its own storage (a small one's are a copy on the stack).
+    guard isDictionaryEncoding, bytes.count > RecentStrings.smallStringLimit, let base = bytes.baseAddress else {
+      try append(bytes: bytes)
+      return
+    }
+    if let entry = recentStrings.entry(storage: base, count: bytes.count) {
+      try appendIndex(entry)
+      return
+    }
+    if let entry = try appendReturningEntry(bytes) {
+      recentStrings.remember(value, storage: base, count: bytes.count, entry: entry)
+    }
+  }
+
+  /// Appends the bytes; returns their dictionary entry, nil when they went in PLAIN.
+  private func appendReturningEntry(_ bytes: UnsafeRawBufferPointer) throws(ParquetError) -> Int? {
     guard bytes.count <= Int32.max - 4 else { throw .valueTooLarge(column: column.name, bytes: bytes.count) }
     if isDictionaryEncoding {
       guard let entry = dictionary.entry(for: bytes, limit: dictionaryLimit) else {
         try fallBackToPlain()
         try appendPlain(bytes)
-        return
+        return nil
       }
       if dictionary.count > 1 << indexBitWidth {
         indexBitWidth += 1
         indexPageLimit = pageSize * 8 / indexBitWidth
       }
-      indices.append(UInt32(entry))
-      let word = entry >> 6
-      if word >= pageEntries.count {
-        pageEntries.append(contentsOf: repeatElement(0, count: word + 1 - pageEntries.count))
-      }
-      pageEntries[word] |= 1 << UInt64(entry & 63)
-      countValue()
-      if indices.count >= indexPageLimit || pageValueCount >= maximumPageValues { try finishPage() }
+      try appendIndex(entry)
+      return entry
     } else {
       try appendPlain(bytes)
+      return nil
     }
+  }
+
+  @inline(__always)
+  private func appendIndex(_ entry: Int) throws(ParquetError) {
+    indices.append(UInt32(entry))
+    let word = entry >> 6
+    if word >= pageEntries.count {
+      pageEntries.append(contentsOf: repeatElement(0, count: word + 1 - pageEntries.count))
+    }
+    pageEntries[word] |= 1 << UInt64(entry & 63)
+    countValue()
+    if indices.count >= indexPageLimit || pageValueCount >= maximumPageValues { try finishPage() }
   }
 
   private func appendPlain(_ bytes: UnsafeRawBufferPointer) throws(ParquetError) {
@@ -161,6 +209,7 @@ final class ColumnChunkBuilder {
   private func fallBackToPlain() throws(ParquetError) {
     try finishPage()
     isDictionaryEncoding = false
+    recentStrings.removeAll()
   }
 
   // MARK: Pages
@@ -306,10 +355,11 @@ final class ColumnChunkBuilder {
     chunkValueCount = 0
     chunkNullCount = 0
     chunkBounds.removeAll()
-    pages.removeAll(keepingCapacity: true)
+    pages.removeAll()  // a row group's pages: megabytes, not kept for a file that may get no more rows
     uncompressedPagesSize = 0
     dictionary.removeAll()
-    isDictionaryEncoding = type == .byteArray && dictionaryLimit > 0
+    recentStrings.removeAll()
+    isDictionaryEncoding = type == .byteArray && column.usesDictionary && dictionaryLimit > 0
     dictionaryPageCount = 0
     plainPageCount = 0
     indexBitWidth = 1

@@ -27,12 +27,14 @@ public enum ParquetCodec: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Compresses whole pages with one codec; holds libzstd's context for the file's lifetime.
-final class PageCompressor {
-  let codec: ParquetCodec
+/// Compresses whole pages with one codec; holds libzstd's context (about a megabyte once used)
+/// for its lifetime. Writers on one thread may share one (`ParquetWriter`'s `compressor:`), so
+/// that many open files do not each hold a context.
+public final class PageCompressor {
+  public let codec: ParquetCodec
   private let zstdContext: OpaquePointer?
 
-  init(_ codec: ParquetCodec) throws(ParquetError) {
+  public init(_ codec: ParquetCodec) throws(ParquetError) {
     self.codec = codec
     if case .zstd = codec {
       guard let context = ZSTD_createCCtx() else {

@@ -45,6 +45,10 @@ public struct ParquetColumn: Sendable, Hashable {
   public var logicalType: ParquetLogicalType
   /// Optional columns accept nulls and carry definition levels; required ones do not.
   public var isOptional: Bool
+  /// For a byte-array column: false when its values rarely repeat (an id, a string with an
+  /// address in it), so that it is PLAIN from the start instead of hashing every value into a
+  /// dictionary that only fills up.
+  public var usesDictionary = true
 
   public init(
     _ name: String, _ physicalType: ParquetPhysicalType, logicalType: ParquetLogicalType = .none,
@@ -57,8 +61,10 @@ public struct ParquetColumn: Sendable, Hashable {
   }
 
   /// A UTF-8 text column (`BYTE_ARRAY` annotated `STRING`).
-  public static func string(_ name: String, optional: Bool = false) -> ParquetColumn {
-    ParquetColumn(name, .byteArray, logicalType: .string, optional: optional)
+  public static func string(_ name: String, optional: Bool = false, dictionary: Bool = true) -> ParquetColumn {
+    var column = ParquetColumn(name, .byteArray, logicalType: .string, optional: optional)
+    column.usesDictionary = dictionary
+    return column
   }
 
   /// A UTC timestamp in microseconds (`INT64` annotated `TIMESTAMP(MICROS, true)`).

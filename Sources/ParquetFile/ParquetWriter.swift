@@ -46,6 +46,8 @@ public final class ParquetWriter {
   private var output: FileOutput
   private let closesDescriptor: Bool
   private let columns: [ColumnChunkBuilder]
+  /// The same builders, for appends that borrow them without retaining (``columns`` keeps them).
+  private let builders: [Unmanaged<ColumnChunkBuilder>]
   private var rowGroups: [RowGroup] = []
   private var isClosed = false
 
@@ -56,26 +58,50 @@ public final class ParquetWriter {
   public convenience init(
     path: String, schema: ParquetSchema, codec: ParquetCodec = .zstd(), configuration: Configuration = Configuration()
   ) throws(ParquetError) {
+    try self.init(path: path, schema: schema, compressor: PageCompressor(codec), configuration: configuration)
+  }
+
+  /// The same, compressing with `compressor`, which other writers on the same thread may share.
+  public convenience init(
+    path: String, schema: ParquetSchema, compressor: PageCompressor, configuration: Configuration = Configuration()
+  ) throws(ParquetError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
     try self.init(
-      fileDescriptor: descriptor, closesDescriptor: true, path: path, schema: schema, codec: codec,
+      fileDescriptor: descriptor, closesDescriptor: true, path: path, schema: schema, compressor: compressor,
       configuration: configuration)
   }
 
   /// Writes to an open descriptor from its current position on, which must be where the file starts
   /// (page offsets count from the first byte written). `path` only names it in errors.
-  public init(
+  public convenience init(
     fileDescriptor: Int32, closesDescriptor: Bool = false, path: String = "<parquet>", schema: ParquetSchema,
     codec: ParquetCodec = .zstd(), configuration: Configuration = Configuration()
+  ) throws(ParquetError) {
+    let compressor: PageCompressor
+    do {
+      compressor = try PageCompressor(codec)
+    } catch {
+      if closesDescriptor { Glibc.close(fileDescriptor) }
+      throw error
+    }
+    try self.init(
+      fileDescriptor: fileDescriptor, closesDescriptor: closesDescriptor, path: path, schema: schema,
+      compressor: compressor, configuration: configuration)
+  }
+
+  /// Writes to an open descriptor with a compressor that other writers may share.
+  public init(
+    fileDescriptor: Int32, closesDescriptor: Bool = false, path: String = "<parquet>", schema: ParquetSchema,
+    compressor: PageCompressor, configuration: Configuration = Configuration()
   ) throws(ParquetError) {
     self.schema = schema
     self.configuration = configuration
     self.closesDescriptor = closesDescriptor
     output = FileOutput(descriptor: fileDescriptor, path: path)
     do {
-      let compressor = try PageCompressor(codec)
       columns = schema.columns.map { ColumnChunkBuilder($0, compressor: compressor, configuration: configuration) }
+      builders = columns.map { Unmanaged.passUnretained($0) }
       try output.write(Self.magic)
     } catch {
       if closesDescriptor { Glibc.close(fileDescriptor) }
@@ -97,77 +123,79 @@ public final class ParquetWriter {
   /// Bytes of the open row group's finished, compressed pages and its dictionaries.
   public var encodedBytes: Int { columns.reduce(0) { $0 + $1.encodedBytes } }
 
-  /// `encodedBytes` and what the open pages hold before encoding: about the row group's memory.
+  /// The memory the open row group holds: its encoded pages and dictionaries (with their hash
+  /// tables) and the open pages' buffers, counted by their capacity (what stays allocated).
   public var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
 
   // MARK: Appending
 
+  /// Runs `body` on the builder of `column` once it is checked to take `type`. The writer holds
+  /// its builders for its whole life, so the call borrows it without retaining it per value.
   @inline(__always)
-  private func builder(_ column: Int, _ type: ParquetPhysicalType, _ appended: String) throws(ParquetError)
-    -> ColumnChunkBuilder
-  {
+  private func withBuilder(
+    _ column: Int, _ type: ParquetPhysicalType?, _ appended: String,
+    _ body: (ColumnChunkBuilder) throws(ParquetError) -> Void
+  ) throws(ParquetError) {
     guard !isClosed else { throw .closed }
-    guard column >= 0 && column < columns.count else { throw .noSuchColumn(column) }
-    let builder = columns[column]
-    guard builder.type == type else {
-      throw .typeMismatch(column: builder.column.name, columnType: builder.column.physicalType, appended: appended)
+    guard column >= 0 && column < builders.count else { throw .noSuchColumn(column) }
+    var failure: ParquetError?
+    builders[column]._withUnsafeGuaranteedRef { builder in
+      guard type == nil || builder.type == type else {
+        failure = .typeMismatch(
+          column: builder.column.name, columnType: builder.column.physicalType, appended: appended)
+        return
+      }
+      do throws(ParquetError) { try body(builder) } catch { failure = error }
     }
-    return builder
+    if let failure { throw failure }
   }
 
   /// Appends a null to an optional column.
   public func appendNull(to column: Int) throws(ParquetError) {
-    guard !isClosed else { throw .closed }
-    guard column >= 0 && column < columns.count else { throw .noSuchColumn(column) }
-    try columns[column].appendNull()
+    try withBuilder(column, nil, "null") { builder throws(ParquetError) in try builder.appendNull() }
   }
 
   public func append(_ value: Bool, to column: Int) throws(ParquetError) {
-    try builder(column, .boolean, "BOOLEAN").append(value)
+    try withBuilder(column, .boolean, "BOOLEAN") { builder throws(ParquetError) in try builder.append(value) }
   }
 
   /// An INT32 value; for a DATE column, days since 1970-01-01.
   public func append(_ value: Int32, to column: Int) throws(ParquetError) {
-    try builder(column, .int32, "INT32").append(value)
+    try withBuilder(column, .int32, "INT32") { builder throws(ParquetError) in try builder.append(value) }
   }
 
   /// An INT64 value; for a TIMESTAMP column, microseconds since 1970-01-01T00:00:00Z.
   public func append(_ value: Int64, to column: Int) throws(ParquetError) {
-    try builder(column, .int64, "INT64").append(value)
+    try withBuilder(column, .int64, "INT64") { builder throws(ParquetError) in try builder.append(value) }
   }
 
   public func append(_ value: Double, to column: Int) throws(ParquetError) {
-    try builder(column, .double, "DOUBLE").append(value)
+    try withBuilder(column, .double, "DOUBLE") { builder throws(ParquetError) in try builder.append(value) }
   }
 
   /// A byte array, copied before this returns.
   public func append(bytes: UnsafeRawBufferPointer, to column: Int) throws(ParquetError) {
-    try builder(column, .byteArray, "BYTE_ARRAY").append(bytes: bytes)
+    try withBuilder(column, .byteArray, "BYTE_ARRAY") { builder throws(ParquetError) in
+      try builder.append(bytes: bytes)
+    }
   }
 
   public func append(bytes: [UInt8], to column: Int) throws(ParquetError) {
-    let builder = try builder(column, .byteArray, "BYTE_ARRAY")
-    var failure: ParquetError?
-    bytes.withUnsafeBytes { buffer in
-      do throws(ParquetError) { try builder.append(bytes: buffer) } catch { failure = error }
+    try withBuilder(column, .byteArray, "BYTE_ARRAY") { builder throws(ParquetError) in
+      var failure: ParquetError?
+      bytes.withUnsafeBytes { buffer in
+        do throws(ParquetError) { try builder.append(bytes: buffer) } catch { failure = error }
+      }
+      if let failure { throw failure }
     }
-    if let failure { throw failure }
   }
 
-  /// A string's UTF-8 bytes.
+  /// A string's UTF-8 bytes. Strings whose storage repeats (interned ones) find their
+  /// dictionary entry without hashing.
   public func append(_ value: String, to column: Int) throws(ParquetError) {
-    let builder = try builder(column, .byteArray, "BYTE_ARRAY")
-    var failure: ParquetError?
-    let done: Void? = value.utf8.withContiguousStorageIfAvailable { buffer in
-      do throws(ParquetError) { try builder.append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
+    try withBuilder(column, .byteArray, "BYTE_ARRAY") { builder throws(ParquetError) in
+      try builder.append(string: value)
     }
-    if done == nil {  // a bridged or otherwise non-contiguous string
-      var text = value
-      text.withUTF8 { buffer in
-        do throws(ParquetError) { try builder.append(bytes: UnsafeRawBufferPointer(buffer)) } catch { failure = error }
-      }
-    }
-    if let failure { throw failure }
   }
 
   /// Appends one value to each column, in schema order.

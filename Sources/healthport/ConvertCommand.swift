@@ -105,7 +105,8 @@ enum ConvertCommand: Command {
         let owners = registry.outputs.filter { $0.options.contains(option) }.map { "--to \($0.name)" }
         throw HealthPortError(.usage, message: "\(option.name) works with \(owners.joined(separator: " or ")) only")
       }
-      request.options[option.name] = arguments.list(option.name)
+      // As given, not split at commas: a value may be a name (`--person "Smith, Anna"`).
+      request.options[option.name] = arguments.value(option.name).map { [$0] } ?? []
     }
     for option in format.options where option.needsPath && request.flag(option.name) && outputPath == nil {
       throw HealthPortError(.usage, message: option.missingPathMessage ?? "\(option.name) needs -o PATH")

@@ -35,6 +35,13 @@ def snake(name):
             out += c
     return out
 
+def short_type(name):
+    """The `type=` folder's name: Apple's HK...TypeIdentifier or HKDataType prefix left out."""
+    m = re.match(r"^HK[A-Za-z]*?TypeIdentifier(.+)$", name)
+    if m: return m.group(1)
+    if name.startswith("HKDataType") and len(name) > len("HKDataType"): return name[len("HKDataType"):]
+    return name
+
 def stem(column):
     name = column[len("HKCharacteristicTypeIdentifier"):] if column.startswith("HKCharacteristicTypeIdentifier") else column
     return snake(name)
@@ -117,10 +124,11 @@ def compare(table, csv_paths):
                 elif got[0] is not None or (p.get(date_base + "_text") or "") != text:
                     fail(f"{where}: {text!r} -> {got} text {p.get(date_base + '_text')!r}")
                 continue
+            if base == "type" and "type" in partitions and "type_identifier" in names:
+                if p.get("type_identifier") != text: fail(f"{where}: type_identifier {p.get('type_identifier')!r} != {text!r}")
+                if p.get("type") != short_type(text): fail(f"{where}: partition {p.get('type')!r} for {text!r}")
+                continue
             if base not in names:
-                if base == "type" and "type" in partitions:
-                    if p.get("type") != text: fail(f"{where}: partition {p.get('type')!r} != {text!r}")
-                    continue
                 fail(f"{table}: no parquet column for {column} ({base})"); break
             kind = schema.field(base).type
             value = p[base]
@@ -161,5 +169,14 @@ if partitions and "records" in tables:
     hive = duckdb.sql(f"select count(*), count(distinct type) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true)").fetchone()
     if hive[0] != counts["records"]: fail(f"duckdb hive_partitioning: {hive[0]} records, expected {counts['records']}")
     counts["duckdb_hive_types"] = hive[1]
+    if "type" in partitions:  # every record's folder names its own type
+        pairs = duckdb.sql(f"select type, type_identifier, count(*) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true) group by all").fetchall()
+        for folder, identifier, _ in pairs:
+            if folder != short_type(identifier): fail(f"duckdb hive_partitioning: type={folder} holds {identifier}")
+        split_types = {}
+        for path in tables["records"]:
+            with open(path, newline="", encoding="utf-8") as f:
+                for r in csv.DictReader(f): split_types[r["type"]] = split_types.get(r["type"], 0) + 1
+        if {i: n for _, i, n in pairs} != split_types: fail(f"duckdb hive_partitioning: types {pairs} != {split_types}")
 print(json.dumps({"counts": counts, "problems": problems}))
 sys.exit(1 if problems else 0)

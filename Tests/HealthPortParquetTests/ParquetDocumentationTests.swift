@@ -26,11 +26,8 @@ struct ParquetDocumentationTests {
       out += "#### `\(entry.definition.name)/`\n\nRows: \(entry.definition.rows).\n\n"
       out += "| column | type | meaning |\n|---|---|---|\n"
       for (index, slot) in layout.slots.enumerated() {
-        guard let first = slot.firstColumn else { continue }
-        let end =
-          index + 1 < layout.slots.count
-          ? layout.slots[index + 1].firstColumn ?? layout.schema.columns.count
-          : layout.schema.columns.count
+        let first = slot.firstColumn
+        let end = index + 1 < layout.slots.count ? layout.slots[index + 1].firstColumn : layout.schema.columns.count
         for column in layout.schema.columns[first..<end] {
           let required = column.isOptional ? "" : ", required"
           var meaning = slot.catalogColumn.meaning

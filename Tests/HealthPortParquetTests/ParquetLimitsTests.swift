@@ -18,6 +18,7 @@ struct ParquetLimitsTests {
       ])
     let partitioned = try ParquetTableLayout(ParquetTables.records, partitionBy: [.type, .year], generic: false)
     #expect(!partitioned.schema.columns.map(\.name).contains("type"))
+    #expect(partitioned.schema.columns.map(\.name).prefix(2) == ["id", "type_identifier"])
     #expect(partitioned.partitionKeys == [.type, .year])
     let me = try ParquetTableLayout(ColumnCatalog.me, partitionBy: [.type, .year], generic: true)
     #expect(me.partitionKeys.isEmpty)
@@ -35,18 +36,82 @@ struct ParquetLimitsTests {
     #expect(!ParquetTables.all.map(\.definition.name).contains("<Type>"))
   }
 
-  @Test("only decimal numbers are numbers", arguments: ["77.1003", "-3", "812.", "1.5e-05", ".5", "+2"])
-  func decimal(text: String) { #expect(DecimalNumber.parse(text) == Double(text)) }
+  @Test(
+    "only decimal numbers are numbers, with the value strtod gives",
+    arguments: [
+      "77.1003", "-3", "812.", "1.5e-05", ".5", "+2", "0.00377794", "-0.0", "123456789012345", "1234567890123456789",
+      "0.1", "0.30000000000000004", "99999999999999.9", "4.35", "1.23457e+06", "00012.50", "9007199254740993",
+    ])
+  func decimal(text: String) {
+    let parsed = DecimalNumber.parse(text)
+    #expect(parsed?.bitPattern == Double(text)?.bitPattern)
+  }
 
-  @Test("words stay text", arguments: ["nan", "inf", "0x1p3", "", "-", "1e", "1.2.3", "HKCategoryValueAsleep", " 1"])
+  @Test("the fast path rounds as strtod does, on many decimals")
+  func decimalsAgreeWithStrtod() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let digits = Int.random(in: 1...15, using: &generator)
+      var text = (0..<digits).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+      let point = Int.random(in: 0...digits, using: &generator)
+      text.insert(".", at: text.index(text.startIndex, offsetBy: point))
+      if Bool.random(using: &generator) { text = "-" + text }
+      guard text != "." && text != "-." else { continue }
+      #expect(DecimalNumber.parse(text)?.bitPattern == Double(text)?.bitPattern, "\(text)")
+    }
+  }
+
+  @Test(
+    "words stay text",
+    arguments: ["nan", "inf", "0x1p3", "", "-", "1e", "1.2.3", "HKCategoryValueAsleep", " 1", "1e+-5", "+-1", "."])
   func notDecimal(text: String) { #expect(DecimalNumber.parse(text) == nil) }
 
-  @Test("Hive folder names escape what a path or a reader would misread")
+  @Test("Hive folder names percent-encode / = % and control characters only")
   func hiveEscape() {
-    #expect(HivePath.escape("HKQuantityTypeIdentifierStepCount") == "HKQuantityTypeIdentifierStepCount")
-    #expect(HivePath.escape("a/b=c d") == "a%2Fb%3Dc%20d")
+    #expect(HivePath.escape("StepCount") == "StepCount")
+    #expect(HivePath.escape("a/b=c d%") == "a%2Fb%3Dc d%25")
+    #expect(HivePath.escape("Smith, Anna") == "Smith, Anna")
+    #expect(HivePath.escape("Zoë\u{7}\n") == "Zoë%07%0A")
     #expect(HivePath.escape("") == "__HIVE_DEFAULT_PARTITION__")
-    #expect(HivePath.escape(".hidden") == "%2Ehidden")
+    #expect(HivePath.escape(nil) == "__HIVE_DEFAULT_PARTITION__")
+  }
+
+  @Test(
+    "type= folders: Apple's prefixes left out, other names whole",
+    arguments: [
+      ("HKQuantityTypeIdentifierStepCount", "StepCount"), ("HKCategoryTypeIdentifierSleepAnalysis", "SleepAnalysis"),
+      ("HKCorrelationTypeIdentifierBloodPressure", "BloodPressure"),
+      ("HKDataTypeSleepDurationGoal", "SleepDurationGoal"),
+      ("HKDataTypeIdentifierAudiogram", "Audiogram"), ("HKWorkoutTypeIdentifier", "HKWorkoutTypeIdentifier"),
+      ("HKQuantityTypeIdentifier", "HKQuantityTypeIdentifier"), ("com.example.Mood", "com.example.Mood"),
+      ("StepCount", "StepCount"),
+    ])
+  func shortTypeNames(type: String, short: String) { #expect(TypeName.short(type) == short) }
+
+  @Test(
+    "--drop-identifiers: the owner's name in the forms Apple writes",
+    arguments: [
+      ("Anna’s Apple Watch", "Apple Watch"), ("DonorTwo's iPhone", "iPhone"), ("slobo's watch", "watch"),
+      ("Chris’ iPad", "iPad"), ("Jess' iPhone", "iPhone"), ("iPhone de Anna", "iPhone"),
+      ("iPhone von Anna", "iPhone"), ("Apple Watch de Ana María", "Apple Watch"), ("iPad Pro di Luca", "iPad Pro"),
+      ("AnnaのiPhone", "iPhone"), ("Anna の Apple Watch", "Apple Watch"), ("Anna의 iPhone", "iPhone"),
+      ("Ryan Phone", "Ryan Phone"), ("Health", "Health"), ("Café de Flore", "Café de Flore"),
+      ("'Quoted' iPhone", "'Quoted' iPhone"),
+    ])
+  func ownerNames(name: String, kept: String) { #expect(IdentifierFilter().sourceName(name) == kept) }
+
+  @Test("--drop-identifiers: a device's name field, which may hold ', ', loses its owner")
+  func deviceNames() {
+    let filter = IdentifierFilter()
+    #expect(
+      filter.device("<<HKDevice: 0x1>, name:Anna’s Apple Watch, manufacturer:Apple Inc., model:Watch>")
+        == "<<HKDevice: 0x1>, name:Apple Watch, manufacturer:Apple Inc., model:Watch>")
+    #expect(
+      filter.device("<<HKDevice: 0x2>, name:Smith, Anna’s iPhone, manufacturer:Apple Inc., model:iPhone>")
+        == "<<HKDevice: 0x2>, name:iPhone, manufacturer:Apple Inc., model:iPhone>")
+    #expect(filter.device("<<HKDevice: 0x3>, name:iPhone de Anna>") == "<<HKDevice: 0x3>, name:iPhone>")
+    let plain = "<<HKDevice: 0x4>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone16,1>"
+    #expect(filter.device(plain) == plain)
   }
 
   @Test("row groups close at the row limit; files beyond the open-file limit close early", .needsPythonClients)

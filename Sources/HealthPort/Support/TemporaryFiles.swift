@@ -37,13 +37,14 @@ public enum TemporaryFiles {
     static let removing = 4
   }
 
-  /// Slots: a split folder holds a file per table, a record table per type of the export.
-  static let slotCount = 512
+  /// Slots: a split folder holds a file per table, a record table per type of the export; a
+  /// Parquet dataset a file per partition and part, thousands for a long history.
+  static let slotCount = 16384
   static let pathCapacity = Int(PATH_MAX)
 
   /// The slots' states and path buffers, allocated once and never freed. A buffer is written
-  /// before its slot is marked live; the pages of unused buffers are never touched, so the 2 MiB
-  /// cost only what is used.
+  /// before its slot is marked live; the pages of unused buffers are never touched, so the 64 MiB
+  /// reserved cost only what is used.
   private struct Table: @unchecked Sendable {
     let states: UnsafeMutablePointer<Atomic<Int>>
     let paths: UnsafeMutablePointer<CChar>
@@ -56,6 +57,14 @@ public enum TemporaryFiles {
   }
 
   private static let table = Table()
+
+  /// Set once the handler starts removing; creations that start later remove what they made.
+  private static let ending = Atomic<Bool>(false)
+  /// Threads between ``whileCreating(_:)``'s start and end (registering, then creating).
+  private static let creating = Atomic<Int>(0)
+  /// One past the highest slot ever claimed: the handler scans no further, so that its passes
+  /// stay short however many slots there are.
+  private static let usedSlots = Atomic<Int>(0)
 
   /// Allocates the table; call it before installing a handler that calls ``removeAll()``, so that
   /// the handler never runs the table's one-time initialization.
@@ -108,22 +117,46 @@ public enum TemporaryFiles {
       let buffer = table.paths + slot * pathCapacity
       path.withCString { _ = strncpy(buffer, $0, length) }
       buffer[length] = 0
+      var used = usedSlots.load(ordering: .relaxed)
+      while used <= slot {
+        let (exchanged, original) = usedSlots.compareExchange(
+          expected: used, desired: slot + 1, ordering: .relaxed)
+        if exchanged { break }
+        used = original
+      }
       state.pointee.store(kind, ordering: .releasing)
       return Registration(slot: slot)
     }
     return nil
   }
 
+  /// Registers and creates a path while another thread may be interrupted: `body` registers the
+  /// path and creates it, and returns it; when the handler has begun meanwhile, what `body` made
+  /// is removed here (the handler waits for creations in progress, so none is made after its
+  /// removal without being removed). For writers that create files while the run goes on.
+  public static func whileCreating(_ body: () throws -> (path: String, isFolder: Bool)?) rethrows {
+    creating.add(1, ordering: .sequentiallyConsistent)
+    defer { creating.subtract(1, ordering: .sequentiallyConsistent) }
+    guard let made = try body() else { return }
+    if ending.load(ordering: .sequentiallyConsistent) {
+      _ = made.isFolder ? rmdir(made.path) : unlink(made.path)
+    }
+  }
+
   /// Removes every registered file, then every registered folder, the latest slots first (a
-  /// folder registered after its parent goes before it). Async-signal-safe: no
-  /// allocation, no lock, only atomics, `unlink` and `rmdir`.
+  /// folder registered after its parent goes before it), once the creations in progress on
+  /// other threads have ended (a bounded wait: the handler may have interrupted one). Async-signal-safe:
+  /// no allocation, no lock, only atomics, `unlink` and `rmdir`.
   public static func removeAll() {
+    ending.store(true, ordering: .sequentiallyConsistent)
+    var spins = 0
+    while creating.load(ordering: .sequentiallyConsistent) > 0 && spins < 50_000_000 { spins += 1 }
     removeAll(State.file)
     removeAll(State.folder)
   }
 
   private static func removeAll(_ kind: Int) {
-    for slot in (0..<slotCount).reversed() {
+    for slot in (0..<min(usedSlots.load(ordering: .acquiring), slotCount)).reversed() {
       let state = table.states + slot
       guard state.pointee.compareExchange(expected: kind, desired: State.removing, ordering: .acquiring).exchanged
       else { continue }

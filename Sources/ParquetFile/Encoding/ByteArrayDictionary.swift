@@ -14,6 +14,11 @@ struct ByteArrayDictionary {
 
   var count: Int { starts.count }
 
+  /// The memory it holds: the entries' bytes, their positions, lengths and hashes, and the slots.
+  var memoryBytes: Int {
+    plainBytes.capacity + (starts.capacity + lengths.capacity + hashes.capacity) * 8 + slots.capacity * 4
+  }
+
   /// The entry number of `bytes`, added if new; nil when it is new and adding it would take the
   /// PLAIN-encoded dictionary past `limit` bytes. Mutating so that the lookup works in place (a copy
   /// of the struct would retain its arrays on every value).

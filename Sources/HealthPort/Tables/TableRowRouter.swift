@@ -1,0 +1,258 @@
+/// Where one row goes in the export's tables: its `id` (document order; `HealthData` is 0), the
+/// `id` of the enclosing element (nil directly under `HealthData`) and of the enclosing
+/// `Workout` (nil outside workouts; a table without `workout_id` ignores it).
+public struct TableRowPlace: Sendable, Equatable {
+  public let id: Int
+  public let parent: Int?
+  public let workout: Int?
+}
+
+/// What a table writer does with the rows ``TableRowRouter`` finds: one call per row, in
+/// document order, with the row's element typed. A row's attributes without a column follow it
+/// as ``attribute(_:of:)`` calls, then its children's rows.
+public protocol TableRowReceiver: AnyObject {
+  /// Row 0 of `export`: the root.
+  func root(_ header: ExportHeader) throws
+  /// A top-level `ExportDate` (a row of `export`).
+  func exportDate(_ value: String, at place: TableRowPlace) throws
+  /// A `Record`: of `records` (or its per-type tables) when `place.parent` is nil, else of
+  /// `correlation_records`.
+  func record(_ record: Record, at place: TableRowPlace) throws
+  func correlation(_ correlation: Correlation, at place: TableRowPlace) throws
+  func workout(_ workout: Workout, at place: TableRowPlace) throws
+  func workoutEvent(_ event: WorkoutEvent, at place: TableRowPlace) throws
+  func workoutActivity(_ activity: WorkoutActivity, at place: TableRowPlace) throws
+  func workoutStatistics(_ statistics: WorkoutStatistics, at place: TableRowPlace) throws
+  func workoutRoute(_ route: WorkoutRoute, at place: TableRowPlace) throws
+  func fileReference(_ reference: FileReference, at place: TableRowPlace) throws
+  /// A `MetadataEntry` (a generic one may lack its key or value).
+  func metadata(key: String?, value: String?, at place: TableRowPlace) throws
+  func hrvList(at place: TableRowPlace) throws
+  func hrvBeat(_ beat: InstantaneousBeatsPerMinute, at place: TableRowPlace) throws
+  /// A generic element whose attributes fit its kind's table: `slots[i]` is the index in
+  /// `node.attributes` of the value of the table's i-th attribute column (-1: absent).
+  func genericRow(_ node: ElementNode, table: TableDefinition, slots: [Int], at place: TableRowPlace) throws
+  /// Any other element, a row of `elements`; its attributes follow as ``attribute(_:of:)``.
+  func otherElement(_ node: ElementNode, at place: TableRowPlace) throws
+  /// An attribute without a column, a row of `attributes`.
+  func attribute(_ attribute: Attribute, of id: Int) throws
+}
+
+/// The routing of `--split`'s tables, shared by its typed writers: which table each element of
+/// the export goes to, its ids, and where unknown attributes and elements go, so that the tables
+/// hold everything the export does. Generic elements (`Me`, `ActivitySummary`, …) go to their
+/// kind's table when their attributes fit its columns (known names, in order, no text),
+/// otherwise to `elements` with every attribute in `attributes`.
+public final class TableRowRouter {
+  public unowned let receiver: TableRowReceiver
+  private var nextID = 1
+  private var currentWorkout: Int?
+
+  public init(_ receiver: TableRowReceiver) { self.receiver = receiver }
+
+  /// The tables of the generic element kinds, by element name.
+  public static let genericTables: [String: TableDefinition] = [
+    "Me": ColumnCatalog.me, "ActivitySummary": ColumnCatalog.activitySummaries,
+    "ClinicalRecord": ColumnCatalog.clinicalRecords, "Audiogram": ColumnCatalog.audiograms,
+    "SensitivityPoint": ColumnCatalog.sensitivityPoints, "VisionPrescription": ColumnCatalog.visionPrescriptions,
+    "RightEye": ColumnCatalog.visionEyes, "LeftEye": ColumnCatalog.visionEyes, "Location": ColumnCatalog.locations,
+  ]
+
+  /// The columns of a generic table that hold its element's attributes, in the Health app's order.
+  public static func attributeColumns(of definition: TableDefinition) -> [String] {
+    definition.columns.filter { $0.role == .attribute || $0.role == .derived }.map(\.name)
+  }
+
+  private static let genericColumns = genericTables.mapValues { attributeColumns(of: $0) }
+
+  @inline(__always)
+  private func place(parent: Int?) -> TableRowPlace {
+    let id = nextID
+    nextID += 1
+    return TableRowPlace(id: id, parent: parent, workout: currentWorkout)
+  }
+
+  public func begin(_ header: ExportHeader) throws { try receiver.root(header) }
+
+  public func consume(_ element: ExportElement) throws {
+    switch element {
+    case .record(let record): try route(record, parent: nil)
+    case .correlation(let correlation): try route(correlation)
+    case .workout(let workout): try route(workout)
+    case .exportDate(let date): try route(date.node, parent: nil)
+    case .me(let me): try route(me.node, parent: nil)
+    case .activitySummary(let summary): try route(summary.node, parent: nil)
+    case .clinicalRecord(let record): try route(record.node, parent: nil)
+    case .audiogram(let audiogram): try route(audiogram.node, parent: nil)
+    case .visionPrescription(let prescription): try route(prescription.node, parent: nil)
+    case .other(let node): try route(node, parent: nil)
+    }
+  }
+
+  // MARK: Typed elements
+
+  private func route(_ record: Record, parent: Int?) throws {
+    let place = place(parent: parent)
+    try receiver.record(record, at: place)
+    try extras(record.extraAttributes, of: place.id)
+    for child in record.children {
+      switch child {
+      case .metadata(let entry): try route(entry, parent: place.id)
+      case .heartRateVariability(let list): try route(list, parent: place.id)
+      case .other(let node): try route(node, parent: place.id)
+      }
+    }
+  }
+
+  private func route(_ correlation: Correlation) throws {
+    let place = place(parent: nil)
+    try receiver.correlation(correlation, at: place)
+    try extras(correlation.extraAttributes, of: place.id)
+    for child in correlation.children {
+      switch child {
+      case .metadata(let entry): try route(entry, parent: place.id)
+      case .record(let record): try route(record, parent: place.id)
+      case .other(let node): try route(node, parent: place.id)
+      }
+    }
+  }
+
+  private func route(_ workout: Workout) throws {
+    let place = place(parent: nil)
+    try receiver.workout(workout, at: place)
+    try extras(workout.extraAttributes, of: place.id)
+    currentWorkout = place.id
+    defer { currentWorkout = nil }
+    for child in workout.children {
+      switch child {
+      case .metadata(let entry): try route(entry, parent: place.id)
+      case .event(let event): try route(event, parent: place.id)
+      case .activity(let activity): try route(activity, parent: place.id)
+      case .statistics(let statistics): try route(statistics, parent: place.id)
+      case .route(let route): try self.route(route, parent: place.id)
+      case .other(let node): try self.route(node, parent: place.id)
+      }
+    }
+  }
+
+  private func route(_ event: WorkoutEvent, parent: Int) throws {
+    let place = place(parent: parent)
+    try receiver.workoutEvent(event, at: place)
+    try extras(event.extraAttributes, of: place.id)
+    for child in event.children {
+      switch child {
+      case .metadata(let entry): try route(entry, parent: place.id)
+      case .other(let node): try route(node, parent: place.id)
+      }
+    }
+  }
+
+  private func route(_ activity: WorkoutActivity, parent: Int) throws {
+    let place = place(parent: parent)
+    try receiver.workoutActivity(activity, at: place)
+    try extras(activity.extraAttributes, of: place.id)
+    for child in activity.children {
+      switch child {
+      case .metadata(let entry): try route(entry, parent: place.id)
+      case .event(let event): try route(event, parent: place.id)
+      case .statistics(let statistics): try route(statistics, parent: place.id)
+      case .other(let node): try route(node, parent: place.id)
+      }
+    }
+  }
+
+  private func route(_ statistics: WorkoutStatistics, parent: Int) throws {
+    let place = place(parent: parent)
+    try receiver.workoutStatistics(statistics, at: place)
+    try extras(statistics.extraAttributes, of: place.id)
+    for node in statistics.extraChildren { try route(node, parent: place.id) }
+  }
+
+  private func route(_ workoutRoute: WorkoutRoute, parent: Int) throws {
+    let place = place(parent: parent)
+    try receiver.workoutRoute(workoutRoute, at: place)
+    try extras(workoutRoute.extraAttributes, of: place.id)
+    for child in workoutRoute.children {
+      switch child {
+      case .metadata(let entry): try route(entry, parent: place.id)
+      case .fileReference(let reference):
+        let referencePlace = self.place(parent: place.id)
+        try receiver.fileReference(reference, at: referencePlace)
+        try extras(reference.extraAttributes, of: referencePlace.id)
+        for node in reference.extraChildren { try route(node, parent: referencePlace.id) }
+      case .location(let node), .other(let node): try route(node, parent: place.id)
+      }
+    }
+  }
+
+  private func route(_ entry: MetadataEntry, parent: Int) throws {
+    let place = place(parent: parent)
+    try receiver.metadata(key: entry.key, value: entry.value, at: place)
+    try extras(entry.extraAttributes, of: place.id)
+    for node in entry.extraChildren { try route(node, parent: place.id) }
+  }
+
+  private func route(_ list: HeartRateVariabilityList, parent: Int) throws {
+    let place = place(parent: parent)
+    try receiver.hrvList(at: place)
+    try extras(list.extraAttributes, of: place.id)
+    for child in list.children {
+      switch child {
+      case .beat(let beat):
+        let beatPlace = self.place(parent: place.id)
+        try receiver.hrvBeat(beat, at: beatPlace)
+        try extras(beat.extraAttributes, of: beatPlace.id)
+        for node in beat.extraChildren { try route(node, parent: beatPlace.id) }
+      case .other(let node): try route(node, parent: place.id)
+      }
+    }
+  }
+
+  // MARK: Generic elements
+
+  private func route(_ node: ElementNode, parent: Int?) throws {
+    let place: TableRowPlace
+    if let table = Self.genericTables[node.name], node.text == nil, let columns = Self.genericColumns[node.name],
+      let slots = Self.slots(of: node.attributes, in: columns)
+    {
+      place = self.place(parent: parent)
+      try receiver.genericRow(node, table: table, slots: slots, at: place)
+    } else if node.name == "MetadataEntry", node.text == nil,
+      let slots = Self.slots(of: node.attributes, in: ["key", "value"])
+    {
+      place = self.place(parent: parent)
+      try receiver.metadata(
+        key: slots[0] >= 0 ? node.attributes[slots[0]].value : nil,
+        value: slots[1] >= 0 ? node.attributes[slots[1]].value : nil, at: place)
+    } else if parent == nil, node.name == "ExportDate", node.text == nil, node.attributes.count == 1,
+      node.attributes[0].name == "value"
+    {
+      place = self.place(parent: nil)
+      try receiver.exportDate(node.attributes[0].value, at: place)
+    } else {
+      place = self.place(parent: parent)
+      try receiver.otherElement(node, at: place)
+      try extras(node.attributes, of: place.id)
+    }
+    for child in node.children { try route(child, parent: place.id) }
+  }
+
+  /// For each column, the index of the attribute that fills it (-1 for none); nil when the
+  /// attributes are not a subsequence of the columns in order.
+  public static func slots(of attributes: [Attribute], in columns: [String]) -> [Int]? {
+    var slots = Array(repeating: -1, count: columns.count)
+    var column = 0
+    for (index, attribute) in attributes.enumerated() {
+      while column < columns.count, columns[column] != attribute.name { column += 1 }
+      guard column < columns.count else { return nil }
+      slots[column] = index
+      column += 1
+    }
+    return slots
+  }
+
+  @inline(__always)
+  private func extras(_ attributes: [Attribute], of id: Int) throws {
+    for attribute in attributes { try receiver.attribute(attribute, of: id) }
+  }
+}
