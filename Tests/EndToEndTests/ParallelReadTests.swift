@@ -64,6 +64,17 @@ struct ParallelReadTests {
     }
   }
 
+  @Test("the whole bundle: side files, and the missing route's workout located at the same line")
+  func bundles() throws {
+    for input in [GeneratedBundle.zip, GeneratedBundle.exportFolder] {
+      for command in Self.commands { try Self.same(command + [input.path], rangeBytes: 4096) }
+      let info = try Self.same(["info", input.path, "--format", "json"], rangeBytes: 4096)
+      #expect(
+        info.stderr.contains(#/references /workout-routes/route_bundle_missing\.gpx/#)
+          && info.stderr.contains(#/export\.xml:\d+:\d+\)/#), "\(info.stderr)")
+    }
+  }
+
   @Test("load: the same database, table by table")
   func load() throws {
     let work = try Harness.temporaryDirectory()

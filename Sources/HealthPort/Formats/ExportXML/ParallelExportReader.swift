@@ -80,6 +80,15 @@ final class ParallelExportReader {
     }
 
     var report = ReadReport(documentName: displayName, format: format)
+    // A sink that words messages about an element with its place (the bundle's missing route
+    // file) is told the element's end-tag position, as the sequential reader tells it.
+    let locating = sink as? ElementLocating
+    var place = (line: 1, column: 1)
+    if let locating {
+      locating.documentName = displayName
+      locating.locate = { place }
+    }
+    defer { locating?.locate = nil }
     var counts = RangeCounts()
     var rootTag: [UInt8] = []
     var lineFeeds = 0
@@ -101,6 +110,7 @@ final class ParallelExportReader {
         try deliver(lineFeeds, outcome.headerPosition) { try sink.begin(header) }
       }
       for (element, position) in zip(outcome.elements, outcome.positions) {
+        if locating != nil { place = (Int(position >> 32) + lineFeeds, Int(position & 0xFFFF_FFFF)) }
         try deliver(lineFeeds, position) { try sink.consume(element) }
       }
       counts.add(outcome.counts)
