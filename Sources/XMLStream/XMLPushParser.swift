@@ -321,10 +321,29 @@ private final class ParserBox {
     if message == "Document is empty" || message.hasPrefix("Start tag expected") {
       message = "not an XML document (\(message))"
     }
+    if lineOffset != 0 { message = Self.shiftingLineNumbers(in: message, by: lineOffset) }
     firstError = XMLStreamError(
       documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
       message: message)
     if let ctxt { xmlStopParser(ctxt) }
+  }
+
+  /// libxml2 names lines inside some messages ("Opening and ending tag mismatch: Record line 152
+  /// and HealthData", "Premature end of data in tag Record line 5"); a parser restarted partway
+  /// through the file counts them from its restart, so they are moved to true file lines.
+  static func shiftingLineNumbers(in message: String, by offset: Int) -> String {
+    var result = ""
+    var rest = Substring(message)
+    while let found = rest.firstRange(of: " line ") {
+      result += rest[..<found.upperBound]
+      rest = rest[found.upperBound...]
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      if let number = Int(digits), number > 0 {
+        result += String(number + offset)
+        rest = rest.dropFirst(digits.count)
+      }
+    }
+    return result + rest
   }
 }
 

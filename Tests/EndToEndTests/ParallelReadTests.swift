@@ -64,6 +64,18 @@ struct ParallelReadTests {
     }
   }
 
+  @Test("the fuzzer's finds: the same first error with one parser and with four (libxml2's own line numbers too)")
+  func fuzzFinds() throws {
+    let folder = Harness.repoRoot.appendingPathComponent("Tests/Fixtures/fuzz-regressions")
+    let finds = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("par-") }
+    try #require(!finds.isEmpty)
+    for name in finds {
+      let result = try Self.same(
+        ["convert", folder.appendingPathComponent(name).path, "--to", "jsonl"], rangeBytes: 64)
+      #expect(result.status == 65, "\(name): \(result.stderr)")
+    }
+  }
+
   @Test("the whole bundle: side files, and the missing route's workout located at the same line")
   func bundles() throws {
     for input in [GeneratedBundle.zip, GeneratedBundle.exportFolder] {
