@@ -45,5 +45,9 @@ public final class FilteringSink: ExportSink {
     if let kept = sideFiles.pass(event, filter) { try next.consumeSideFile(kept) }
   }
 
+  public var wantsBundleMembers: Bool { next.wantsBundleMembers }
+  /// Members pass as they are; a writer leaves out a route or ECG whose side-file events were dropped.
+  public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
+
   public func end(_ report: ReadReport) throws { try next.end(report) }
 }

@@ -2,7 +2,9 @@
 /// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
 extension OutputFormat {
   static let xml = OutputFormat(name: "xml", summary: "the export XML format, byte-faithful") { request in
-    try StreamFormatWriter(request) { XMLExportWriter(output: $0) }
+    // `-o DIR/`: the unzipped bundle, side files and other members included.
+    if BundleOutputPath.isFolder(request.path) { return BundleFormatWriter(try FolderDestination(path: request.path!)) }
+    return try StreamFormatWriter(request) { XMLExportWriter(output: $0) }
   }
 }
 
