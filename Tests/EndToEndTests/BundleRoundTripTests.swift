@@ -181,7 +181,7 @@ struct BundleRoundTripTests {
     var resaved: [String] = []
     for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() {
       let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
-      // Python's re-save rewrites the declaration (FORMAT.md §10.1): not the Health app's bytes.
+      // Python's re-save rewrites the declaration (`<?xml version='1.0' encoding='utf-8'?>`): not the Health app's bytes.
       if data.starts(with: Data("<?xml version='1.0'".utf8)) { resaved.append("apple_health_export/workout-routes/" + name) }
       try data.write(to: routes.appendingPathComponent(name))
     }

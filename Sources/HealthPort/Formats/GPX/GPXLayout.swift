@@ -1,4 +1,4 @@
-/// A route file in the Health app's exact GPX layout (FORMAT.md §10.1): the XML declaration, the
+/// A route file in the Health app's exact GPX layout: the XML declaration, the
 /// `gpx` start tag, `metadata/time`, `trk/name`, one `trkpt` a line (`lon` before `lat`, `ele`,
 /// `time`, the `extensions`), two-space indentation, no line feed after `</gpx>`. The writer
 /// renders with it, and ``GPXLayoutCheck`` tells whether a file read is exactly this rendering.
