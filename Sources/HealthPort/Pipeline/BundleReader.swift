@@ -238,6 +238,15 @@ enum BundleReader {
       consumed: { archive.compressedBytesRead })
   }
 
+  /// True when a `workout-routes/` or `electrocardiograms/` folder is beside the file at `path`.
+  static func hasSideFolders(beside path: String) -> Bool {
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    return ["workout-routes", "electrocardiograms"].contains { sub in
+      var info = stat()
+      return stat(folder + "/" + sub, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+  }
+
   /// The names of the regular files in `folder`, sorted; none when it does not exist.
   private static func fileNames(in folder: String, folders: Bool = false) -> [String] {
     guard let dir = opendir(folder) else { return [] }
