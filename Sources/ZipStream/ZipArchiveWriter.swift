@@ -50,7 +50,8 @@ public final class ZipArchiveWriter {
     while offset < bytes.count {
       let n = archive_write_data(archive, bytes.baseAddress! + offset, bytes.count - offset)
       if n < 0 {
-        throw ZipStreamError(archiveName: archiveName, message: "cannot write the zip archive: \(Self.errorString(archive))")
+        throw ZipStreamError(
+          archiveName: archiveName, message: "cannot write the zip archive: \(Self.errorString(archive))")
       }
       offset += n
     }
@@ -70,7 +71,8 @@ public final class ZipArchiveWriter {
 
   private func check(_ rc: Int32) throws {
     guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN else {
-      throw ZipStreamError(archiveName: archiveName, message: "cannot write the zip archive: \(Self.errorString(archive))")
+      throw ZipStreamError(
+        archiveName: archiveName, message: "cannot write the zip archive: \(Self.errorString(archive))")
     }
   }
 

@@ -91,11 +91,14 @@ struct BundleRoundTripTests {
     var samples = 0
     var raw: [String] = []
     var member = ""
-    for line in try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n") where line.hasPrefix("{\"kind\"") {
+    for line in try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n") where line.hasPrefix("{\"kind\"")
+    {
       let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       let kind = object["kind"] as? String ?? ""
       counts[kind, default: 0] += 1
-      if kind == "member" { member = ["route", "ecg"].contains(object["type"] as? String) ? object["path"] as? String ?? "" : "" }
+      if kind == "member" {
+        member = ["route", "ecg"].contains(object["type"] as? String) ? object["path"] as? String ?? "" : ""
+      }
       if kind == "points" { points += (object["points"] as? [Any])?.count ?? 0 }
       if kind == "samples" { samples += (object["samples"] as? [Any])?.count ?? 0 }
       if kind == "bytes", !member.isEmpty, raw.last != member { raw.append(member) }
@@ -118,7 +121,8 @@ struct BundleRoundTripTests {
     #expect(found.raw.isEmpty, "these were not written from Apple's layout: \(found.raw)")
     #expect(found.counts["exportBytes"] == nil, "export.xml comes back from its elements")
     // Every line of points holds at most one batch.
-    let longest = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
+    let longest =
+      try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
       .filter { $0.hasPrefix(#"{"kind":"points""#) }.map { $0.components(separatedBy: "],[").count }.max() ?? 0
     #expect(longest <= 4096)
   }
@@ -148,7 +152,9 @@ struct BundleRoundTripTests {
 
   @Test(
     "real exports with routes: zip → zip, zip → jsonl → zip, folder → zip", .needsRealFixtures,
-    arguments: ["jshrake-healthkit-to-sqlite/export.zip", "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export"])
+    arguments: [
+      "jshrake-healthkit-to-sqlite/export.zip", "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export",
+    ])
   func realFixtures(path: String) throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -182,7 +188,9 @@ struct BundleRoundTripTests {
     for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() {
       let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
       // Python's re-save rewrites the declaration (`<?xml version='1.0' encoding='utf-8'?>`): not the Health app's bytes.
-      if data.starts(with: Data("<?xml version='1.0'".utf8)) { resaved.append("apple_health_export/workout-routes/" + name) }
+      if data.starts(with: Data("<?xml version='1.0'".utf8)) {
+        resaved.append("apple_health_export/workout-routes/" + name)
+      }
       try data.write(to: routes.appendingPathComponent(name))
     }
     let scratch = try Harness.temporaryDirectory()

@@ -52,8 +52,10 @@ enum BundleReader {
         if SideFilePath(entry.path) == nil {
           switch try sniff(archive, entry: entry, name: name, size: stream.size) {
           case .export(let export):
-            try members.beginExport(BundleMember(index: ordinal, path: entry.path, kind: .export, modified: entry.modified))
-            let digested = members.lossless ? DigestByteSource(export, keeping: stream.path == nil ? StagedBytes() : nil) : nil
+            try members.beginExport(
+              BundleMember(index: ordinal, path: entry.path, kind: .export, modified: entry.modified))
+            let digested =
+              members.lossless ? DigestByteSource(export, keeping: stream.path == nil ? StagedBytes() : nil) : nil
             bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
             _ = try XMLExportReader(options: options).read(digested ?? export, format: .zip, into: bundle)
             readExport = true
@@ -102,7 +104,8 @@ enum BundleReader {
           guard later.contains(second) else { continue }
           let member = BundleMember(
             index: second, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
-          try members.deliver(member, from: entry.isDirectory ? nil : .stream(memberSource(again, entry: entry, name: name)))
+          try members.deliver(
+            member, from: entry.isDirectory ? nil : .stream(memberSource(again, entry: entry, name: name)))
         }
       }
       for (member, file, displayName) in spooled {
@@ -163,7 +166,9 @@ enum BundleReader {
     } else {
       folder = "."
     }
-    let top = folder == "." ? "apple_health_export" : (folder.split(separator: "/").last.map(String.init) ?? "apple_health_export")
+    let top =
+      folder == "."
+      ? "apple_health_export" : (folder.split(separator: "/").last.map(String.init) ?? "apple_health_export")
     try members.beginExport(BundleMember(index: 0, path: top + "/" + exportName, kind: .export))
     let digested = members.lossless ? DigestByteSource(source, keeping: nil) : nil
     bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }

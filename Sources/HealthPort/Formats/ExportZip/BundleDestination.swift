@@ -64,7 +64,10 @@ final class ZipDestination: BundleDestination {
   deinit { abort() }
 
   func beginMember(_ member: BundleMember, size: Int64?) throws {
-    try wrap { try zip.beginEntry(path: member.path, isDirectory: member.kind == .directory, modified: member.modified, size: size) }
+    try wrap {
+      try zip.beginEntry(
+        path: member.path, isDirectory: member.kind == .directory, modified: member.modified, size: size)
+    }
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws { try wrap { try zip.write(bytes) } }

@@ -120,7 +120,11 @@ final class BundleWriter: ExportSink {
         try destination.restartFirstMember(exportMember)
       }
     }
-    if let exportStage { try exportStage.append(bytes) } else { try bytes.withUnsafeBytes { try destination.write($0) } }
+    if let exportStage {
+      try exportStage.append(bytes)
+    } else {
+      try bytes.withUnsafeBytes { try destination.write($0) }
+    }
   }
 
   /// Closes export.xml once its last element is written (the first side-file or member event).

@@ -41,7 +41,11 @@ struct JSONSideFileLines {
         out += Array(#","route":"#.utf8)
         JSONEscaping.appendInteger(join.routeIndex, to: &out)
         out += Array(#","activity":"#.utf8)
-        if let activity = join.activityIndex { JSONEscaping.appendInteger(activity, to: &out) } else { out += Array("null".utf8) }
+        if let activity = join.activityIndex {
+          JSONEscaping.appendInteger(activity, to: &out)
+        } else {
+          out += Array("null".utf8)
+        }
         out.append(UInt8(ascii: "}"))
       } else {
         out += Array("null".utf8)
