@@ -127,6 +127,44 @@ struct BundleRoundTripTests {
     #expect(longest <= 4096)
   }
 
+  @Test("JSON Lines read back gives the side-file tables and counts the zip gives")
+  func jsonLinesReadBack() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let jsonl = directory.appendingPathComponent("bundle.jsonl")
+    try Self.convert(GeneratedBundle.zip, "jsonl", jsonl)
+    let fromZip = directory.appendingPathComponent("zip-split")
+    let fromJSONL = directory.appendingPathComponent("jsonl-split")
+    for (input, folder) in [(GeneratedBundle.zip, fromZip), (jsonl, fromJSONL)] {
+      let result = try Harness.run(["convert", input.path, "--to", "csv", "--split", "-o", folder.path, "--quiet"])
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+    for table in ["route_points.csv", "ecg_recordings.csv", "ecg_samples.csv", "workouts.csv"] {
+      let a = try Data(contentsOf: fromZip.appendingPathComponent(table))
+      let b = try Data(contentsOf: fromJSONL.appendingPathComponent(table))
+      #expect(a == b, "\(table) differs")
+      #expect(a.count > 100)
+    }
+    let (zipCount, _) = try BundleTests.infoCount([GeneratedBundle.zip.path])
+    let (jsonlCount, result) = try BundleTests.infoCount([jsonl.path])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    #expect(jsonlCount.routeFiles == zipCount.routeFiles && jsonlCount.routePoints == zipCount.routePoints)
+    #expect(jsonlCount.ecgRecordings == zipCount.ecgRecordings && jsonlCount.ecgSamples == zipCount.ecgSamples)
+    // Commands that read no side files pass the lines over; an element after them is an error.
+    #expect(try Harness.run(["steps", jsonl.path]).status == 0)
+    let damaged = directory.appendingPathComponent("damaged.jsonl")
+    let lines = try String(contentsOf: jsonl, encoding: .utf8)
+    let element = try #require(lines.split(separator: "\n").first { $0.hasPrefix("{\"element\":\"Record\"") })
+    try (lines + element + "\n").write(to: damaged, atomically: false, encoding: .utf8)
+    let refused = try Harness.run([
+      "convert", damaged.path, "--to", "zip", "-o", directory.appendingPathComponent("x.zip").path,
+    ])
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.contains("damaged.jsonl:\(lines.split(separator: "\n").count + 1):1: error: an element after"))
+    #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.zip").path))
+  }
+
   @Test("a GPX and an ECG that are not in Apple's layout come back byte for byte through their raw bytes")
   func rawFallback() throws {
     let folder = try GeneratedBundle.copy()
