@@ -122,23 +122,14 @@ enum RoutesCommand: Command {
           "{\"type\": \"Feature\", \"geometry\": {\"type\": \"\(multi ? "MultiLineString" : "LineString")\", \"coordinates\": "
         )
         var distance = 0.0
-        var times: [UInt8] = []
         if multi { try out.write("[") }
-        if multi { times.append(UInt8(ascii: "[")) }
         for (n, route) in workout.routes.enumerated() {
-          if n > 0 {
-            try out.write(", ")
-            times.append(contentsOf: Array(", ".utf8))
-          }
+          if n > 0 { try out.write(", ") }
           var line: [UInt8] = [UInt8(ascii: "[")]
-          times.append(UInt8(ascii: "["))
           var previous: (Double, Double)?
           var first = true
           try spool.forEachPoint(route) { point in
-            if !first {
-              line.append(UInt8(ascii: ","))
-              times.append(UInt8(ascii: ","))
-            }
+            if !first { line.append(UInt8(ascii: ",")) }
             first = false
             line.append(UInt8(ascii: "["))
             line.append(contentsOf: Array(jsonNumber(point.longitude).utf8))
@@ -149,7 +140,6 @@ enum RoutesCommand: Command {
               line.append(contentsOf: Array(jsonNumber(elevation).utf8))
             }
             line.append(UInt8(ascii: "]"))
-            JSONEscaping.appendOptional(point.time, to: &times)
             if let lat = point.latitudeDegrees, let lon = point.longitudeDegrees {
               if let previous { distance += haversine(previous, (lat, lon)) }
               previous = (lat, lon)
@@ -160,13 +150,9 @@ enum RoutesCommand: Command {
             }
           }
           line.append(UInt8(ascii: "]"))
-          times.append(UInt8(ascii: "]"))
           try out.write(line)
         }
-        if multi {
-          try out.write("]")
-          times.append(UInt8(ascii: "]"))
-        }
+        if multi { try out.write("]") }
         var properties: [UInt8] = Array("}, \"properties\": {\"workout_id\": \(workout.number), \"activity\": ".utf8)
         JSONEscaping.appendString(workout.activity, to: &properties)
         properties.append(contentsOf: Array(", \"start\": ".utf8))
@@ -178,11 +164,37 @@ enum RoutesCommand: Command {
             ", \"distance\": \(NumberText.format(distance)), \"duration\": \(NumberText.format(workout.duration)), \"coordTimes\": "
               .utf8))
         try out.write(properties)
-        try out.write(times)
+        try writeCoordTimes(workout, spool, to: out)
         try out.write("}}")
       }
       try out.write("\n]}\n")
     }
+  }
+
+  /// `coordTimes`, nested like the coordinates, from a second pass over the spool (so that a
+  /// route of any length stays in flat memory).
+  private static func writeCoordTimes(_ workout: RouteSpool.WorkoutRoutes, _ spool: RouteSpool, to out: OutputStream)
+    throws
+  {
+    let multi = workout.routes.count > 1
+    var times: [UInt8] = multi ? [UInt8(ascii: "[")] : []
+    for (n, route) in workout.routes.enumerated() {
+      if n > 0 { times.append(contentsOf: Array(", ".utf8)) }
+      times.append(UInt8(ascii: "["))
+      var first = true
+      try spool.forEachPoint(route) { point in
+        if !first { times.append(UInt8(ascii: ",")) }
+        first = false
+        JSONEscaping.appendOptional(point.time, to: &times)
+        if times.count >= 1 << 16 {
+          try out.write(times)
+          times.removeAll(keepingCapacity: true)
+        }
+      }
+      times.append(UInt8(ascii: "]"))
+    }
+    if multi { times.append(UInt8(ascii: "]")) }
+    try out.write(times)
   }
 
   static func writeGPX(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
