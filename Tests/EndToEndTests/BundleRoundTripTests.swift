@@ -241,6 +241,23 @@ struct BundleRoundTripTests {
     try Self.expectSame(root, back)
   }
 
+  @Test(
+    "with a filter, the zip's export.xml is the filtered export, also when it travels as raw bytes", .needsRealFixtures)
+  func filtered() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = Harness.realFixtures.appendingPathComponent("jshrake-healthkit-to-sqlite/export.zip")
+    let filter = ["--type", "HKQuantityTypeIdentifierStepCount,HKQuantityTypeIdentifierActiveEnergyBurned"]
+    let zip = directory.appendingPathComponent("filtered.zip")
+    let xml = directory.appendingPathComponent("filtered.xml")
+    for (format, out) in [("zip", zip), ("xml", xml)] {
+      let result = try Harness.run(["convert", source.path, "--to", format, "-o", out.path, "--quiet"] + filter)
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+    let member = try Harness.toolOutput("/usr/bin/unzip", ["-p", zip.path, "apple_health_export/export.xml"])
+    #expect(member == (try String(contentsOf: xml, encoding: .utf8)))
+  }
+
   @Test("--to zip needs -o, and a plain export.xml gives a zip of one member")
   func plainExport() throws {
     let missing = try Harness.run(["convert", Harness.samples.appendingPathComponent("export.xml").path, "--to", "zip"])
