@@ -31,6 +31,12 @@ final class StagedBytes {
 
   func append(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append($0) } }
 
+  /// Bytes held in memory (the rest is on disk).
+  var memoryCount: Int { memory.count }
+
+  /// Moves what is in memory to the temporary file (for bytes kept a long while).
+  func moveToDisk() throws { if file < 0 { try spill() } }
+
   /// Calls `body` with the bytes in order, in chunks of at most ``BundleEvent/chunkSize``.
   func replay(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
     try memory.withUnsafeBytes { all in

@@ -147,6 +147,11 @@ final class BundleWriter: ExportSink {
 
   private func complete(_ found: BundleMember, _ content: StagedBytes?, leftOut: Bool) throws {
     guard found.index == nextIndex else {
+      // However many wait, at most ``waitingMemoryLimit`` of them stays in memory.
+      if let content, !leftOut {
+        if waitingMemory + content.memoryCount > Self.waitingMemoryLimit { try content.moveToDisk() }
+        waitingMemory += content.memoryCount
+      }
       waiting[found.index] = (found, leftOut ? nil : content)
       return
     }
@@ -157,10 +162,16 @@ final class BundleWriter: ExportSink {
 
   private func writeWaiting() throws {
     while let (found, content) = waiting.removeValue(forKey: nextIndex) {
-      if let content { try write(found, content) }
+      if let content {
+        waitingMemory -= content.memoryCount
+        try write(found, content)
+      }
       nextIndex = found.index + 1
     }
   }
+
+  private static let waitingMemoryLimit = 8 << 20
+  private var waitingMemory = 0
 
   private func write(_ found: BundleMember, _ content: StagedBytes) throws {
     try destination.beginMember(found, size: found.kind == .directory ? nil : content.count)
