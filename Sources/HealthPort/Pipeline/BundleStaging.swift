@@ -2,12 +2,12 @@
   import Glibc
 #endif
 
-/// Bytes held for later in flat memory: the first ``memoryLimit`` in memory, the rest in a
+/// Bytes held for later in flat memory: the first ``memoryLimit`` (256 KiB) in memory, the rest in a
 /// temporary file (removed by ``remove()``, deinit, or on a signal). The bundle reader keeps a
 /// side file's raw bytes in one until it knows whether Apple's layout gives them back; the
 /// bundle writer keeps a member that arrives before its turn in the input's order.
 final class StagedBytes {
-  static let memoryLimit = 4 << 20
+  static let memoryLimit = 256 << 10
 
   private var memory: [UInt8] = []
   private var file: Int32 = -1

@@ -170,7 +170,7 @@ final class BundleWriter: ExportSink {
     }
   }
 
-  private static let waitingMemoryLimit = 8 << 20
+  private static let waitingMemoryLimit = 2 << 20
   private var waitingMemory = 0
 
   private func write(_ found: BundleMember, _ content: StagedBytes) throws {
