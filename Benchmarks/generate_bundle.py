@@ -173,3 +173,54 @@ def ecg(rng, recorded, separator, rate, rate_text, samples) -> bytes:
         value = f"{rng.uniform(-400, 900):.3f}"
         lines.append(value.replace(".", separator))
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write_long_route(out_dir: str, points: int) -> str:
+    """A small export folder whose one workout has one route of `points` points, the GPX written
+    point by point (flat memory, any length). Returns the folder (OUT_DIR/apple_health_export)."""
+    top = os.path.join(out_dir, "apple_health_export")
+    os.makedirs(os.path.join(top, "workout-routes"), exist_ok=True)
+    t0 = 1_700_000_000
+    t1 = t0 + points - 1
+
+    def local(t):
+        return (dt.datetime(1970, 1, 1) + dt.timedelta(seconds=t)).strftime("%Y-%m-%d %H:%M:%S +0000")
+
+    src = 'sourceName="Bundle Watch" sourceVersion="11.1"'
+    with open(os.path.join(top, "export.xml"), "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n'
+                f' <ExportDate value="{local(t1 + 3600)}"/>\n'
+                f' <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="{points / 60:.4f}" '
+                f'durationUnit="min" {src} creationDate="{local(t1 + 9)}" startDate="{local(t0)}" endDate="{local(t1)}">\n'
+                f'  <WorkoutRoute {src} creationDate="{local(t1 + 14)}" startDate="{local(t0)}" endDate="{local(t1)}">\n'
+                '   <FileReference path="/workout-routes/route_long.gpx"/>\n  </WorkoutRoute>\n </Workout>\n'
+                '</HealthData>\n')
+    with open(os.path.join(top, "workout-routes", "route_long.gpx"), "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="Apple Health Export" '
+                'xmlns="http://www.topografix.com/GPX/1/1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n'
+                '  <metadata>\n    <time>2025-06-30T18:00:00Z</time>\n  </metadata>\n  <trk>\n'
+                '    <name>Route long</name>\n    <trkseg>')
+        day = None
+        for i in range(points):
+            t = t0 + i
+            if t // 86400 != day:
+                day = t // 86400
+                date = (dt.datetime(1970, 1, 1) + dt.timedelta(days=day)).strftime("%Y-%m-%d")
+            s = t % 86400
+            f.write(f'\n      <trkpt lon="{2.35 + (i % 10000) * 1e-5:.6f}" lat="{48.85 + (i % 7919) * 1e-5:.6f}">'
+                    f'<ele>{35 + (i % 500) * 0.01:.6f}</ele><time>{date}T{s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}Z</time>'
+                    f'<extensions><speed>2.500000</speed><course>90.000000</course><hAcc>3.000000</hAcc>'
+                    f'<vAcc>2.000000</vAcc></extensions></trkpt>')
+        f.write("\n    </trkseg>\n  </trk>\n</gpx>")
+    return top
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="A small export with one route of N points (streamed).")
+    parser.add_argument("--long-route", type=int, required=True, metavar="POINTS")
+    parser.add_argument("out_dir")
+    args = parser.parse_args()
+    print(write_long_route(args.out_dir, args.long_route))

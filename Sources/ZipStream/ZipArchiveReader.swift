@@ -105,9 +105,12 @@ public final class ZipArchiveReader {
     let path =
       archive_entry_pathname_utf8(entry).map { String(cString: $0) }
       ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
-    let isFile = archive_entry_filetype(entry) == 0o100000
+    let type = archive_entry_filetype(entry)
     let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
-    return ZipEntry(path: path, isRegularFile: isFile, declaredSize: size)
+    let modified: Int64? = archive_entry_mtime_is_set(entry) != 0 ? Int64(archive_entry_mtime(entry)) : nil
+    return ZipEntry(
+      path: path, isRegularFile: type == 0o100000, declaredSize: size, isDirectory: type == 0o040000,
+      modified: modified)
   }
 
   /// Reads the current member's next bytes; returns 0 at its end.
@@ -145,6 +148,9 @@ public struct ZipEntry: Sendable {
   public let path: String
   public let isRegularFile: Bool
   public let declaredSize: Int64?
+  public let isDirectory: Bool
+  /// Modification time, Unix seconds.
+  public let modified: Int64?
 }
 
 /// Serves libarchive's read callback from a prefix, then from a file descriptor.

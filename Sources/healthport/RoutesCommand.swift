@@ -11,20 +11,25 @@ enum RoutesCommand: Command {
   static let options =
     [
       OptionSpec(
-        name: "--format", short: nil, valueName: "geojson|gpx|csv",
-        help: "Output format (default: geojson); --to is the date filter, as for every command."),
+        name: "--to", short: nil, valueName: "format|date",
+        help: "Output format: geojson (default), gpx or csv; a date ends the date range, as for every command.",
+        repeatable: true),
+      OptionSpec(name: "--format", short: nil, valueName: "geojson|gpx|csv", help: "The same as --to FORMAT."),
       OptionSpec(
         name: "--per-workout", short: nil, valueName: nil,
-        help: "With --format gpx: one file per workout in the folder -o names, instead of one merged file."),
+        help: "With --to gpx: one file per workout in the folder -o names, instead of one merged file."),
       FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs
+    ] + FilterOptions.specs(excluding: ["--to"])
   static let usage = """
-    USAGE: healthport routes [INPUT] [--format geojson|gpx|csv] [-o PATH] [--per-workout]
+    USAGE: healthport routes [INPUT] [--to geojson|gpx|csv] [-o PATH] [--per-workout]
                              [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
 
     ARGUMENTS:
       INPUT                       export.zip or an export folder (with workout-routes/), export.xml
-                                  (inline routes only), or - for stdin (default).
+                                  (with the workout-routes/ folder beside it, if any), or - for stdin.
+
+    `--to` names the output format when its value is one (geojson, gpx, csv) and the end of the
+    date range otherwise: `--to gpx --from 2024-01-01 --to 2024-12-31`. --format is the same.
 
     GeoJSON (RFC 7946): one Feature per workout with route points, a LineString (one route) or a
     MultiLineString (several), [longitude, latitude, elevation]; properties workout_id, activity,
@@ -32,17 +37,16 @@ enum RoutesCommand: Command {
 
     EXAMPLES:
       healthport routes export.zip --activity running --from 2024-01-01 -o runs.geojson
-      healthport routes export.zip --format gpx --per-workout -o routes/
+      healthport routes export.zip --to gpx --per-workout -o routes/
     """
 
   static func run(_ arguments: ParsedArguments) throws {
-    let format = try arguments.choice("--format", ["geojson", "gpx", "csv"], default: "geojson", command: name)
+    let (format, filter) = try formatAndFilter(arguments)
     let input = try FilterOptions.input(arguments, command: name)
-    let filter = try FilterOptions.parse(arguments, command: name)
     let output = arguments.value("--output")
     let perWorkout = arguments.flag("--per-workout")
     if perWorkout, format != "gpx" || output == nil {
-      throw HealthPortError(.usage, message: "--per-workout needs --format gpx and -o FOLDER")
+      throw HealthPortError(.usage, message: "--per-workout needs --to gpx and -o FOLDER")
     }
     let spool = try RouteSpool()
     try FilterOptions.read(input, into: spool, filter: filter, arguments: arguments, command: name)
@@ -66,6 +70,37 @@ enum RoutesCommand: Command {
     }
   }
 
+  static let formats = ["geojson", "gpx", "csv"]
+
+  /// `--to` is both the output format and the date filter's end, as in `convert`; `--format`
+  /// names the format too.
+  static func formatAndFilter(_ arguments: ParsedArguments) throws -> (String, ExportFilter) {
+    let toValues = arguments.list("--to")
+    let formatValues = toValues.map { $0.lowercased() }.filter { formats.contains($0) }
+    let dateValues = toValues.filter { !formats.contains($0.lowercased()) }
+    if let unknown = dateValues.first(where: { !($0.first?.isNumber ?? false) }) {
+      let hint = NameSuggestion.closest(to: unknown, in: formats).map { "; did you mean '\($0)'?" } ?? ""
+      throw HealthPortError(
+        .usage, message: "unknown format '\(unknown)' for --to (one of \(formats.joined(separator: ", "))\(hint))")
+    }
+    guard formatValues.count <= 1, dateValues.count <= 1 else {
+      throw HealthPortError(.usage, message: "give --to once for the format and at most once for a date")
+    }
+    var format = formatValues.first
+    if arguments.value("--format") != nil {
+      let named = try arguments.choice("--format", formats, default: "geojson", command: name)
+      if let format, format != named {
+        throw HealthPortError(.usage, message: "--format \(named) and --to \(format) name different formats")
+      }
+      format = named
+    }
+    let filter = try ExportFilter(
+      types: arguments.list("--type"), sourceProducts: arguments.list("--source-product"),
+      sourceText: arguments.value("--source"), activities: arguments.list("--activity"),
+      from: arguments.value("--from"), to: dateValues.first, tz: arguments.value("--tz"))
+    return (format ?? "geojson", filter)
+  }
+
   /// Runs `body`, then commits `out`; aborts it on an error.
   private static func writing(_ out: OutputStream, _ body: () throws -> Void) throws {
     do {
@@ -87,23 +122,14 @@ enum RoutesCommand: Command {
           "{\"type\": \"Feature\", \"geometry\": {\"type\": \"\(multi ? "MultiLineString" : "LineString")\", \"coordinates\": "
         )
         var distance = 0.0
-        var times: [UInt8] = []
         if multi { try out.write("[") }
-        if multi { times.append(UInt8(ascii: "[")) }
         for (n, route) in workout.routes.enumerated() {
-          if n > 0 {
-            try out.write(", ")
-            times.append(contentsOf: Array(", ".utf8))
-          }
+          if n > 0 { try out.write(", ") }
           var line: [UInt8] = [UInt8(ascii: "[")]
-          times.append(UInt8(ascii: "["))
           var previous: (Double, Double)?
           var first = true
           try spool.forEachPoint(route) { point in
-            if !first {
-              line.append(UInt8(ascii: ","))
-              times.append(UInt8(ascii: ","))
-            }
+            if !first { line.append(UInt8(ascii: ",")) }
             first = false
             line.append(UInt8(ascii: "["))
             line.append(contentsOf: Array(jsonNumber(point.longitude).utf8))
@@ -114,7 +140,6 @@ enum RoutesCommand: Command {
               line.append(contentsOf: Array(jsonNumber(elevation).utf8))
             }
             line.append(UInt8(ascii: "]"))
-            JSONEscaping.appendOptional(point.time, to: &times)
             if let lat = point.latitudeDegrees, let lon = point.longitudeDegrees {
               if let previous { distance += haversine(previous, (lat, lon)) }
               previous = (lat, lon)
@@ -125,13 +150,9 @@ enum RoutesCommand: Command {
             }
           }
           line.append(UInt8(ascii: "]"))
-          times.append(UInt8(ascii: "]"))
           try out.write(line)
         }
-        if multi {
-          try out.write("]")
-          times.append(UInt8(ascii: "]"))
-        }
+        if multi { try out.write("]") }
         var properties: [UInt8] = Array("}, \"properties\": {\"workout_id\": \(workout.number), \"activity\": ".utf8)
         JSONEscaping.appendString(workout.activity, to: &properties)
         properties.append(contentsOf: Array(", \"start\": ".utf8))
@@ -143,11 +164,37 @@ enum RoutesCommand: Command {
             ", \"distance\": \(NumberText.format(distance)), \"duration\": \(NumberText.format(workout.duration)), \"coordTimes\": "
               .utf8))
         try out.write(properties)
-        try out.write(times)
+        try writeCoordTimes(workout, spool, to: out)
         try out.write("}}")
       }
       try out.write("\n]}\n")
     }
+  }
+
+  /// `coordTimes`, nested like the coordinates, from a second pass over the spool (so that a
+  /// route of any length stays in flat memory).
+  private static func writeCoordTimes(_ workout: RouteSpool.WorkoutRoutes, _ spool: RouteSpool, to out: OutputStream)
+    throws
+  {
+    let multi = workout.routes.count > 1
+    var times: [UInt8] = multi ? [UInt8(ascii: "[")] : []
+    for (n, route) in workout.routes.enumerated() {
+      if n > 0 { times.append(contentsOf: Array(", ".utf8)) }
+      times.append(UInt8(ascii: "["))
+      var first = true
+      try spool.forEachPoint(route) { point in
+        if !first { times.append(UInt8(ascii: ",")) }
+        first = false
+        JSONEscaping.appendOptional(point.time, to: &times)
+        if times.count >= 1 << 16 {
+          try out.write(times)
+          times.removeAll(keepingCapacity: true)
+        }
+      }
+      times.append(UInt8(ascii: "]"))
+    }
+    if multi { times.append(UInt8(ascii: "]")) }
+    try out.write(times)
   }
 
   static func writeGPX(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {

@@ -104,9 +104,9 @@ struct MessagesTests {
     "format names: any case; an unknown one is named with the choices",
     arguments: [
       (["--to", "CSV"], 0, "type,sourceName,"), (["--to", "Jsonl"], 0, "{\"kind\":\"header\""),
-      (["--to", "avro"], 64, "unknown format 'avro' for --to (one of csv, jsonl, json, xml, sqlite, parquet)"),
+      (["--to", "avro"], 64, "unknown format 'avro' for --to (one of csv, jsonl, json, xml, zip, sqlite, parquet)"),
       (["--to", "jsnol"], 64, "did you mean 'jsonl'?"),
-      (["--to", "2024-01-01"], 64, "missing --to csv|jsonl|json|xml|sqlite|parquet"),
+      (["--to", "2024-01-01"], 64, "missing --to csv|jsonl|json|xml|zip|sqlite|parquet"),
     ])
   func convertFormats(arguments: [String], status: Int32, text: String) throws {
     let result = try Harness.run(["convert", Self.sample.path, "--quiet"] + arguments)

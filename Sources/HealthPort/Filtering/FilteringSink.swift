@@ -45,5 +45,18 @@ public final class FilteringSink: ExportSink {
     if let kept = sideFiles.pass(event, filter) { try next.consumeSideFile(kept) }
   }
 
+  public var wantsBundleMembers: Bool { next.wantsBundleMembers }
+  /// Members pass as they are (a writer leaves out a route or ECG whose side-file events were
+  /// dropped), but not export.xml's raw bytes: the filtered elements stand for it.
+  public func consumeBundleEvent(_ event: BundleEvent) throws {
+    switch event {
+    case .member(let member): inBundleMember = member.kind != .export
+    case .memberEnd: inBundleMember = false
+    case .bytes: if !inBundleMember { return }
+    }
+    try next.consumeBundleEvent(event)
+  }
+  private var inBundleMember = false
+
   public func end(_ report: ReadReport) throws { try next.end(report) }
 }

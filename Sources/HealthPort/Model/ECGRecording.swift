@@ -11,6 +11,9 @@ public struct ECGRecording: Hashable, Sendable {
   /// `.` or `,`: the decimal separator the file's samples use (a `,` locale's phone writes
   /// `-265,868`); `.` when no sample shows one.
   public var decimalSeparator: UInt8 = UInt8(ascii: ".")
+  /// The header block's bytes as read (every line before the first sample, blank ones and line
+  /// ends included), for writing the file back byte for byte.
+  public var headerBytes: [UInt8] = []
 
   public init(path: String, displayName: String) {
     self.path = path
@@ -44,6 +47,7 @@ public struct ECGRecording: Hashable, Sendable {
 
   public static func == (lhs: ECGRecording, rhs: ECGRecording) -> Bool {
     lhs.path == rhs.path && lhs.displayName == rhs.displayName && lhs.decimalSeparator == rhs.decimalSeparator
+      && lhs.headerBytes == rhs.headerBytes
       && lhs.header.elementsEqual(rhs.header) { $0.key == $1.key && $0.value == $1.value }
   }
 

@@ -25,6 +25,8 @@ public final class OutputStream {
   private var registration: TemporaryFiles.Registration?
   private var committed = false
   public private(set) var bytesWritten: Int64 = 0
+  /// Takes the bytes instead of a file descriptor (a zip member being written).
+  private var consumer: ((UnsafeRawBufferPointer) throws -> Void)?
 
   /// Standard output.
   public init() {
@@ -32,6 +34,16 @@ public final class OutputStream {
     finalPath = nil
     temporaryPath = nil
     displayName = "<stdout>"
+    buffer.reserveCapacity(Self.blockSize * 2)
+  }
+
+  /// Hands the bytes, in blocks, to `consumer` (which owns atomicity: a bundle's zip or folder).
+  public init(name: String, consumer: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    fileDescriptor = -1
+    finalPath = nil
+    temporaryPath = nil
+    displayName = name
+    self.consumer = consumer
     buffer.reserveCapacity(Self.blockSize * 2)
   }
 
@@ -92,6 +104,11 @@ public final class OutputStream {
   }
 
   private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    if let consumer {
+      try consumer(bytes)
+      bytesWritten += Int64(bytes.count)
+      return
+    }
     var offset = 0
     while offset < bytes.count {
       let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -1,3 +1,4 @@
+import XMLStream
 import ZipStream
 
 #if canImport(Glibc)
@@ -10,49 +11,105 @@ import ZipStream
 /// export are read in a second pass over the zip file, or, for a zip on stdin, spooled to
 /// temporary files as they pass. Only one side file is in memory at a time, in batches.
 enum BundleReader {
-  /// Reads the zip `stream` was recognised as.
+  /// Reads the zip `stream` was recognised as. For a sink that ``ExportSink/wantsBundleMembers``,
+  /// every member (folders too) is handed on in the zip's order, numbered by its position: the
+  /// export before the elements, the others after them, read in a second pass (or spooled) when
+  /// they come before the export.
   static func readZip(_ stream: RecognisedStream, options: ReadOptions, into sink: ExportSink) throws -> ReadReport {
     let name = stream.source.displayName
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
+    let members = MemberEvents(sink: sink, sides: sides)
     do {
       let archive = try openArchive(stream)
-      var members = 0
+      var files = 0
+      var ordinal = -1
       var readExport = false
-      var later: Set<String> = []
-      var spooled: [(SideFilePath, SpoolFile, String)] = []
-      defer { for (_, file, _) in spooled { file.remove() } }
+      var later: Set<Int> = []
+      var spooled: [(BundleMember, SpoolFile?, String)] = []
+      defer { for (_, file, _) in spooled { file?.remove() } }
       while let entry = try archive.nextEntry() {
-        guard entry.isRegularFile else { continue }
-        members += 1
-        if let side = SideFilePath(entry.path) {
-          let member = memberSource(archive, entry: entry, name: name)
+        guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
+        ordinal += 1
+        let member = BundleMember(
+          index: ordinal, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
+        if entry.isDirectory {
           if readExport {
-            try sides.read(side, from: .stream(member))
+            try members.deliver(member, from: nil)
           } else if stream.path != nil {
-            later.insert(entry.path)
+            later.insert(ordinal)
           } else {
-            spooled.append((side, try SpoolFile(copying: member), member.displayName))
+            spooled.append((member, nil, ""))
           }
-        } else if !readExport,
-          let export = try ExportFinder.sniffExport(archive, entry: entry, name: name, size: stream.size)
-        {
-          _ = try XMLExportReader(options: options).read(export, format: .zip, into: bundle)
-          readExport = true
+          continue
+        }
+        files += 1
+        let source = memberSource(archive, entry: entry, name: name)
+        if readExport {
+          if SideFilePath(entry.path) != nil || members.lossless { try members.deliver(member, from: .stream(source)) }
+          continue
+        }
+        if SideFilePath(entry.path) == nil {
+          switch try sniff(archive, entry: entry, name: name, size: stream.size) {
+          case .export(let export):
+            try members.beginExport(
+              BundleMember(index: ordinal, path: entry.path, kind: .export, modified: entry.modified))
+            let digested =
+              members.lossless ? DigestByteSource(export, keeping: stream.path == nil ? StagedBytes() : nil) : nil
+            bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
+            _ = try XMLExportReader(options: options).read(digested ?? export, format: .zip, into: bundle)
+            readExport = true
+            if let digested {
+              let exportOrdinal = ordinal
+              try members.exportRaw(bundle, digested) {
+                if let copy = digested.copy { return try copy.replay($0) }
+                let again = try ZipArchiveReader(path: stream.path!)
+                var index = -1
+                while let entry = try again.nextEntry() {
+                  guard entry.isRegularFile || entry.isDirectory else { continue }
+                  index += 1
+                  guard index == exportOrdinal else { continue }
+                  try MemberEvents.copy(memberSource(again, entry: entry, name: name), $0)
+                  return
+                }
+              }
+            }
+            continue
+          case .other(let prefix):
+            guard members.lossless else { continue }
+            if stream.path != nil {
+              later.insert(ordinal)
+            } else {
+              let file = try SpoolFile(copying: PrefixedByteSource(prefix: prefix, base: source))
+              spooled.append((member, file, source.displayName))
+            }
+            continue
+          }
+        }
+        if stream.path != nil {
+          later.insert(ordinal)
+        } else {
+          spooled.append((member, try SpoolFile(copying: source), source.displayName))
         }
       }
       guard readExport, let exportReport = bundle.exportReport else {
-        throw ExportFinder.noExport(name, members: members)
+        throw ExportFinder.noExport(name, members: files)
       }
       if let path = stream.path, !later.isEmpty {
         let again = try ZipArchiveReader(path: path)
+        var second = -1
         while let entry = try again.nextEntry() {
-          guard entry.isRegularFile, later.contains(entry.path), let side = SideFilePath(entry.path) else { continue }
-          try sides.read(side, from: .stream(memberSource(again, entry: entry, name: name)))
+          guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
+          second += 1
+          guard later.contains(second) else { continue }
+          let member = BundleMember(
+            index: second, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
+          try members.deliver(
+            member, from: entry.isDirectory ? nil : .stream(memberSource(again, entry: entry, name: name)))
         }
       }
-      for (side, file, displayName) in spooled {
-        try sides.read(side, from: .file(path: file.path, displayName: displayName))
+      for (member, file, displayName) in spooled {
+        try members.deliver(member, from: file.map { .file(path: $0.path, displayName: displayName) })
       }
       let report = sides.finish(exportReport)
       try sink.end(report)
@@ -62,22 +119,84 @@ enum BundleReader {
     }
   }
 
+  private enum Sniffed {
+    case export(ByteSource)
+    /// Not the export: the bytes read to tell.
+    case other([UInt8])
+  }
+
+  /// The current member as the export when its root element is `HealthData` (as
+  /// ``ExportFinder/sniffExport(_:entry:name:size:)`` tells it), else the bytes read.
+  private static func sniff(_ archive: ZipArchiveReader, entry: ZipEntry, name: String, size: Int64?) throws
+    -> Sniffed
+  {
+    var prefix: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while prefix.count < ExportFinder.sniffLimit {
+      let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
+      if n == 0 { break }
+      prefix.append(contentsOf: chunk[0..<n])
+      switch XMLRootSniffer.sniff(prefix) {
+      case .root("HealthData"):
+        return .export(
+          ZipMemberByteSource(
+            archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
+            consumed: { archive.compressedBytesRead }))
+      case .root, .notXML: return .other(prefix)
+      case .needMore: continue
+      }
+    }
+    return .other(prefix)
+  }
+
   /// Reads an unzipped export folder: the export `source` found in it, then the files of the
-  /// `workout-routes/` and `electrocardiograms/` folders beside it, in name order.
+  /// `workout-routes/` and `electrocardiograms/` folders beside it, in name order. For a sink
+  /// that ``ExportSink/wantsBundleMembers``, every file of the folder is a member (the export
+  /// first, then the others by path), named under the folder's own name
+  /// (`apple_health_export/export.xml`).
   static func readFolder(_ source: ByteSource, options: ReadOptions, into sink: ExportSink) throws -> ReadReport {
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
-    _ = try XMLExportReader(options: options).read(source, format: .folder, into: bundle)
+    let members = MemberEvents(sink: sink, sides: sides)
+    var folder = source.displayName
+    var exportName = folder
+    if let slash = folder.lastIndex(of: "/") {
+      exportName = String(folder[folder.index(after: slash)...])
+      folder = String(folder[..<slash])
+    } else {
+      folder = "."
+    }
+    let top =
+      folder == "."
+      ? "apple_health_export" : (folder.split(separator: "/").last.map(String.init) ?? "apple_health_export")
+    try members.beginExport(BundleMember(index: 0, path: top + "/" + exportName, kind: .export))
+    let digested = members.lossless ? DigestByteSource(source, keeping: nil) : nil
+    bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
+    _ = try XMLExportReader(options: options).read(digested ?? source, format: .folder, into: bundle)
     guard let exportReport = bundle.exportReport else {
       return ReadReport(documentName: source.displayName, format: .folder)
     }
-    var folder = source.displayName
-    if let slash = folder.lastIndex(of: "/") { folder = String(folder[..<slash]) } else { folder = "." }
-    for sub in ["workout-routes", "electrocardiograms"] {
-      for file in fileNames(in: folder + "/" + sub) {
-        guard let side = SideFilePath(sub + "/" + file) else { continue }
-        let path = folder + "/" + sub + "/" + file
-        try sides.read(side, from: .file(path: path, displayName: path))
+    if let digested {
+      try members.exportRaw(bundle, digested) {
+        try MemberEvents.copy(try sides.open(.file(path: source.displayName, displayName: source.displayName)), $0)
+      }
+    }
+    if members.lossless {
+      var index = 0
+      for relative in filePaths(in: folder) where relative != exportName {
+        index += 1
+        let path = folder + "/" + relative
+        try members.deliver(
+          BundleMember(index: index, path: top + "/" + relative, kind: .other),
+          from: .file(path: path, displayName: path))
+      }
+    } else {
+      for sub in ["workout-routes", "electrocardiograms"] {
+        for file in fileNames(in: folder + "/" + sub) {
+          guard let side = SideFilePath(sub + "/" + file) else { continue }
+          let path = folder + "/" + sub + "/" + file
+          try sides.read(side, from: .file(path: path, displayName: path))
+        }
       }
     }
     let report = sides.finish(exportReport)
@@ -124,18 +243,97 @@ enum BundleReader {
       consumed: { archive.compressedBytesRead })
   }
 
+  /// True when a `workout-routes/` or `electrocardiograms/` folder is beside the file at `path`.
+  static func hasSideFolders(beside path: String) -> Bool {
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    return ["workout-routes", "electrocardiograms"].contains { sub in
+      var info = stat()
+      return stat(folder + "/" + sub, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+  }
+
   /// The names of the regular files in `folder`, sorted; none when it does not exist.
-  private static func fileNames(in folder: String) -> [String] {
+  private static func fileNames(in folder: String, folders: Bool = false) -> [String] {
     guard let dir = opendir(folder) else { return [] }
     defer { closedir(dir) }
     var names: [String] = []
+    let wanted = folders ? UInt8(DT_DIR) : UInt8(DT_REG)
     while let entry = readdir(dir) {
-      guard entry.pointee.d_type == UInt8(DT_REG) || entry.pointee.d_type == UInt8(DT_UNKNOWN) else { continue }
+      guard entry.pointee.d_type == wanted || entry.pointee.d_type == UInt8(DT_UNKNOWN) else { continue }
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+      }
+      guard name != ".", name != ".." else { continue }
+      if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+        var info = stat()
+        guard stat(folder + "/" + name, &info) == 0,
+          (info.st_mode & S_IFMT) == (folders ? S_IFDIR : S_IFREG)
+        else { continue }
       }
       names.append(name)
     }
     return names.sorted()
+  }
+
+  /// Every regular file under `folder`, as paths relative to it, sorted.
+  private static func filePaths(in folder: String, prefix: String = "") -> [String] {
+    var paths = fileNames(in: folder).map { prefix + $0 }
+    for sub in fileNames(in: folder, folders: true) {
+      paths += filePaths(in: folder + "/" + sub, prefix: prefix + sub + "/")
+    }
+    return paths.sorted()
+  }
+}
+
+/// Hands a bundle's members on in order (when the sink ``ExportSink/wantsBundleMembers``): a side
+/// file through the ``SideFileReader`` between `.member` and `.memberEnd`, another member's bytes
+/// as `.bytes`. Without that wish, only side files are read.
+struct MemberEvents {
+  let sink: ExportSink
+  let sides: SideFileReader
+  let lossless: Bool
+
+  init(sink: ExportSink, sides: SideFileReader) {
+    self.sink = sink
+    self.sides = sides
+    lossless = sink.wantsBundleMembers
+  }
+
+  func beginExport(_ member: BundleMember) throws {
+    if lossless { try sink.consumeBundleEvent(.member(member)) }
+  }
+
+  /// After the export's last element: its raw bytes, when Apple's layout would not give them back.
+  func exportRaw(
+    _ bundle: BundleSink, _ read: DigestByteSource,
+    replay: (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
+    defer { read.copy?.remove() }
+    guard let rendered = bundle.renderedDigest, rendered != read.digest.final else { return }
+    try replay { try sink.consumeBundleEvent(.bytes(Array($0))) }
+  }
+
+  /// Calls `body` with the bytes of `source`, in chunks of at most ``BundleEvent/chunkSize``.
+  static func copy(_ source: ByteSource, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: BundleEvent.chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while case let count = try source.read(into: buffer), count > 0 {
+      try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+  }
+
+  func deliver(_ member: BundleMember, from source: SideFileReader.Source?) throws {
+    var member = member
+    if member.kind != .directory, let side = SideFilePath(member.path), let source {
+      member.kind = side.kind == .route ? .route : .ecg
+      if lossless { try sink.consumeBundleEvent(.member(member)) }
+      try sides.read(side, from: source)
+      if lossless { try sink.consumeBundleEvent(.memberEnd) }
+      return
+    }
+    guard lossless else { return }
+    try sink.consumeBundleEvent(.member(member))
+    if let source { try Self.copy(try sides.open(source)) { try sink.consumeBundleEvent(.bytes(Array($0))) } }
+    try sink.consumeBundleEvent(.memberEnd)
   }
 }

@@ -21,6 +21,9 @@ final class BundleSink: ExportSink, ElementLocating {
   private let forwardsWorkouts: Bool
   var locate: (() -> (line: Int, column: Int))?
   var documentName = ""
+  /// For a bundle written back: the export rendered in Apple's layout, digested.
+  var layoutCheck: ExportLayoutCheck?
+  private(set) var renderedDigest: StreamDigest?
 
   init(next: ExportSink) {
     self.next = next
@@ -35,17 +38,26 @@ final class BundleSink: ExportSink, ElementLocating {
 
   var wantsSideFiles: Bool { true }
 
-  func begin(_ header: ExportHeader) throws { try next.begin(header) }
+  func begin(_ header: ExportHeader) throws {
+    try layoutCheck?.begin(header)
+    try next.begin(header)
+  }
 
   func consume(_ element: ExportElement) throws {
+    try layoutCheck?.consume(element)
     guard case .workout(let workout) = element else { return try next.consume(element) }
     note(workout)
     if forwardsWorkouts { try next.consume(element) }
   }
 
-  func end(_ report: ReadReport) throws { exportReport = report }
+  func end(_ report: ReadReport) throws {
+    renderedDigest = try layoutCheck?.finish(report)
+    exportReport = report
+  }
 
   func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
+  var wantsBundleMembers: Bool { next.wantsBundleMembers }
+  func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 
   /// The reference to the route file at `reference` (a ``SideFilePath/reference``), marked seen.
   func join(_ reference: String) -> Reference? {

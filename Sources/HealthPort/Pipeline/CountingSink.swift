@@ -51,4 +51,6 @@ public final class CountingSink: ExportSink {
   public func end(_ report: ReadReport) throws { try next.end(report) }
   public var wantsSideFiles: Bool { next.wantsSideFiles }
   public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
+  public var wantsBundleMembers: Bool { next.wantsBundleMembers }
+  public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 }

@@ -13,4 +13,7 @@ public protocol ExportSink: AnyObject {
   /// come after the last element and before ``end(_:)``, through ``consumeSideFile(_:)``.
   var wantsSideFiles: Bool { get }
   func consumeSideFile(_ event: SideFileEvent) throws
+  /// True when the sink writes the bundle back (``BundleEvent``): members in order, raw bytes.
+  var wantsBundleMembers: Bool { get }
+  func consumeBundleEvent(_ event: BundleEvent) throws
 }

@@ -141,5 +141,5 @@ public struct FormatRegistry: Sendable {
 
   /// csv (with `--split`), jsonl, json and xml: what the core library writes. SQLite, in its own
   /// module, is registered beside them by the command-line tool.
-  public static let standard = FormatRegistry(outputs: [.csv, .jsonl, .json, .xml])
+  public static let standard = FormatRegistry(outputs: [.csv, .jsonl, .json, .xml, .zip])
 }

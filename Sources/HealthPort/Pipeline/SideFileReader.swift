@@ -45,8 +45,34 @@ final class SideFileReader {
         return
       }
     }
-    try deliver(path, from: try open(source), check: false)
+    guard lossless else {
+      try deliver(path, from: try open(source), check: false)
+      return
+    }
+    // The bundle is written back: the file's bytes are kept until it is known whether Apple's
+    // layout gives them back, and handed on raw when it does not.
+    var input = try open(source)
+    var staged: StagedBytes?
+    if case .stream = source {
+      let copy = StagedBytes()
+      staged = copy
+      input = TeeByteSource(input, into: copy)
+    }
+    defer { staged?.remove() }
+    guard try !deliver(path, from: input, check: false, layout: true) else { return }
+    if let staged {
+      try staged.replay { try bundle.consumeBundleEvent(.bytes(Array($0))) }
+    } else {
+      let again = try open(source)
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: BundleEvent.chunkSize, alignment: 16)
+      defer { buffer.deallocate() }
+      while case let count = try again.read(into: buffer), count > 0 {
+        try bundle.consumeBundleEvent(.bytes(Array(buffer[0..<count])))
+      }
+    }
   }
+
+  private var lossless: Bool { bundle.next.wantsBundleMembers }
 
   /// The report of the whole read: the export's, with the side files and their warnings.
   func finish(_ exportReport: ReadReport) -> ReadReport {
@@ -60,7 +86,7 @@ final class SideFileReader {
     return result
   }
 
-  private func open(_ source: Source) throws -> ByteSource {
+  func open(_ source: Source) throws -> ByteSource {
     switch source {
     case .stream(let stream): return stream
     case .file(let path, let displayName):
@@ -71,13 +97,18 @@ final class SideFileReader {
     }
   }
 
-  /// Reads the file; with `check`, only to find damage (nothing is handed on or counted).
-  private func deliver(_ path: SideFilePath, from source: ByteSource, check: Bool) throws {
+  /// Reads the file; with `check`, only to find damage (nothing is handed on or counted). With
+  /// `layout`, returns whether Apple's layout gives the file back byte for byte (else true).
+  @discardableResult
+  private func deliver(_ path: SideFilePath, from source: ByteSource, check: Bool, layout: Bool = false) throws
+    -> Bool
+  {
     switch path.kind {
     case .route:
       let reference = check ? nil : bundle.join(path.reference)
       var begun = false
-      let points = try GPXReader(options: options).read(source) { [bundle] header, points in
+      let layoutCheck = layout ? GPXLayoutCheck() : nil
+      let points = try GPXReader(options: options).read(source, check: layoutCheck) { [bundle] header, points in
         guard !check else { return }
         if !begun {
           begun = true
@@ -96,21 +127,24 @@ final class SideFileReader {
         }
         if !points.isEmpty { try bundle.consumeSideFile(.routePoints(points)) }
       }
-      guard !check else { return }
+      guard !check else { return true }
       try bundle.consumeSideFile(.routeEnd(points: points))
       report.routeFiles += 1
       report.routePoints += points
       if reference == nil { report.unreferencedRoutes.append(path.reference) }
+      return layoutCheck?.matches ?? true
     case .ecg:
       let recording = ECGRecording(path: path.reference, displayName: source.displayName)
+      var verbatim = true
       let samples = try ECGReader(options: options).read(
-        source, recording: recording,
+        source, recording: recording, verbatim: &verbatim,
         onBegin: { if !check { try bundle.consumeSideFile(.ecgBegin($0)) } },
         onSamples: { if !check { try bundle.consumeSideFile(.ecgSamples($0)) } })
-      guard !check else { return }
+      guard !check else { return true }
       try bundle.consumeSideFile(.ecgEnd(samples: samples))
       report.ecgRecordings += 1
       report.ecgSamples += samples
+      return verbatim || !layout
     }
   }
 }

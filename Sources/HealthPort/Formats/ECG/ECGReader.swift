@@ -13,6 +13,16 @@ struct ECGReader {
     _ source: ByteSource, recording: ECGRecording, onBegin: (ECGRecording) throws -> Void,
     onSamples: ([String]) throws -> Void
   ) throws -> Int {
+    var verbatim = false
+    return try read(source, recording: recording, verbatim: &verbatim, onBegin: onBegin, onSamples: onSamples)
+  }
+
+  /// The same, telling in `verbatim` whether ``ECGLayout`` gives the file back byte for byte
+  /// (its header block as read, then every sample on a line of its own with the file's separator).
+  func read(
+    _ source: ByteSource, recording: ECGRecording, verbatim: inout Bool, onBegin: (ECGRecording) throws -> Void,
+    onSamples: ([String]) throws -> Void
+  ) throws -> Int {
     var state = ECGLineState(recording: recording)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     defer { buffer.deallocate() }
@@ -38,8 +48,12 @@ struct ECGReader {
       }
       line.append(contentsOf: buffer[start..<count])
     }
-    if !line.isEmpty { try state.take(line) }
+    if !line.isEmpty {
+      try state.take(line)
+      state.verbatim = false
+    }
     try deliver()
+    verbatim = state.verbatim
     return state.samples
   }
 
@@ -70,6 +84,8 @@ private struct ECGLineState {
   /// The separator seen on a sample line so far, and the first line that showed it.
   var separator: UInt8?
   var separatorLine = 0
+  /// False once a line would not come back from ``ECGLayout`` as it was read.
+  var verbatim = true
 
   init(recording: ECGRecording) {
     self.recording = recording
@@ -81,14 +97,19 @@ private struct ECGLineState {
     var line = raw[...]
     if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
     if line.last == 0x0D { line = line.dropLast() }
-    guard !line.isEmpty else { return }
+    guard !line.isEmpty else {
+      if inSamples { verbatim = false } else { recording.headerBytes += raw + [0x0A] }
+      return
+    }
     guard String(validatingUTF8: line) != nil else { throw located("the line is not valid UTF-8") }
     if let sample = try sampleText(line) {
       inSamples = true
       samples += 1
+      if verbatim, !ECGLayout.line(sample, separator: separator ?? 0x2E).elementsEqual(raw) { verbatim = false }
       batch.append(sample)
       return
     }
+    if !inSamples { recording.headerBytes += raw + [0x0A] }
     guard !inSamples else {
       throw located("'\(String(decoding: line, as: UTF8.self))' is not a sample value (a number)")
     }

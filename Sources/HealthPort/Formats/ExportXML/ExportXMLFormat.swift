@@ -2,14 +2,21 @@
 /// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
 extension OutputFormat {
   static let xml = OutputFormat(name: "xml", summary: "the export XML format, byte-faithful") { request in
-    try StreamFormatWriter(request) { XMLExportWriter(output: $0) }
+    // `-o DIR/`: the unzipped bundle, side files and other members included.
+    if BundleOutputPath.isFolder(request.path) { return BundleFormatWriter(try FolderDestination(path: request.path!)) }
+    return try StreamFormatWriter(request) { XMLExportWriter(output: $0) }
   }
 }
 
 extension StreamInputFormat {
   static let xml = StreamInputFormat(
     format: .xml, recognise: XMLExportReader.recognise, isContainer: false,
-    read: { stream, options, sink in try XMLExportReader(options: options).read(stream, format: .xml, into: sink)
+    read: { stream, options, sink in
+      // A lone apple_health_export/export.xml with its side-file folders beside it is the bundle.
+      if sink.wantsSideFiles, let path = stream.path, BundleReader.hasSideFolders(beside: path) {
+        return try BundleReader.readFolder(stream.source, options: options, into: sink)
+      }
+      return try XMLExportReader(options: options).read(stream, format: .xml, into: sink)
     }
   )
 }

@@ -15,10 +15,16 @@ struct GPXReader {
 
   /// Reads `source`; `onPoints` gets each batch with the header read so far (complete: Apple
   /// writes `metadata` and `trk/name` before the points). Returns the number of points.
+  /// With `check`, the file's bytes are compared with Apple's layout as they are parsed (see
+  /// ``GPXLayoutCheck``); the parser then runs on this thread.
   @discardableResult
-  func read(_ source: ByteSource, onPoints: @escaping (Header, [RoutePoint]) throws -> Void) throws -> Int {
+  func read(
+    _ source: ByteSource, check: GPXLayoutCheck? = nil, onPoints: @escaping (Header, [RoutePoint]) throws -> Void
+  ) throws -> Int {
     let handler = GPXEventHandler(onPoints: onPoints)
-    let parser = XMLPushParser(documentName: source.displayName, handler: handler, concurrent: options.concurrent)
+    handler.check = check
+    let parser = XMLPushParser(
+      documentName: source.displayName, handler: handler, concurrent: options.concurrent && check == nil)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(options.chunkSize, 256 << 10), alignment: 64)
     defer { buffer.deallocate() }
     do {
@@ -26,10 +32,13 @@ struct GPXReader {
       while true {
         let count = try source.read(into: buffer)
         if count == 0 { break }
-        try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        check?.feed(bytes)
+        try parser.feed(bytes)
       }
       try parser.finish()
       try handler.flush()
+      if let check { _ = check.finish(header: handler.header) }
     } catch let error as XMLStreamError {
       if let underlying = error.underlying, !(underlying is ExportDataError) { throw underlying }
       throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
@@ -55,7 +64,8 @@ private final class GPXEventHandler: XMLEventHandler {
   private enum Field { case elevation, time, speed, course, horizontalAccuracy, verticalAccuracy, name, metadataTime }
 
   let onPoints: (GPXReader.Header, [RoutePoint]) throws -> Void
-  private var header = GPXReader.Header()
+  var check: GPXLayoutCheck?
+  private(set) var header = GPXReader.Header()
   private var batch: [RoutePoint] = []
   private(set) var pointCount = 0
   private var depth = 0
@@ -112,6 +122,7 @@ private final class GPXEventHandler: XMLEventHandler {
     } else if depth == 4, let point {
       self.point = nil
       pointCount += 1
+      check?.point(point, header: header)
       batch.append(point)
       if batch.count == SideFileEvent.batchSize { try flush() }
     }

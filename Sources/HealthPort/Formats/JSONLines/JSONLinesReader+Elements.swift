@@ -23,6 +23,18 @@ extension JSONLinesReader {
         try JSONScanner.object(b, &p) { name, p in
           if let value = try JSONScanner.attributeValue(b, &p) { attributes.append(Attribute(name, value)) }
         }
+      case "member":
+        var member = BundleMember.defaultExport
+        try JSONScanner.object(b, &p) { key, p in
+          let value = try JSONScanner.attributeValue(b, &p)
+          switch key {
+          case "index": member.index = value.flatMap { Int($0) } ?? 0
+          case "path": member.path = value ?? member.path
+          case "modified": member.modified = value.flatMap { Int64($0) }
+          default: break
+          }
+        }
+        headerMember = member
       default:
         try JSONScanner.skip(b, &p, scratch: &keyBytes)
       }

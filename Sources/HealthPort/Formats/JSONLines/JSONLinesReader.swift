@@ -14,7 +14,7 @@ import Foundation
 /// attribute values are strings (numbers and booleans are taken as written, `null` omits the
 /// attribute). Errors name the file, line and column.
 final class JSONLinesReader {
-  private let source: ByteSource
+  let source: ByteSource
   private let options: ReadOptions
   private let name: String
 
@@ -39,6 +39,10 @@ final class JSONLinesReader {
   var keyBytes: [UInt8] = []
   /// Where the element being started begins (to locate model errors such as a bad date).
   var elementStart: Int?
+  /// The header's `member` (export.xml's place in its bundle), handed on before `begin`.
+  var headerMember: BundleMember?
+  /// True once a `{"kind":…}` line of the bundle was read: elements may not follow.
+  var readKindLines = false
 
   init(source: ByteSource, options: ReadOptions) {
     self.source = source
@@ -55,6 +59,7 @@ final class JSONLinesReader {
         throw ExportDataError(
           message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
       }
+      if let member = self.headerMember, sink.wantsBundleMembers { try sink.consumeBundleEvent(.member(member)) }
       try sink.begin(ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: name))
     }
     builder.onElement = { try sink.consume($0) }
@@ -83,6 +88,18 @@ final class JSONLinesReader {
             continue
           }
           try replayRoot(rootName, [])
+        }
+        if pending.withUnsafeBufferPointer({ isKindLine($0, at: position) }) {
+          readKindLines = true
+          if sink.wantsSideFiles || sink.wantsBundleMembers {
+            try parseValue(end) { try self.parseKindLine($0, &$1, into: sink) }
+          } else {
+            consume(to: end)
+          }
+          continue
+        }
+        if readKindLines {
+          throw located(position, "an element after the bundle's lines (route, ecg, member): elements come first")
         }
         try parseValue(end) { try self.parseElement($0, &$1) }
       }

@@ -32,6 +32,8 @@ public final class JSONLinesWriter: ExportSink {
   private var emitter = JSONEmitter()
   private var pendingHeader: ExportHeader?
   private var elementsWritten = 0
+  private var sideLines = JSONSideFileLines()
+  private var sideOut: [UInt8] = []
 
   public init(output: OutputStream, style: Style = .lines) {
     self.output = output
@@ -57,7 +59,41 @@ public final class JSONLinesWriter: ExportSink {
     if emitter.out.count >= OutputStream.blockSize { try flush() }
   }
 
+  /// JSON Lines carries the whole bundle (the JSON document does not).
+  public var wantsSideFiles: Bool { style == .lines }
+  public var wantsBundleMembers: Bool { style == .lines }
+
+  public func consumeSideFile(_ event: SideFileEvent) throws {
+    sideLines.append(event, to: &sideOut)
+    try flushSideLines()
+  }
+
+  public func consumeBundleEvent(_ event: BundleEvent) throws {
+    if case .member(let member) = event, member.kind == .export, pendingHeader != nil || elementsWritten == 0 {
+      sideLines.exportMember = member
+      return
+    }
+    sideLines.append(event, to: &sideOut)
+    try flushSideLines()
+  }
+
+  private func flushSideLines() throws {
+    guard sideOut.count >= OutputStream.blockSize else { return }
+    try writeSideLines()
+  }
+
+  private func writeSideLines() throws {
+    if let header = pendingHeader {
+      pendingHeader = nil
+      writeHeader(header, exportDate: nil)
+    }
+    emitter.out.append(bytes: sideOut)
+    sideOut.removeAll(keepingCapacity: true)
+    try flush()
+  }
+
   public func end(_ report: ReadReport) throws {
+    if !sideOut.isEmpty { try writeSideLines() }
     if let header = pendingHeader {
       pendingHeader = nil
       writeHeader(header, exportDate: nil)
@@ -96,6 +132,7 @@ public final class JSONLinesWriter: ExportSink {
       out.append(contentsOf: Array(#","prologBase64":"#.utf8))
       JSONEscaping.appendString(Data(header.prolog).base64EncodedString(), to: &out)
     }
+    sideLines.headerMember(to: &out)
     out.append(UInt8(ascii: "}"))
     if style == .document { out.append(contentsOf: Array(#","elements":["#.utf8)) }
     out.append(0x0A)

@@ -1,0 +1,134 @@
+/// A route file in the Health app's exact GPX layout: the XML declaration, the
+/// `gpx` start tag, `metadata/time`, `trk/name`, one `trkpt` a line (`lon` before `lat`, `ele`,
+/// `time`, the `extensions`), two-space indentation, no line feed after `</gpx>`. The writer
+/// renders with it, and ``GPXLayoutCheck`` tells whether a file read is exactly this rendering.
+enum GPXLayout {
+  static func head(name: String?, metadataTime: String?) -> [UInt8] {
+    var out = Array(
+      (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        + #"<gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" "#
+        + #"xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" "#
+        + #"xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">"#
+        + "\n").utf8)
+    if let metadataTime {
+      out += Array("  <metadata>\n    <time>".utf8)
+      appendText(metadataTime, to: &out)
+      out += Array("</time>\n  </metadata>\n".utf8)
+    }
+    out += Array("  <trk>\n".utf8)
+    if let name {
+      out += Array("    <name>".utf8)
+      appendText(name, to: &out)
+      out += Array("</name>\n".utf8)
+    }
+    out += Array("    <trkseg>".utf8)
+    return out
+  }
+
+  static let tail = Array("\n    </trkseg>\n  </trk>\n</gpx>".utf8)
+
+  static func appendPoint(_ point: RoutePoint, to out: inout [UInt8]) {
+    out += Array("\n      <trkpt lon=\"".utf8)
+    appendText(point.longitude, to: &out)
+    out += Array("\" lat=\"".utf8)
+    appendText(point.latitude, to: &out)
+    out += Array("\">".utf8)
+    element("ele", point.elevation, to: &out)
+    element("time", point.time, to: &out)
+    if point.speed != nil || point.course != nil || point.horizontalAccuracy != nil || point.verticalAccuracy != nil {
+      out += Array("<extensions>".utf8)
+      element("speed", point.speed, to: &out)
+      element("course", point.course, to: &out)
+      element("hAcc", point.horizontalAccuracy, to: &out)
+      element("vAcc", point.verticalAccuracy, to: &out)
+      out += Array("</extensions>".utf8)
+    }
+    out += Array("</trkpt>".utf8)
+  }
+
+  private static func element(_ name: StaticString, _ value: String?, to out: inout [UInt8]) {
+    guard let value else { return }
+    out.append(UInt8(ascii: "<"))
+    out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    out.append(UInt8(ascii: ">"))
+    appendText(value, to: &out)
+    out += [UInt8(ascii: "<"), UInt8(ascii: "/")]
+    out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    out.append(UInt8(ascii: ">"))
+  }
+
+  /// Text and attribute values: `&`, `<`, `>` and `"` escaped, the rest as it is.
+  private static func appendText(_ text: String, to out: inout [UInt8]) {
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+      case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+      case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+      case UInt8(ascii: "\""): out += Array("&quot;".utf8)
+      default: out.append(byte)
+      }
+    }
+  }
+}
+
+/// Compares a GPX file's bytes, as they are read, with ``GPXLayout``'s rendering of what was
+/// parsed from them, in flat memory: the bytes are held only until the points they hold are
+/// parsed (the parser runs on the reading thread for this). A file that is not exactly Apple's
+/// layout (another header, indentation, a trailing line feed, elements Apple does not write)
+/// fails, and its raw bytes are then kept beside its points.
+final class GPXLayoutCheck {
+  private var raw: [UInt8] = []
+  private var start = 0
+  private var headDone = false
+  private var scratch: [UInt8] = []
+  private(set) var matches = true
+  /// More bytes than this waiting for a point means the file is not in the layout.
+  private let limit = 8 << 20
+
+  func feed(_ bytes: UnsafeRawBufferPointer) {
+    guard matches else { return }
+    if start > 1 << 20 {
+      raw.removeSubrange(0..<start)
+      start = 0
+    }
+    raw.append(contentsOf: bytes)
+    if raw.count - start > limit { fail() }
+  }
+
+  func point(_ point: RoutePoint, header: GPXReader.Header) {
+    guard matches else { return }
+    head(header)
+    scratch.removeAll(keepingCapacity: true)
+    GPXLayout.appendPoint(point, to: &scratch)
+    expect(scratch)
+  }
+
+  /// At the end of the file: whether every byte was the layout's (``matches`` tells it after).
+  @discardableResult
+  func finish(header: GPXReader.Header) -> Bool {
+    head(header)
+    expect(GPXLayout.tail)
+    if start != raw.count { fail() }
+    return matches
+  }
+
+  private func head(_ header: GPXReader.Header) {
+    guard !headDone else { return }
+    headDone = true
+    expect(GPXLayout.head(name: header.name, metadataTime: header.metadataTime))
+  }
+
+  private func expect(_ rendered: [UInt8]) {
+    guard matches else { return }
+    guard raw.count - start >= rendered.count, raw[start..<(start + rendered.count)].elementsEqual(rendered) else {
+      return fail()
+    }
+    start += rendered.count
+  }
+
+  private func fail() {
+    matches = false
+    raw = []
+    start = 0
+  }
+}

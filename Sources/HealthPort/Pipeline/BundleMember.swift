@@ -1,0 +1,56 @@
+/// A member of an export bundle (a zip's entry, or a file of an unzipped folder), as the bundle
+/// round trip (`--to zip`, `--to xml -o DIR/`, lossless JSON Lines) needs it.
+public struct BundleMember: Hashable, Sendable {
+  public enum Kind: String, Sendable {
+    /// export.xml (its content is the element stream).
+    case export
+    /// A GPX route or an ECG recording (its content is the side-file events, or raw bytes).
+    case route, ecg
+    /// Anything else (`export_cda.xml`, `clinical-records/*.json`, `__MACOSX/…`): raw bytes.
+    case other
+    /// A folder entry of a zip: no content.
+    case directory
+  }
+
+  /// Position among the input's members (0-based, in the zip's order).
+  public var index: Int
+  /// The member's path as stored: `apple_health_export/export.xml`, `export.xml` when the zip
+  /// has no top folder.
+  public var path: String
+  public var kind: Kind
+  /// The member's modification time (Unix seconds) when known.
+  public var modified: Int64?
+
+  public init(index: Int, path: String, kind: Kind, modified: Int64? = nil) {
+    self.index = index
+    self.path = path
+    self.kind = kind
+    self.modified = modified
+  }
+
+  /// The export of an input that names none (a lone export.xml, JSON Lines without a bundle).
+  public static let defaultExport = BundleMember(index: 0, path: "apple_health_export/export.xml", kind: .export)
+}
+
+/// What a bundle reader hands a sink that ``ExportSink/wantsBundleMembers``, beside the elements and
+/// side-file events:
+///
+/// - `.member` of kind `.export` before ``ExportSink/begin(_:)``: the elements are its content.
+/// - for every other member, after the last element and in the order read: `.member`, then its
+///   content (side-file events for a route or ECG; `.bytes` for an `.other` member, or after
+///   the side-file events of a route or ECG that Apple's layout would not give back byte for
+///   byte), then `.memberEnd`.
+public enum BundleEvent: Sendable {
+  case member(BundleMember)
+  /// Raw content, in chunks of at most ``BundleEvent/chunkSize`` bytes.
+  case bytes([UInt8])
+  case memberEnd
+
+  public static let chunkSize = 48 << 10
+}
+
+extension ExportSink {
+  /// Sinks take no bundle members unless they say so (only the round-trip writers do).
+  public var wantsBundleMembers: Bool { false }
+  public func consumeBundleEvent(_ event: BundleEvent) throws {}
+}
