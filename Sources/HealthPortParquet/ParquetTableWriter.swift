@@ -121,6 +121,37 @@ final class ParquetTableWriter {
     if let fallback { try writer.appendNull(to: fallback) }
   }
 
+  /// A number healthport computed.
+  @inline(__always)
+  func number(_ value: Double?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    guard case .number(let fallback) = kind else {
+      try Self.append(text: value.map { "\($0)" }, kind: kind, column: column, to: writer)
+      return
+    }
+    if let value { try writer.append(value, to: column) } else { try writer.appendNull(to: column) }
+    if let fallback { try writer.appendNull(to: fallback) }
+  }
+
+  /// A side file's time: its instant and offset when it parsed, else its text (in `_text`).
+  @inline(__always)
+  func time(_ value: ParquetInstant?, text: String?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    guard case .date(let localDay, let fallback) = kind, !localDay else {
+      try Self.append(text: text, kind: kind, column: column, to: writer)
+      return
+    }
+    if let value {
+      try writer.append(value.microseconds, to: column)
+      try writer.append(value.offsetMinutes, to: column + 1)
+    } else {
+      try writer.appendNull(to: column)
+      try writer.appendNull(to: column + 1)
+    }
+    guard let fallback else { return }
+    if value == nil, let text { try writer.append(text, to: fallback) } else { try writer.appendNull(to: fallback) }
+  }
+
   // MARK: Partitions
 
   private func partFile(type: String?, start: HealthDate?, startText: String?) throws -> ParquetPartFile {

@@ -29,7 +29,7 @@ struct ParquetLimitsTests {
   func everyTable() throws {
     for entry in ParquetTables.all {
       for keys in [[], [PartitionKey.type], [.year], [.type, .year]] {
-        _ = try ParquetTableLayout(entry.definition, partitionBy: keys, generic: entry.isGeneric)
+        _ = try ParquetTables.layout(entry, partitionBy: keys)
       }
     }
     #expect(ParquetTables.all.map(\.definition.name).contains("records"))
