@@ -28,6 +28,17 @@ struct IdentifierFilter {
     return year.count == 4 && year.allSatisfy(\.isASCIIDigitCharacter) ? String(year) : nil
   }
 
+  /// A generic element's attribute (`Me`, an `Audiogram`, one in a row's `extra`): the date of
+  /// birth cut to its year, a source or device name without its owner; nil to leave it out.
+  func value(of attribute: Attribute) -> String? {
+    switch attribute.name {
+    case Self.dateOfBirth: me(attribute)
+    case "sourceName": sourceName(attribute.value)
+    case "device": device(attribute.value)
+    default: attribute.value
+    }
+  }
+
   /// An ECG's `Date of Birth` as written (`Jan 8, 2002`, `8 janv. 2002`, `2002-01-08`) → `2002`:
   /// its one run of four digits; nil without exactly one.
   func yearOfBirth(_ text: String) -> String? {

@@ -14,6 +14,8 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   private let sideFiles: ParquetSideFileRows
   /// A device string's bytes, rendered without a `String` (the address differs on every record).
   private var deviceBytes: [UInt8] = []
+  /// The extras of the row the router announces next.
+  private var pendingExtras: TableRowExtras?
 
   init(dataset: ParquetDataset, partitionBy keys: [PartitionKey], dropIdentifiers: Bool) {
     self.dataset = dataset
@@ -25,6 +27,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
 
   var interest: ElementInterest { .everything }
   var wantsSideFiles: Bool { true }
+  var embedsExtras: Bool { true }
 
   // MARK: Tables
 
@@ -45,7 +48,6 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   private static let hrvLists = index(ColumnCatalog.hrvLists)
   private static let hrvBeats = index(ColumnCatalog.hrvBeats)
   private static let elements = index(ColumnCatalog.elements)
-  private static let attributes = index(ColumnCatalog.attributes)
   private static let visionEyes = index(ColumnCatalog.visionEyes)
   private static let routePoints = index(ColumnCatalog.routePoints)
 
@@ -92,6 +94,10 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   ) throws -> ParquetTableWriter {
     let table = try writer(index)
     try table.startRow(type: type, start: start, startText: startText)
+    if let extras = pendingExtras {
+      table.extra = ParquetRowExtras.json(extras, identifiers: identifiers)
+      pendingExtras = nil
+    }
     try table.integer(place.id)
     if Self.hasParentColumn[index] { try table.integer(place.parent) }
     if Self.hasWorkoutColumn[index] { try table.integer(place.workout) }
@@ -262,14 +268,13 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     }
     let table = try row(generic.index, place, type: value(generic.type), startText: value(generic.start))
     if generic.index == Self.visionEyes { try table.text(node.name) }
-    let isMe = identifiers != nil && node.name == "Me"
     for slot in slots {
       guard slot >= 0 else {
         try table.text(nil)
         continue
       }
       let attribute = node.attributes[slot]
-      try table.text(isMe ? identifiers?.me(attribute) : attribute.value)
+      try table.text(identifiers.map { $0.value(of: attribute) } ?? attribute.value)
     }
     try table.endRow()
   }
@@ -281,14 +286,10 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     try table.endRow()
   }
 
-  func attribute(_ attribute: Attribute, of id: Int) throws {
-    let table = try writer(Self.attributes)
-    try table.startRow()
-    try table.integer(id)
-    try table.text(attribute.name)
-    try table.text(attribute.value)
-    try table.endRow()
-  }
+  func rowExtras(_ extras: TableRowExtras) throws { pendingExtras = extras }
+
+  /// Never called: the row's extras come with it (``embedsExtras``).
+  func attribute(_ attribute: Attribute, of id: Int) throws {}
 
   // MARK: Shared columns
 

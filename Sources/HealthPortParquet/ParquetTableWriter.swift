@@ -17,6 +17,9 @@ final class ParquetTableWriter {
   private var lastDayYear = Int.min
   private let partitionByType: Bool
   private let partitionByYear: Bool
+  /// The row's `extra` (JSON), written as its last cell by ``endRow()`` in a table that has one.
+  var extra: String?
+  private let hasExtra: Bool
 
   /// Each catalog column's kind and first Parquet column, without the catalog's strings, so that
   /// the per-row calls retain nothing.
@@ -32,6 +35,7 @@ final class ParquetTableWriter {
     steps = layout.slots.map { ($0.kind, $0.firstColumn) }
     partitionByType = layout.partitionKeys.contains(.type)
     partitionByYear = layout.partitionKeys.contains(.year)
+    hasExtra = layout.definition.columns.last?.name == ParquetTables.extra.name
   }
 
   /// Starts a row: `type` and the start (as a date, or as text for a generic element) pick its
@@ -48,6 +52,10 @@ final class ParquetTableWriter {
   @inline(__always)
   func endRow() throws {
     guard let part else { return }
+    if hasExtra {
+      try text(extra)
+      extra = nil
+    }
     assert(position == steps.count, "\(layout.name): a row of \(position) cells for \(steps.count) columns")
     self.part = nil
     writer = nil

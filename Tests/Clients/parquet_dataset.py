@@ -142,6 +142,8 @@ def parquet_key(table, p):
 
 def compare(table, csv_paths):
     header, csv_rows = read_csv_rows(csv_paths)
+    if "id" in header:  # a row inside an element of no table is in that element's JSON, not a row
+        csv_rows = [r for r in csv_rows if int(r["id"]) not in embedded]
     schema, pq_rows, files = read_parquet(table)
     if len(csv_rows) != len(pq_rows):
         fail(f"{table}: {len(csv_rows)} rows in the split CSV, {len(pq_rows)} in parquet"); return 0
@@ -200,11 +202,58 @@ tables = {}
 for f in csv_files:
     name = f[:-4]
     tables.setdefault(name if name in FIXED else "records", []).append(os.path.join(split, f))
-counts = {}
+
+# What --split writes to `attributes` and `elements` is, in the dataset, on the row it belongs to:
+# `extra` = {"attributes": [[name, value], ...], "children": [{"id", "element", "attributes", "text",
+# "children"}, ...]}; an element of no table at the top level is a row of `elements` (no parent_id).
+extras, nodes = {}, {}  # row id -> extra; JSON node id -> (node, parent id)
+def walk(children, parent):
+    for node in children:
+        if node["id"] in nodes or node["id"] in extras: fail(f"extra: id {node['id']} twice")
+        nodes[node["id"]] = (node, parent)
+        walk(node.get("children", []), node["id"])
+for table in sorted(d for d in os.listdir(dataset) if not d.startswith((".", "_"))):
+    files = glob.glob(os.path.join(dataset, table, "**", "*.parquet"), recursive=True)
+    if not files or "extra" not in pq.read_schema(files[0]).names: continue
+    if str(pq.read_schema(files[0]).field("extra").type) != "string": fail(f"{table}.extra is not a string")
+    for row in ds.dataset(os.path.join(dataset, table), format="parquet", partitioning="hive").to_table(columns=["id", "extra"]).to_pylist():
+        if row["extra"] is None: continue
+        extra = json.loads(row["extra"])
+        if not extra or set(extra) - {"attributes", "children"}: fail(f"{table} id {row['id']}: extra {row['extra']!r}")
+        extras[row["id"]] = extra
+        walk(extra.get("children", []), row["id"])
+embedded = set(nodes)
+split_attributes = {}
+if "attributes" in tables:
+    for r in read_csv_rows(tables.pop("attributes"))[1]: split_attributes.setdefault(int(r["element_id"]), []).append([r["name"], r["value"]])
+split_elements = read_csv_rows(tables.pop("elements"))[1] if "elements" in tables else []
+top_level = {}
+if os.path.isdir(os.path.join(dataset, "elements")):
+    top_level = {r["id"]: r for r in ds.dataset(os.path.join(dataset, "elements"), format="parquet", partitioning="hive").to_table().to_pylist()}
+    if "parent_id" in top_level.get(next(iter(top_level), None), {}): fail("elements has a parent_id column")
+for r in split_elements:
+    id, text = int(r["id"]), r["text"]
+    if not r["parent_id"]:
+        got = top_level.get(id)
+        if got is None or got["element"] != r["element"] or (got["text"] or "") != text: fail(f"elements id {id}: {got} for {r}")
+        continue
+    node, parent = nodes.get(id, (None, None))
+    if node is None or node["element"] != r["element"] or node.get("text", "") != text or parent != int(r["parent_id"]):
+        fail(f"elements id {id}: {r} is not in its parent's extra ({node}, parent {parent})")
+for id, pairs in split_attributes.items():
+    got = (nodes[id][0] if id in nodes else extras.get(id, {})).get("attributes")
+    if got != pairs: fail(f"attributes of id {id}: {pairs} in --split, {got} in parquet")
+json_attributes = sum(len(e.get("attributes", [])) for e in extras.values()) + sum(len(n.get("attributes", [])) for n, _ in nodes.values())
+for id, (node, _) in nodes.items():  # an element of a known kind inside one of no table: its own attributes
+    if id not in split_attributes: json_attributes -= len(node.get("attributes", []))
+if json_attributes != sum(map(len, split_attributes.values())): fail(f"extra: {json_attributes} attributes, --split {sum(map(len, split_attributes.values()))}")
+if len(top_level) != sum(1 for r in split_elements if not r["parent_id"]): fail(f"elements: {len(top_level)} top-level rows")
+counts = {"elements": len(split_elements), "attributes": sum(map(len, split_attributes.values())), "embedded": len(embedded)}
 for table, paths in sorted(tables.items()):
     counts[table] = compare(table, sorted(paths))
 on_disk = {d for d in os.listdir(dataset) if not d.startswith((".", "_"))}
-if on_disk != set(tables): fail(f"tables: parquet {sorted(on_disk)} split {sorted(tables)}")
+expected_tables = {t for t in tables if counts[t]} | ({"elements"} if top_level or any(not r["parent_id"] for r in split_elements) else set())
+if on_disk != expected_tables: fail(f"tables: parquet {sorted(on_disk)} split {sorted(expected_tables)}")
 if partitions and "records" in tables:
     hive = duckdb.sql(f"select count(*), count(distinct type) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true)").fetchone()
     if hive[0] != counts["records"]: fail(f"duckdb hive_partitioning: {hive[0]} records, expected {counts['records']}")
