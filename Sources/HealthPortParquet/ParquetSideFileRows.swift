@@ -92,8 +92,8 @@ final class ParquetSideFileRows {
     route = (nil, nil, nil)
   }
 
-  /// One event of a side file; `table` gives the writer of `route_points`, `ecg_recordings` or
-  /// `ecg_samples` by name.
+  /// One event of a side file; `tables` gives the writer of `route_points`, `ecg_recordings` or
+  /// `ecg_samples`.
   func consume(_ event: SideFileEvent, tables: (TableDefinition) throws -> ParquetTableWriter) throws {
     switch event {
     case .routeBegin(let file):
