@@ -28,6 +28,39 @@ struct IdentifierFilter {
     return year.count == 4 && year.allSatisfy(\.isASCIIDigitCharacter) ? String(year) : nil
   }
 
+  /// A generic element's attribute (`Me`, an `Audiogram`, one in a row's `extra`): the date of
+  /// birth cut to its year, a source or device name without its owner; nil to leave it out.
+  func value(of attribute: Attribute) -> String? {
+    switch attribute.name {
+    case Self.dateOfBirth: me(attribute)
+    case "sourceName": sourceName(attribute.value)
+    case "device": device(attribute.value)
+    default: attribute.value
+    }
+  }
+
+  /// An ECG's `Date of Birth` as written (`Jan 8, 2002`, `8 janv. 2002`, `2002-01-08`) → `2002`:
+  /// its one run of four digits; nil without exactly one.
+  func yearOfBirth(_ text: String) -> String? {
+    let runs = text.split { !$0.isASCIIDigitCharacter }.filter { $0.count == 4 }
+    return runs.count == 1 ? String(runs[0]) : nil
+  }
+
+  /// An ECG file's header lines without the person: the `Name` line (the first) left out and the
+  /// date of birth (the line after it, whatever its localized label) cut to its year.
+  func ecgHeader(_ pairs: [(String, String)]) -> [(String, String)] {
+    var kept: [(String, String)] = []
+    for (index, pair) in pairs.enumerated() {
+      if index == 0 && pair.0 == "Name" { continue }
+      if pair.0 == "Date of Birth" || index == 1 && pairs[0].0 == "Name" {
+        if let year = yearOfBirth(pair.1) { kept.append((pair.0, year)) }
+        continue
+      }
+      kept.append(pair)
+    }
+    return kept
+  }
+
   /// `Anna’s Apple Watch` → `Apple Watch`, `iPhone de Anna` → `iPhone`; a name without an owner
   /// as it is.
   func sourceName(_ name: String) -> String {

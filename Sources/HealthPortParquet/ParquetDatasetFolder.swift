@@ -179,8 +179,8 @@ final class ParquetDatasetFolder {
     }
   }
 
-  /// The names of every table a dataset may hold.
-  static let tableNames = Set(ParquetTables.all.map(\.definition.name))
+  /// The names of every table a dataset may hold (`attributes` in datasets of earlier versions).
+  static let tableNames = Set(ParquetTables.all.map(\.definition.name) + [ColumnCatalog.attributes.name])
 
   static func error(_ path: String, _ message: String) -> HealthPortError {
     HealthPortError(.failure, file: path, message: "\(message): \(String(cString: strerror(errno)))")

@@ -11,17 +11,23 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   private var router: TableRowRouter?
   private var header: ExportHeader?
   private let identifiers: IdentifierFilter?
+  private let sideFiles: ParquetSideFileRows
   /// A device string's bytes, rendered without a `String` (the address differs on every record).
   private var deviceBytes: [UInt8] = []
+  /// The extras of the row the router announces next.
+  private var pendingExtras: TableRowExtras?
 
   init(dataset: ParquetDataset, partitionBy keys: [PartitionKey], dropIdentifiers: Bool) {
     self.dataset = dataset
     partitionKeys = keys
     writers = Array(repeating: nil, count: ParquetTables.all.count)
     identifiers = dropIdentifiers ? IdentifierFilter() : nil
+    sideFiles = ParquetSideFileRows(identifiers: identifiers)
   }
 
   var interest: ElementInterest { .everything }
+  var wantsSideFiles: Bool { true }
+  var embedsExtras: Bool { true }
 
   // MARK: Tables
 
@@ -42,8 +48,8 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   private static let hrvLists = index(ColumnCatalog.hrvLists)
   private static let hrvBeats = index(ColumnCatalog.hrvBeats)
   private static let elements = index(ColumnCatalog.elements)
-  private static let attributes = index(ColumnCatalog.attributes)
   private static let visionEyes = index(ColumnCatalog.visionEyes)
+  private static let routePoints = index(ColumnCatalog.routePoints)
 
   /// Which of `parent_id` and `workout_id` follow each table's `id`.
   private static let hasParentColumn = ParquetTables.all.map { $0.definition.position(of: "parent_id") != nil }
@@ -71,7 +77,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     let entry = ParquetTables.all[index]
     let layout: ParquetTableLayout
     do {
-      layout = try ParquetTableLayout(entry.definition, partitionBy: partitionKeys, generic: entry.isGeneric)
+      layout = try ParquetTables.layout(entry, partitionBy: partitionKeys)
     } catch {
       throw HealthPortError(.failure, message: "\(error)")
     }
@@ -88,6 +94,10 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   ) throws -> ParquetTableWriter {
     let table = try writer(index)
     try table.startRow(type: type, start: start, startText: startText)
+    if let extras = pendingExtras {
+      table.extra = ParquetRowExtras.json(extras, identifiers: identifiers)
+      pendingExtras = nil
+    }
     try table.integer(place.id)
     if Self.hasParentColumn[index] { try table.integer(place.parent) }
     if Self.hasWorkoutColumn[index] { try table.integer(place.workout) }
@@ -106,6 +116,10 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   func consume(_ element: ExportElement) throws {
     guard let router else { return }
     try converting { try router.consume(element) }
+  }
+
+  func consumeSideFile(_ event: SideFileEvent) throws {
+    try converting { try sideFiles.consume(event) { try writer(Self.index($0)) } }
   }
 
   func end(_ report: ReadReport) throws {
@@ -166,6 +180,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   }
 
   func workout(_ workout: Workout, at place: TableRowPlace) throws {
+    sideFiles.noteWorkout(place.id)
     let table = try row(Self.workouts, place, start: workout.startDate)
     for text in [
       workout.workoutActivityType, workout.duration, workout.durationUnit, workout.totalDistance,
@@ -187,6 +202,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   }
 
   func workoutActivity(_ activity: WorkoutActivity, at place: TableRowPlace) throws {
+    if place.parent == place.workout { sideFiles.noteActivity(place.id, activity) }
     let table = try row(Self.workoutActivities, place, start: activity.startDate)
     try table.text(activity.uuid)
     try table.date(activity.startDate)
@@ -211,6 +227,11 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     let table = try row(Self.workoutRoutes, place, start: route.startDate)
     try source(route.sourceName, route.sourceVersion, route.sourceProduct, route.deviceString, to: table)
     try dates(route.creationDate, route.startDate, route.endDate, to: table)
+    sideFiles.noteRoute(place.id)
+    let locations = route.children.compactMap { if case .location(let node) = $0 { node } else { nil } }
+    if !locations.isEmpty {
+      try sideFiles.writeInline(locations, routeID: place.id) { try writer(Self.routePoints) }
+    }
   }
 
   func fileReference(_ reference: FileReference, at place: TableRowPlace) throws {
@@ -247,14 +268,13 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     }
     let table = try row(generic.index, place, type: value(generic.type), startText: value(generic.start))
     if generic.index == Self.visionEyes { try table.text(node.name) }
-    let isMe = identifiers != nil && node.name == "Me"
     for slot in slots {
       guard slot >= 0 else {
         try table.text(nil)
         continue
       }
       let attribute = node.attributes[slot]
-      try table.text(isMe ? identifiers?.me(attribute) : attribute.value)
+      try table.text(identifiers.map { $0.value(of: attribute) } ?? attribute.value)
     }
     try table.endRow()
   }
@@ -266,14 +286,10 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     try table.endRow()
   }
 
-  func attribute(_ attribute: Attribute, of id: Int) throws {
-    let table = try writer(Self.attributes)
-    try table.startRow()
-    try table.integer(id)
-    try table.text(attribute.name)
-    try table.text(attribute.value)
-    try table.endRow()
-  }
+  func rowExtras(_ extras: TableRowExtras) throws { pendingExtras = extras }
+
+  /// Never called: the row's extras come with it (``embedsExtras``).
+  func attribute(_ attribute: Attribute, of id: Int) throws {}
 
   // MARK: Shared columns
 
@@ -310,16 +326,20 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   }
 }
 
-/// The root's attributes as `[name, value]` pairs, as `--split`'s `export` table holds them.
+/// `[name, value]` pairs (the root's attributes, an ECG's header lines), as `--split` writes them.
 enum JSONPairs {
   static func encode(_ attributes: [Attribute]) -> String {
+    encode(attributes.map { ($0.name, $0.value) })
+  }
+
+  static func encode(_ pairs: [(String, String)]) -> String {
     var out: [UInt8] = [UInt8(ascii: "[")]
-    for (index, attribute) in attributes.enumerated() {
+    for (index, pair) in pairs.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       out.append(UInt8(ascii: "["))
-      JSONEscaping.appendString(attribute.name, to: &out)
+      JSONEscaping.appendString(pair.0, to: &out)
       out.append(UInt8(ascii: ","))
-      JSONEscaping.appendString(attribute.value, to: &out)
+      JSONEscaping.appendString(pair.1, to: &out)
       out.append(UInt8(ascii: "]"))
     }
     out.append(UInt8(ascii: "]"))

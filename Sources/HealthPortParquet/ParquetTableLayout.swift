@@ -49,12 +49,20 @@ struct ParquetTableLayout: Sendable {
   /// The dataset folder's name for the table.
   var name: String { definition.name }
 
-  init(_ definition: TableDefinition, partitionBy keys: [PartitionKey], generic: Bool) throws {
+  /// The date whose year is the `year=` folder: an element's start, a route point's time, a
+  /// recording's date (`hrv_beats`' `time` is a time of day).
+  static func hasYearColumn(_ definition: TableDefinition, sideFile: Bool) -> Bool {
+    definition.columns.contains { column in
+      column.name == "startDate" || sideFile && (column.name == "time" || column.name == "recorded_date")
+    }
+  }
+
+  init(_ definition: TableDefinition, partitionBy keys: [PartitionKey], generic: Bool, sideFile: Bool = false) throws {
     self.definition = definition
     partitionKeys = keys.filter { key in
       switch key {
       case .type: definition.position(of: "type") != nil
-      case .year: definition.position(of: "startDate") != nil
+      case .year: Self.hasYearColumn(definition, sideFile: sideFile)
       }
     }
     let typeIsFolder = partitionKeys.contains(.type)
@@ -71,9 +79,11 @@ struct ParquetTableLayout: Sendable {
       let base = Self.parquetName(column)
       // A value of an attribute that may not fit its type keeps a `_text` column right after the
       // typed ones (dates of typed elements always parse; those of generic elements may not).
+      // A side file's numbers and times are text as the file writes it.
       let mayNotFit =
         column.type == .numberOrText
         || column.role == .attribute && (column.type != .exportDate && column.type != .localDay || generic)
+        || sideFile && column.role == .content && [.number, .exportDate, .instant].contains(column.type)
       let first = columns.count
       let kind: ParquetCellKind
       switch column.type {
@@ -83,7 +93,10 @@ struct ParquetTableLayout: Sendable {
       case .number, .numberOrText:
         columns.append(ParquetColumn(base, .double, optional: true))
         kind = .number(fallback: mayNotFit ? columns.count : nil)
-      case .exportDate:
+      // A route point's time is an instant too (`X_utc`, `X_offset_min`); elsewhere an
+      // instant is a text healthport derived.
+      case .exportDate,
+        .instant where sideFile:
         let nullable = optional || mayNotFit
         columns.append(.timestamp(base + "_utc", optional: nullable))
         columns.append(ParquetColumn(base + "_offset_min", .int32, optional: nullable))

@@ -17,6 +17,9 @@ final class ParquetTableWriter {
   private var lastDayYear = Int.min
   private let partitionByType: Bool
   private let partitionByYear: Bool
+  /// The row's `extra` (JSON), written as its last cell by ``endRow()`` in a table that has one.
+  var extra: String?
+  private let hasExtra: Bool
 
   /// Each catalog column's kind and first Parquet column, without the catalog's strings, so that
   /// the per-row calls retain nothing.
@@ -32,6 +35,7 @@ final class ParquetTableWriter {
     steps = layout.slots.map { ($0.kind, $0.firstColumn) }
     partitionByType = layout.partitionKeys.contains(.type)
     partitionByYear = layout.partitionKeys.contains(.year)
+    hasExtra = layout.definition.columns.last?.name == ParquetTables.extra.name
   }
 
   /// Starts a row: `type` and the start (as a date, or as text for a generic element) pick its
@@ -48,6 +52,10 @@ final class ParquetTableWriter {
   @inline(__always)
   func endRow() throws {
     guard let part else { return }
+    if hasExtra {
+      try text(extra)
+      extra = nil
+    }
     assert(position == steps.count, "\(layout.name): a row of \(position) cells for \(steps.count) columns")
     self.part = nil
     writer = nil
@@ -119,6 +127,37 @@ final class ParquetTableWriter {
     }
     try Self.append(date: value, localDay: localDay, column: column, to: writer)
     if let fallback { try writer.appendNull(to: fallback) }
+  }
+
+  /// A number healthport computed.
+  @inline(__always)
+  func number(_ value: Double?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    guard case .number(let fallback) = kind else {
+      try Self.append(text: value.map { "\($0)" }, kind: kind, column: column, to: writer)
+      return
+    }
+    if let value { try writer.append(value, to: column) } else { try writer.appendNull(to: column) }
+    if let fallback { try writer.appendNull(to: fallback) }
+  }
+
+  /// A side file's time: its instant and offset when it parsed, else its text (in `_text`).
+  @inline(__always)
+  func time(_ value: ParquetInstant?, text: String?) throws(ParquetError) {
+    guard let (kind, column, writer) = nextStep() else { return }
+    guard case .date(let localDay, let fallback) = kind, !localDay else {
+      try Self.append(text: text, kind: kind, column: column, to: writer)
+      return
+    }
+    if let value {
+      try writer.append(value.microseconds, to: column)
+      try writer.append(value.offsetMinutes, to: column + 1)
+    } else {
+      try writer.appendNull(to: column)
+      try writer.appendNull(to: column + 1)
+    }
+    guard let fallback else { return }
+    if value == nil, let text { try writer.append(text, to: fallback) } else { try writer.appendNull(to: fallback) }
   }
 
   // MARK: Partitions

@@ -1,23 +1,29 @@
 """Checks a `convert --to parquet` dataset against the `--split` folder of the same export.
 
-Usage: parquet_dataset.py SPLIT_DIR PARQUET_DIR [PARTITIONS [CODEC]]
-(PARTITIONS: e.g. "type,year" or ""; CODEC: ZSTD, SNAPPY or UNCOMPRESSED, checked on every column chunk.)
+Usage: parquet_dataset.py SPLIT_DIR PARQUET_DIR [PARTITIONS [CODEC [INPUT INFO_JSON]]]
+(PARTITIONS: e.g. "type,year" or ""; CODEC: ZSTD, SNAPPY or UNCOMPRESSED, checked on every column chunk.
+INPUT, INFO_JSON: the export converted (zip, folder or file) and `healthport info --format json`'s output for
+it: the side files' tables, route_points, ecg_recordings and ecg_samples, are counted against both, the
+independent count reading the GPX and ECG files itself.)
 Every Parquet file is read by pyarrow, DuckDB and Polars (their row counts agree; every column chunk has
 statistics); every table's rows equal the split CSV's, column by column (numbers as numbers, dates as
 instants and offsets, a value that does not fit its type in the `_text` column); with partitions, DuckDB's
 hive_partitioning finds every record. Prints a JSON summary; exits 1 on any difference.
 """
-import csv, datetime, glob, json, os, re, sys
+import csv, datetime, glob, json, math, os, re, sys, zipfile
 import duckdb, polars as pl, pyarrow as pa, pyarrow.dataset as ds, pyarrow.parquet as pq
 
 split, dataset = sys.argv[1], sys.argv[2]
 partitions = [p for p in (sys.argv[3] if len(sys.argv) > 3 else "").split(",") if p]
-codec = sys.argv[4] if len(sys.argv) > 4 else None
+codec = (sys.argv[4] or None) if len(sys.argv) > 4 else None
+source = sys.argv[5] if len(sys.argv) > 5 else None
+info = json.loads(sys.argv[6]) if len(sys.argv) > 6 else None
 csv.field_size_limit(1 << 30)
 FIXED = {"export", "correlations", "correlation_records", "workouts", "workout_events", "workout_activities",
          "workout_statistics", "workout_routes", "file_references", "locations", "metadata", "hrv_lists",
          "hrv_beats", "me", "activity_summaries", "clinical_records", "audiograms", "sensitivity_points",
-         "vision_prescriptions", "vision_eyes", "elements", "attributes"}
+         "vision_prescriptions", "vision_eyes", "elements", "attributes", "route_points", "ecg_recordings",
+         "ecg_samples"}
 problems = []
 
 def fail(message):
@@ -57,6 +63,18 @@ def export_date(text):
     except ValueError: return None
     utc = int(local.timestamp()) - offset * 60
     return utc * 1_000_000, offset, (local.date() - datetime.date(1970, 1, 1)).days
+
+GPX_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,6})?(Z|[+-]\d\d:\d\d)$")
+
+def gpx_time(text):
+    """A route point's time as --split writes it (GPX's as written, an inline point's in UTC)."""
+    m = GPX_TIME.match(text)
+    if not m: return None
+    try: moment = datetime.datetime.fromisoformat(m.group(1) + (m.group(2) or "") + ("+00:00" if m.group(3) == "Z" else m.group(3)))
+    except ValueError: return None
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    delta = moment - epoch
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds, int(moment.utcoffset().total_seconds()) // 60, None
 
 def is_decimal(text):
     return re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text) is not None
@@ -100,15 +118,38 @@ def read_parquet(table):
     rows = [dict(zip(columns, values)) for values in zip(*columns.values())]
     return schema, rows, files
 
+def got_utc(p, base): return p[base + "_utc"]
+
+def int_or(text, default=-1): return int(text) if text else default
+
+def csv_key(table, r):
+    if table == "attributes": return (int(r["element_id"]), r["name"], r["value"] or "")
+    if table == "route_points":
+        time = gpx_time(r["time"]) if r["time"] else None
+        latitude = float(r["latitude"]) if is_decimal(r["latitude"]) else math.inf
+        return (int_or(r["route_id"]), r["origin"], int(r["position"]), time[0] if time else -1, latitude)
+    if table == "ecg_samples": return (int(r["recording_id"]), int(r["position"]))
+    return int(r["id"])
+
+def parquet_key(table, p):
+    if table == "attributes": return (p["element_id"], p["name"], p["value"] or "")
+    if table == "route_points":
+        latitude = math.inf if p["latitude"] is None else p["latitude"]
+        return (p["route_id"] if p["route_id"] is not None else -1, p["origin"], p["position"],
+                p["time_utc"] if p["time_utc"] is not None else -1, latitude)
+    if table == "ecg_samples": return (p["recording_id"], p["position"])
+    return p["id"]
+
 def compare(table, csv_paths):
     header, csv_rows = read_csv_rows(csv_paths)
+    if "id" in header:  # a row inside an element of no table is in that element's JSON, not a row
+        csv_rows = [r for r in csv_rows if int(r["id"]) not in embedded]
     schema, pq_rows, files = read_parquet(table)
     if len(csv_rows) != len(pq_rows):
         fail(f"{table}: {len(csv_rows)} rows in the split CSV, {len(pq_rows)} in parquet"); return 0
     if not csv_rows: return 0
     names = set(schema.names)
-    key = (lambda r: (int(r["element_id"]), r["name"], r["value"] or "")) if table == "attributes" else (lambda r: int(r["id"]))
-    csv_rows.sort(key=key); pq_rows.sort(key=key)
+    csv_rows.sort(key=lambda r: csv_key(table, r)); pq_rows.sort(key=lambda r: parquet_key(table, r))
     for column in header:
         base = stem(column)
         date_base = stem(column[:-4]) if column.endswith("Date") and len(column) > 4 else base
@@ -116,7 +157,10 @@ def compare(table, csv_paths):
             text = c[column]
             where = f"{table} id {c.get('id', c.get('element_id'))} {column}"
             if date_base + "_utc" in names:
-                expected = export_date(text) if text else None
+                expected = (gpx_time(text) if table == "route_points" else export_date(text)) if text else None
+                if table == "route_points" and c["origin"] == "inline":  # its offset is the export's, not CSV's UTC
+                    if (expected[0] if expected else None) != got_utc(p, date_base): fail(f"{where}: {text!r} -> {p[date_base + '_utc']}")
+                    continue
                 got = (p[date_base + "_utc"], p[date_base + "_offset_min"], p.get(date_base + "_local_day", None))
                 if expected:
                     if got[0] != expected[0] or got[1] != expected[1] or (date_base + "_local_day" in names and got[2] != expected[2]):
@@ -153,18 +197,63 @@ def compare(table, csv_paths):
                 if (value or "") != text: fail(f"{where}: {text!r} -> {value!r}")
     return len(csv_rows)
 
-# The side files' tables of --split (GPX routes, ECGs) are not written as Parquet yet.
-SIDE_FILE_TABLES = {"route_points", "ecg_recordings", "ecg_samples"}
-csv_files = [f for f in os.listdir(split) if f.endswith(".csv") and f[:-4] not in SIDE_FILE_TABLES]
+csv_files = [f for f in os.listdir(split) if f.endswith(".csv")]
 tables = {}
 for f in csv_files:
     name = f[:-4]
     tables.setdefault(name if name in FIXED else "records", []).append(os.path.join(split, f))
-counts = {}
+
+# What --split writes to `attributes` and `elements` is, in the dataset, on the row it belongs to:
+# `extra` = {"attributes": [[name, value], ...], "children": [{"id", "element", "attributes", "text",
+# "children"}, ...]}; an element of no table at the top level is a row of `elements` (no parent_id).
+extras, nodes = {}, {}  # row id -> extra; JSON node id -> (node, parent id)
+def walk(children, parent):
+    for node in children:
+        if node["id"] in nodes or node["id"] in extras: fail(f"extra: id {node['id']} twice")
+        nodes[node["id"]] = (node, parent)
+        walk(node.get("children", []), node["id"])
+for table in sorted(d for d in os.listdir(dataset) if not d.startswith((".", "_"))):
+    files = glob.glob(os.path.join(dataset, table, "**", "*.parquet"), recursive=True)
+    if not files or "extra" not in pq.read_schema(files[0]).names: continue
+    if str(pq.read_schema(files[0]).field("extra").type) != "string": fail(f"{table}.extra is not a string")
+    for row in ds.dataset(os.path.join(dataset, table), format="parquet", partitioning="hive").to_table(columns=["id", "extra"]).to_pylist():
+        if row["extra"] is None: continue
+        extra = json.loads(row["extra"])
+        if not extra or set(extra) - {"attributes", "children"}: fail(f"{table} id {row['id']}: extra {row['extra']!r}")
+        extras[row["id"]] = extra
+        walk(extra.get("children", []), row["id"])
+embedded = set(nodes)
+split_attributes = {}
+if "attributes" in tables:
+    for r in read_csv_rows(tables.pop("attributes"))[1]: split_attributes.setdefault(int(r["element_id"]), []).append([r["name"], r["value"]])
+split_elements = read_csv_rows(tables.pop("elements"))[1] if "elements" in tables else []
+top_level = {}
+if os.path.isdir(os.path.join(dataset, "elements")):
+    top_level = {r["id"]: r for r in ds.dataset(os.path.join(dataset, "elements"), format="parquet", partitioning="hive").to_table().to_pylist()}
+    if "parent_id" in top_level.get(next(iter(top_level), None), {}): fail("elements has a parent_id column")
+for r in split_elements:
+    id, text = int(r["id"]), r["text"]
+    if not r["parent_id"]:
+        got = top_level.get(id)
+        if got is None or got["element"] != r["element"] or (got["text"] or "") != text: fail(f"elements id {id}: {got} for {r}")
+        continue
+    node, parent = nodes.get(id, (None, None))
+    if node is None or node["element"] != r["element"] or node.get("text", "") != text or parent != int(r["parent_id"]):
+        fail(f"elements id {id}: {r} is not in its parent's extra ({node}, parent {parent})")
+for id, pairs in split_attributes.items():
+    got = (nodes[id][0] if id in nodes else extras.get(id, {})).get("attributes")
+    if got != pairs: fail(f"attributes of id {id}: {pairs} in --split, {got} in parquet")
+json_attributes = sum(len(e.get("attributes", [])) for e in extras.values()) + sum(len(n.get("attributes", [])) for n, _ in nodes.values())
+for id, (node, _) in nodes.items():  # an element of a known kind inside one of no table: its own attributes
+    if id not in split_attributes: json_attributes -= len(node.get("attributes", []))
+if json_attributes != sum(map(len, split_attributes.values())): fail(f"extra: {json_attributes} attributes, --split {sum(map(len, split_attributes.values()))}")
+if len(top_level) != sum(1 for r in split_elements if not r["parent_id"]): fail(f"elements: {len(top_level)} top-level rows")
+counts = {"elements": len(split_elements), "attributes": sum(map(len, split_attributes.values())), "embedded": len(embedded)}
 for table, paths in sorted(tables.items()):
     counts[table] = compare(table, sorted(paths))
 on_disk = {d for d in os.listdir(dataset) if not d.startswith((".", "_"))}
-if on_disk != set(tables): fail(f"tables: parquet {sorted(on_disk)} split {sorted(tables)}")
+expected_tables = {t for t in tables if counts[t]} | ({"elements"} if top_level or any(not r["parent_id"] for r in split_elements) else set())
+if on_disk != expected_tables: fail(f"tables: parquet {sorted(on_disk)} split {sorted(expected_tables)}")
 if partitions and "records" in tables:
     hive = duckdb.sql(f"select count(*), count(distinct type) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true)").fetchone()
     if hive[0] != counts["records"]: fail(f"duckdb hive_partitioning: {hive[0]} records, expected {counts['records']}")
@@ -178,5 +267,69 @@ if partitions and "records" in tables:
             with open(path, newline="", encoding="utf-8") as f:
                 for r in csv.DictReader(f): split_types[r["type"]] = split_types.get(r["type"], 0) + 1
         if {i: n for _, i, n in pairs} != split_types: fail(f"duckdb hive_partitioning: types {pairs} != {split_types}")
+
+# The side files' tables: each reader's types, and their rows counted by healthport's info and apart.
+SIDE_TYPES = {  # column: (pyarrow, duckdb, polars)
+    "route_points": {"workout_id": ("int64", "BIGINT", "Int64"), "origin": ("string", "VARCHAR", "String"),
+                     "position": ("int64", "BIGINT", "Int64"),
+                     "time_utc": ("timestamp[us, tz=UTC]", "TIMESTAMP WITH TIME ZONE", "Datetime(time_unit='us', time_zone='UTC')"),
+                     "time_offset_min": ("int32", "INTEGER", "Int32"), "time_text": ("string", "VARCHAR", "String"),
+                     "latitude": ("double", "DOUBLE", "Float64"), "longitude": ("double", "DOUBLE", "Float64"),
+                     "elevation": ("double", "DOUBLE", "Float64"), "vertical_accuracy": ("double", "DOUBLE", "Float64")},
+    "ecg_recordings": {"id": ("int64", "BIGINT", "Int64"), "name": ("string", "VARCHAR", "String"),
+                       "recorded_date_utc": ("timestamp[us, tz=UTC]", "TIMESTAMP WITH TIME ZONE", "Datetime(time_unit='us', time_zone='UTC')"),
+                       "recorded_date_offset_min": ("int32", "INTEGER", "Int32"), "samples": ("int64", "BIGINT", "Int64"),
+                       "sample_rate_hz": ("double", "DOUBLE", "Float64")},
+    "ecg_samples": {"recording_id": ("int64", "BIGINT", "Int64"), "position": ("int64", "BIGINT", "Int64"),
+                    "value": ("double", "DOUBLE", "Float64"), "value_text": ("string", "VARCHAR", "String")},
+}
+
+def independent_count(path):
+    """GPX trkpts, inline Locations and ECG samples, read by zipfile and regular expressions."""
+    members = {}
+    if os.path.isdir(path):
+        for root, _, names in os.walk(path):
+            for n in names: members[os.path.relpath(os.path.join(root, n), path)] = open(os.path.join(root, n), "rb").read()
+    elif zipfile.is_zipfile(path):
+        z = zipfile.ZipFile(path)
+        members = {n: z.read(n) for n in z.namelist() if not n.endswith("/")}
+    else:
+        members = {os.path.basename(path): open(path, "rb").read()}  # a lone export.xml is not a bundle
+    members = {n: d for n, d in members.items() if "__MACOSX" not in n and not os.path.basename(n).startswith("._")}
+    export = next((d for d in members.values() if b"<HealthData" in d[:1 << 16]), b"")
+    gpx = sum(d.count(b"<trkpt ") for n, d in members.items() if n.lower().endswith(".gpx"))
+    inline = sum(block.count(b"<Location ") for block in re.findall(rb"<WorkoutRoute[^>]*>((?:(?!</WorkoutRoute>).)*)</WorkoutRoute>", export, re.S))
+    ecgs = [d for n, d in members.items() if n.endswith(".csv") and d.startswith(b"Name")]
+    number = re.compile(rb'^"?[-+]?\d+([.,]\d+)?"?$')
+    samples = sum(sum(1 for line in d.split(b"\n") if number.match(line.strip(b"\r"))) for d in ecgs)
+    return {"route_points": gpx + inline, "ecg_recordings": len(ecgs), "ecg_samples": samples}
+
+for table, types in SIDE_TYPES.items():
+    files = sorted(glob.glob(os.path.join(dataset, table, "**", "*.parquet"), recursive=True))
+    if not files: continue
+    arrow = pq.read_schema(files[0])
+    duck = {name: kind for name, kind, *_ in duckdb.sql(f"describe select * from read_parquet('{dataset}/{table}/**/*.parquet')").fetchall()}
+    polar = pl.read_parquet(files[0]).schema
+    for column, (a, d, p) in types.items():
+        got = (str(arrow.field(column).type) if column in arrow.names else None, duck.get(column), str(polar.get(column)))
+        if got != (a, d, p): fail(f"{table}.{column}: types {got}, expected {(a, d, p)}")
+    duck_rows = duckdb.sql(f"select count(*) from read_parquet('{dataset}/{table}/**/*.parquet')").fetchone()[0]
+    polars_rows = pl.scan_parquet(f"{dataset}/{table}/**/*.parquet").select(pl.len()).collect().item()
+    if not (duck_rows == polars_rows == counts.get(table)): fail(f"{table}: duckdb {duck_rows} polars {polars_rows} pyarrow {counts.get(table)} rows")
+    if "year" in partitions and table != "ecg_samples":  # each row in the year of its own time
+        column = "time" if table == "route_points" else "recorded_date"
+        wrong = duckdb.sql(f"select count(*) from read_parquet('{dataset}/{table}/**/*.parquet', hive_partitioning = true) "
+                           f"where year::varchar is distinct from coalesce(year(({column}_utc at time zone 'UTC') + to_minutes({column}_offset_min))::varchar, '__HIVE_DEFAULT_PARTITION__')").fetchone()[0]
+        if wrong: fail(f"{table}: {wrong} rows in another year's folder")
+if source is not None:
+    apart = independent_count(source)
+    counts["independent"] = apart
+    for table, n in apart.items():
+        if counts.get(table, 0) != n: fail(f"{table}: {counts.get(table, 0)} rows in parquet, {n} counted apart")
+if info is not None:
+    by_info = {"route_points": info.get("routePointCount", 0) + info.get("inlineRoutePointCount", 0),
+               "ecg_recordings": info.get("ecgRecordingCount", 0), "ecg_samples": info.get("ecgSampleCount", 0)}
+    for table, n in by_info.items():
+        if counts.get(table, 0) != n: fail(f"{table}: {counts.get(table, 0)} rows in parquet, {n} by healthport info")
 print(json.dumps({"counts": counts, "problems": problems}))
 sys.exit(1 if problems else 0)

@@ -24,8 +24,46 @@ struct ParquetDatasetTests {
     let run = try Harness.run(arguments)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.isEmpty)
-    let result = try TestEnvironment.runClientPython(script, [split.path, dataset.path, partitions, codec])
+    let info = try Harness.run(["info", "--format", "json", input.path])
+    #expect(info.status == 0, "\(info.stderr)")
+    let result = try TestEnvironment.runClientPython(
+      script, [split.path, dataset.path, partitions, codec, input.path, String(decoding: info.stdout, as: UTF8.self)])
     #expect(result.status == 0, "\(input.lastPathComponent): \(result.stdout) \(result.stderr)")
+  }
+
+  @Test(
+    "the generated bundle: route_points, ecg_recordings and ecg_samples as --split, info and a count apart",
+    arguments: [("zip", ""), ("zip", "type,year"), ("folder", "year")])
+  func generatedBundle(form: String, partitions: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = form == "zip" ? GeneratedBundle.zip : GeneratedBundle.exportFolder
+    try Self.check(input, in: directory, partitions: partitions)
+  }
+
+  @Test("a damaged GPX file: the reader's path:line:col error, exit 65, no dataset folder")
+  func damagedRoute() throws {
+    let folder = try GeneratedBundle.copy()
+    let directory = folder.deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let route = folder.appendingPathComponent("workout-routes/route_bundle_second.gpx")
+    var lines = try String(contentsOf: route, encoding: .utf8).components(separatedBy: "\n")
+    lines[10] = lines[10].replacingOccurrences(of: "lat=\"", with: "lat=\"north")
+    try lines.joined(separator: "\n").write(to: route, atomically: true, encoding: .utf8)
+    let output = directory.appendingPathComponent("dataset")
+    let run = try Harness.run(["convert", folder.path, "--to", "parquet", "-o", output.path])
+    #expect(run.status == 65, "\(run.stderr)")
+    #expect(run.stderr.contains("route_bundle_second.gpx:11:"), "\(run.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["apple_health_export"])
+  }
+
+  @Test("a real export folder with routes: every table equals --split", .needsRealFixtures)
+  func realFolderWithRoutes() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let folder = Harness.realFixtures.appendingPathComponent(
+      "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export")
+    try Self.check(folder, in: directory, partitions: "type,year")
   }
 
   @Test(
@@ -161,5 +199,26 @@ struct ParquetCohortTests {
     let result = try TestEnvironment.runClientPython(query, [dataset.path])
     #expect(result.stdout.hasPrefix("[(None, '19"), "\(result.stdout) \(result.stderr)")
     #expect(result.stdout.hasSuffix(")] False 0\n"), "\(result.stdout) \(result.stderr)")
+  }
+
+  @Test("--drop-identifiers leaves the ECG's name out and keeps the year of birth, in the header too")
+  func dropIdentifiersECG() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dataset = directory.appendingPathComponent("shared")
+    let run = try Harness.run([
+      "convert", GeneratedBundle.zip.path, "--to", "parquet", "-o", dataset.path, "--drop-identifiers", "--quiet",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let query = """
+      import duckdb, json, sys
+      rows = duckdb.sql(f"select name, date_of_birth, header from read_parquet('{sys.argv[1]}/ecg_recordings/*.parquet')").fetchall()
+      print(json.dumps([[name, birth, json.loads(header)[:2]] for name, birth, header in rows]))
+      """
+    let result = try TestEnvironment.runClientPython(query, [dataset.path])
+    let expected = #"[null, "2002", [["Date of Birth", "2002"], ["Recorded Date", "#
+    #expect(result.stdout.hasPrefix("[" + expected), "\(result.stdout) \(result.stderr)")
+    #expect(result.stdout.components(separatedBy: expected).count == 3, "two recordings: \(result.stdout)")
+    #expect(!result.stdout.contains("Bundle Person"))
   }
 }

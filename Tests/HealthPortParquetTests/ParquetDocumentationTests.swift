@@ -22,7 +22,7 @@ struct ParquetDocumentationTests {
   static func rendered() throws -> String {
     var out = ""
     for entry in ParquetTables.all {
-      let layout = try ParquetTableLayout(entry.definition, partitionBy: [], generic: entry.isGeneric)
+      let layout = try ParquetTables.layout(entry, partitionBy: [])
       out += "#### `\(entry.definition.name)/`\n\nRows: \(entry.definition.rows).\n\n"
       out += "| column | type | meaning |\n|---|---|---|\n"
       for (index, slot) in layout.slots.enumerated() {
@@ -35,7 +35,7 @@ struct ParquetDocumentationTests {
           if column.name.hasSuffix("_local_day") { meaning = "its calendar day in that offset" }
           if column.name.hasSuffix("_text") {
             meaning =
-              "the value as written when it is not a \(slot.catalogColumn.type == .exportDate ? "date" : "number")"
+              "the value as written when it is not a \([.exportDate, .instant].contains(slot.catalogColumn.type) ? "date" : "number")"
           }
           if column.name.hasSuffix("_utc") { meaning = slot.catalogColumn.meaning + " (the instant)" }
           out +=

@@ -156,7 +156,12 @@ public enum TemporaryFiles {
   }
 
   private static func removeAll(_ kind: Int) {
-    for slot in (0..<min(usedSlots.load(ordering: .acquiring), slotCount)).reversed() {
+    // A plain loop: a generic range (`(0..<n).reversed()`) may look up its witness table, which
+    // allocates in a debug build, and deadlocks when the signal interrupted malloc.
+    var slot = usedSlots.load(ordering: .acquiring)
+    if slot > slotCount { slot = slotCount }
+    while slot > 0 {
+      slot -= 1
       let state = table.states + slot
       guard state.pointee.compareExchange(expected: kind, desired: State.removing, ordering: .acquiring).exchanged
       else { continue }

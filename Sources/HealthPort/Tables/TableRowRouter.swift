@@ -36,6 +36,27 @@ public protocol TableRowReceiver: AnyObject {
   func otherElement(_ node: ElementNode, at place: TableRowPlace) throws
   /// An attribute without a column, a row of `attributes`.
   func attribute(_ attribute: Attribute, of id: Int) throws
+  /// True to get each row's unknown content with the row (``rowExtras(_:)``) instead of
+  /// ``attribute(_:of:)`` calls and `elements` rows below it.
+  var embedsExtras: Bool { get }
+  /// With ``embedsExtras``, called just before the row method of an element that has attributes
+  /// without a column or children of no table.
+  func rowExtras(_ extras: TableRowExtras) throws
+}
+
+extension TableRowReceiver {
+  public var embedsExtras: Bool { false }
+  public func rowExtras(_ extras: TableRowExtras) throws {}
+}
+
+/// What a row's element holds beyond its table's columns, for a receiver that keeps it on the row
+/// (``TableRowReceiver/embedsExtras``): the attributes without a column, in document order, and
+/// the children that `--split` writes to `elements`, each whole (its attributes, text and
+/// descendants, whatever their kinds) with its id; its descendants number on from it in document
+/// order, as the rows do.
+public struct TableRowExtras: Sendable {
+  public var attributes: [Attribute] = []
+  public var children: [(id: Int, node: ElementNode)] = []
 }
 
 /// The routing of `--split`'s tables, shared by its typed writers: which table each element of
@@ -47,8 +68,12 @@ public final class TableRowRouter {
   public unowned let receiver: TableRowReceiver
   private var nextID = 1
   private var currentWorkout: Int?
+  private let embeds: Bool
 
-  public init(_ receiver: TableRowReceiver) { self.receiver = receiver }
+  public init(_ receiver: TableRowReceiver) {
+    self.receiver = receiver
+    embeds = receiver.embedsExtras
+  }
 
   /// The tables of the generic element kinds, by element name.
   public static let genericTables: [String: TableDefinition] = [
@@ -93,6 +118,17 @@ public final class TableRowRouter {
 
   private func route(_ record: Record, parent: Int?) throws {
     let place = place(parent: parent)
+    if embeds {
+      try announce(
+        record.extraAttributes, of: place.id,
+        record.children.lazy.map { child in
+          switch child {
+          case .metadata(let entry): .known(Self.count(entry))
+          case .heartRateVariability(let list): .known(Self.count(list))
+          case .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.record(record, at: place)
     try extras(record.extraAttributes, of: place.id)
     for child in record.children {
@@ -106,6 +142,17 @@ public final class TableRowRouter {
 
   private func route(_ correlation: Correlation) throws {
     let place = place(parent: nil)
+    if embeds {
+      try announce(
+        correlation.extraAttributes, of: place.id,
+        correlation.children.lazy.map { child in
+          switch child {
+          case .metadata(let entry): .known(Self.count(entry))
+          case .record(let record): .known(Self.count(record))
+          case .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.correlation(correlation, at: place)
     try extras(correlation.extraAttributes, of: place.id)
     for child in correlation.children {
@@ -119,6 +166,20 @@ public final class TableRowRouter {
 
   private func route(_ workout: Workout) throws {
     let place = place(parent: nil)
+    if embeds {
+      try announce(
+        workout.extraAttributes, of: place.id,
+        workout.children.lazy.map { child in
+          switch child {
+          case .metadata(let entry): .known(Self.count(entry))
+          case .event(let event): .known(Self.count(event))
+          case .activity(let activity): .known(Self.count(activity))
+          case .statistics(let statistics): .known(1 + Self.count(statistics.extraChildren))
+          case .route(let route): .known(Self.count(route))
+          case .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.workout(workout, at: place)
     try extras(workout.extraAttributes, of: place.id)
     currentWorkout = place.id
@@ -137,6 +198,16 @@ public final class TableRowRouter {
 
   private func route(_ event: WorkoutEvent, parent: Int) throws {
     let place = place(parent: parent)
+    if embeds {
+      try announce(
+        event.extraAttributes, of: place.id,
+        event.children.lazy.map { child in
+          switch child {
+          case .metadata(let entry): .known(Self.count(entry))
+          case .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.workoutEvent(event, at: place)
     try extras(event.extraAttributes, of: place.id)
     for child in event.children {
@@ -149,6 +220,18 @@ public final class TableRowRouter {
 
   private func route(_ activity: WorkoutActivity, parent: Int) throws {
     let place = place(parent: parent)
+    if embeds {
+      try announce(
+        activity.extraAttributes, of: place.id,
+        activity.children.lazy.map { child in
+          switch child {
+          case .metadata(let entry): .known(Self.count(entry))
+          case .event(let event): .known(Self.count(event))
+          case .statistics(let statistics): .known(1 + Self.count(statistics.extraChildren))
+          case .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.workoutActivity(activity, at: place)
     try extras(activity.extraAttributes, of: place.id)
     for child in activity.children {
@@ -163,6 +246,9 @@ public final class TableRowRouter {
 
   private func route(_ statistics: WorkoutStatistics, parent: Int) throws {
     let place = place(parent: parent)
+    if embeds {
+      try announce(statistics.extraAttributes, of: place.id, statistics.extraChildren.lazy.map { .node($0) })
+    }
     try receiver.workoutStatistics(statistics, at: place)
     try extras(statistics.extraAttributes, of: place.id)
     for node in statistics.extraChildren { try route(node, parent: place.id) }
@@ -170,6 +256,17 @@ public final class TableRowRouter {
 
   private func route(_ workoutRoute: WorkoutRoute, parent: Int) throws {
     let place = place(parent: parent)
+    if embeds {
+      try announce(
+        workoutRoute.extraAttributes, of: place.id,
+        workoutRoute.children.lazy.map { child in
+          switch child {
+          case .metadata(let entry): .known(Self.count(entry))
+          case .fileReference(let reference): .known(1 + Self.count(reference.extraChildren))
+          case .location(let node), .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.workoutRoute(workoutRoute, at: place)
     try extras(workoutRoute.extraAttributes, of: place.id)
     for child in workoutRoute.children {
@@ -177,6 +274,9 @@ public final class TableRowRouter {
       case .metadata(let entry): try route(entry, parent: place.id)
       case .fileReference(let reference):
         let referencePlace = self.place(parent: place.id)
+        if embeds {
+          try announce(reference.extraAttributes, of: referencePlace.id, reference.extraChildren.lazy.map { .node($0) })
+        }
         try receiver.fileReference(reference, at: referencePlace)
         try extras(reference.extraAttributes, of: referencePlace.id)
         for node in reference.extraChildren { try route(node, parent: referencePlace.id) }
@@ -187,6 +287,7 @@ public final class TableRowRouter {
 
   private func route(_ entry: MetadataEntry, parent: Int) throws {
     let place = place(parent: parent)
+    if embeds { try announce(entry.extraAttributes, of: place.id, entry.extraChildren.lazy.map { .node($0) }) }
     try receiver.metadata(key: entry.key, value: entry.value, at: place)
     try extras(entry.extraAttributes, of: place.id)
     for node in entry.extraChildren { try route(node, parent: place.id) }
@@ -194,12 +295,23 @@ public final class TableRowRouter {
 
   private func route(_ list: HeartRateVariabilityList, parent: Int) throws {
     let place = place(parent: parent)
+    if embeds {
+      try announce(
+        list.extraAttributes, of: place.id,
+        list.children.lazy.map { child in
+          switch child {
+          case .beat(let beat): .known(1 + Self.count(beat.extraChildren))
+          case .other(let node): .node(node)
+          }
+        })
+    }
     try receiver.hrvList(at: place)
     try extras(list.extraAttributes, of: place.id)
     for child in list.children {
       switch child {
       case .beat(let beat):
         let beatPlace = self.place(parent: place.id)
+        if embeds { try announce(beat.extraAttributes, of: beatPlace.id, beat.extraChildren.lazy.map { .node($0) }) }
         try receiver.hrvBeat(beat, at: beatPlace)
         try extras(beat.extraAttributes, of: beatPlace.id)
         for node in beat.extraChildren { try route(node, parent: beatPlace.id) }
@@ -210,31 +322,88 @@ public final class TableRowRouter {
 
   // MARK: Generic elements
 
+  /// Which row a generic element is.
+  private enum GenericRow {
+    case generic(TableDefinition, slots: [Int])
+    case metadata(slots: [Int])
+    case exportDate
+    /// A row of `elements`: a kind of no table, or attributes that do not fit its table's.
+    case other
+  }
+
+  private static func row(of node: ElementNode, parent: Int?) -> GenericRow {
+    if let table = genericTables[node.name], node.text == nil, let columns = genericColumns[node.name],
+      let slots = slots(of: node.attributes, in: columns)
+    {
+      return .generic(table, slots: slots)
+    }
+    if node.name == "MetadataEntry", node.text == nil, let slots = slots(of: node.attributes, in: ["key", "value"]) {
+      return .metadata(slots: slots)
+    }
+    if parent == nil, node.name == "ExportDate", node.text == nil, node.attributes.count == 1,
+      node.attributes[0].name == "value"
+    {
+      return .exportDate
+    }
+    return .other
+  }
+
   private func route(_ node: ElementNode, parent: Int?) throws {
-    let place: TableRowPlace
-    if let table = Self.genericTables[node.name], node.text == nil, let columns = Self.genericColumns[node.name],
-      let slots = Self.slots(of: node.attributes, in: columns)
-    {
-      place = self.place(parent: parent)
-      try receiver.genericRow(node, table: table, slots: slots, at: place)
-    } else if node.name == "MetadataEntry", node.text == nil,
-      let slots = Self.slots(of: node.attributes, in: ["key", "value"])
-    {
-      place = self.place(parent: parent)
+    let row = Self.row(of: node, parent: parent)
+    if embeds, parent != nil, case .other = row {
+      // Kept whole in its parent's extras: its ids are taken, its rows are not written.
+      nextID += Self.count(node)
+      return
+    }
+    let place = self.place(parent: parent)
+    if embeds {
+      try announce(
+        { if case .other = row { node.attributes } else { [] } }(), of: place.id, node.children.lazy.map { .node($0) })
+    }
+    switch row {
+    case .generic(let table, let slots): try receiver.genericRow(node, table: table, slots: slots, at: place)
+    case .metadata(let slots):
       try receiver.metadata(
         key: slots[0] >= 0 ? node.attributes[slots[0]].value : nil,
         value: slots[1] >= 0 ? node.attributes[slots[1]].value : nil, at: place)
-    } else if parent == nil, node.name == "ExportDate", node.text == nil, node.attributes.count == 1,
-      node.attributes[0].name == "value"
-    {
-      place = self.place(parent: nil)
-      try receiver.exportDate(node.attributes[0].value, at: place)
-    } else {
-      place = self.place(parent: parent)
+    case .exportDate: try receiver.exportDate(node.attributes[0].value, at: place)
+    case .other:
       try receiver.otherElement(node, at: place)
       try extras(node.attributes, of: place.id)
     }
     for child in node.children { try route(child, parent: place.id) }
+  }
+
+  // MARK: Extras kept on their row
+
+  /// A child of a row's element: a typed one (its element count) or a generic node.
+  private enum Child {
+    case known(Int)
+    case node(ElementNode)
+  }
+
+  /// Tells the receiver the extras of row `id`, when it has any: its children that are `elements`
+  /// rows are numbered by counting the elements before them.
+  private func announce(_ attributes: [Attribute], of id: Int, _ children: some Collection<Child>) throws {
+    guard
+      !attributes.isEmpty
+        || children.contains(where: { if case .node(let node) = $0 { Self.isOther(node) } else { false } })
+    else { return }
+    var extras = TableRowExtras(attributes: attributes)
+    var next = id + 1
+    for child in children {
+      switch child {
+      case .known(let count): next += count
+      case .node(let node):
+        if Self.isOther(node) { extras.children.append((next, node)) }
+        next += Self.count(node)
+      }
+    }
+    try receiver.rowExtras(extras)
+  }
+
+  private static func isOther(_ node: ElementNode) -> Bool {
+    if case .other = row(of: node, parent: 0) { true } else { false }
   }
 
   /// For each column, the index of the attribute that fills it (-1 for none); nil when the
@@ -253,6 +422,7 @@ public final class TableRowRouter {
 
   @inline(__always)
   private func extras(_ attributes: [Attribute], of id: Int) throws {
+    guard !embeds else { return }
     for attribute in attributes { try receiver.attribute(attribute, of: id) }
   }
 }
