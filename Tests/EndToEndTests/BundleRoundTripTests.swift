@@ -271,4 +271,24 @@ struct BundleRoundTripTests {
     let unzipped = try Harness.toolOutput("/usr/bin/unzip", ["-p", zip.path, "apple_health_export/export.xml"])
     #expect(unzipped == (try String(contentsOf: Harness.samples.appendingPathComponent("export.xml"), encoding: .utf8)))
   }
+
+  @Test("a lone GPX or ECG file given to --to zip is kept, byte for byte, in its folder beside an empty export.xml")
+  func loneSideFile() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let routes = GeneratedBundle.exportFolder.appendingPathComponent("workout-routes")
+    let ecgs = GeneratedBundle.exportFolder.appendingPathComponent("electrocardiograms")
+    let gpx = try FileManager.default.contentsOfDirectory(atPath: routes.path).filter { $0.hasSuffix(".gpx") }
+    let csv = try FileManager.default.contentsOfDirectory(atPath: ecgs.path).filter { $0.hasSuffix(".csv") }
+    #expect(!gpx.isEmpty && !csv.isEmpty)
+    for (folder, name) in gpx.prefix(1).map({ ("workout-routes", $0) }) + csv.map({ ("electrocardiograms", $0) }) {
+      let input = GeneratedBundle.exportFolder.appendingPathComponent(folder).appendingPathComponent(name)
+      let zip = directory.appendingPathComponent(name + ".zip")
+      try Self.convert(input, "zip", zip)
+      let listing = try Harness.toolOutput("/usr/bin/unzip", ["-Z1", zip.path])
+      #expect(listing == "apple_health_export/export.xml\napple_health_export/\(folder)/\(name)\n")
+      let member = try Harness.toolOutput("/usr/bin/unzip", ["-p", zip.path, "apple_health_export/\(folder)/\(name)"])
+      #expect(member == (try String(contentsOf: input, encoding: .utf8)), "\(name)")
+    }
+  }
 }

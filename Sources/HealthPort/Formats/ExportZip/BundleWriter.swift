@@ -49,6 +49,7 @@ final class BundleWriter: ExportSink {
 
   func consumeSideFile(_ event: SideFileEvent) throws {
     try finishExport()
+    if member == nil, !sawMembers { try beginUnannounced(event) }
     guard member != nil, let rendering else { return }
     scratch.removeAll(keepingCapacity: true)
     switch event {
@@ -66,9 +67,46 @@ final class BundleWriter: ExportSink {
     case .ecgEnd: break
     }
     try rendering.append(scratch)
+    if unannounced, case .routeEnd = event { try endUnannounced() }
+    if unannounced, case .ecgEnd = event { try endUnannounced() }
   }
 
+  /// Side files that came without member events (a lone `.gpx` or ECG `.csv` given as the input)
+  /// still go into the bundle, after export.xml, in the folder the Health app keeps them in.
+  private func beginUnannounced(_ event: SideFileEvent) throws {
+    let folder: String
+    let name: String
+    switch event {
+    case .routeBegin(let file): (folder, name) = ("workout-routes", file.path)
+    case .ecgBegin(let recording): (folder, name) = ("electrocardiograms", recording.path)
+    default: return
+    }
+    let fileName = name.split(separator: "/").last.map(String.init) ?? name
+    let top = exportMember.path.split(separator: "/").dropLast().joined(separator: "/")
+    let path = (top.isEmpty ? "" : top + "/") + folder + "/" + fileName
+    unannouncedCount += 1
+    member = BundleMember(
+      index: exportMember.index + unannouncedCount, path: path, kind: folder == "workout-routes" ? .route : .ecg)
+    unannounced = true
+    sideBegun = false
+    raw = nil
+    rendering = StagedBytes()
+  }
+
+  private func endUnannounced() throws {
+    guard let found = member else { return }
+    member = nil
+    unannounced = false
+    try complete(found, rendering, leftOut: !sideBegun)
+    rendering = nil
+  }
+
+  private var sawMembers = false
+  private var unannounced = false
+  private var unannouncedCount = 0
+
   func consumeBundleEvent(_ event: BundleEvent) throws {
+    sawMembers = true
     if case .member(let found) = event, found.kind == .export, xml == nil {
       exportMember = found
       return
