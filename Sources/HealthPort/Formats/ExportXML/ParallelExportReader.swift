@@ -54,9 +54,10 @@ final class ParallelExportReader {
       let plan = RangePlan(documentSize: document.size, rangeSize: rangeSize, threads: options.threads)
       board = RangeBoard(count: plan.count, window: 2 * options.threads)
       size = document.size
-      workers.start(min(options.threads, plan.count)) {
-        Self.work(board: board, document: document, plan: plan, interest: interest)
-      }
+      board.setParsers(
+        workers.start(min(options.threads, plan.count)) {
+          Self.work(board: board, document: document, plan: plan, interest: interest)
+        })
     case .stream(let source):
       board = RangeBoard(count: Int.max, window: 2 * options.threads)
       let cutter = StreamCutter(source: source, rangeSize: rangeSize)
@@ -143,7 +144,8 @@ final class ParallelExportReader {
     var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.rangeSize + (64 << 10), alignment: 64)
     defer { buffer.deallocate() }
     let builder = RangeBuilder(interest: interest)
-    while let index = board.claim() {
+    let parser = board.enlist()
+    while let index = board.claim(parser: parser) {
       var outcome = RangeOutcome()
       do {
         let start = index == 0 ? 0 : try scanner.boundary(atOrAfter: plan.target(index))
