@@ -7,22 +7,29 @@
 #      one is there (same size, seed and generator), plus .bench/expected.json; the same for
 #      .bench/export-small.xml of BENCH_SMALL_MB MB
 #   3. build the floor (Benchmarks/sax_floor.c) into .bench/sax_floor
-#   4. warm the page cache, then run the floor and every selected command BENCH_RUNS times under
-#      /usr/bin/time (peak RSS) timed with bash's EPOCHREALTIME (wall seconds), and the floor again
-#      after each command; keep each command's best time and highest peak RSS, and take every
-#      ratio against the floor's best time of the whole session
-#   5. measure the peak RSS of `steps` and `steps --dedupe` again on a smaller export of the same
+#   4. warm the page cache, then measure the machine ceiling: the floor alone and two floors at
+#      once on two copies of the file (BENCH_RUNS times, interleaved); the ceiling is the pair's
+#      aggregate MB/s as a ratio to one floor's, what two threads of libxml2 work can reach here
+#   5. run every selected command BENCH_RUNS times interleaved with the floor (floor, command,
+#      floor, command, …) under /usr/bin/time (peak RSS, user and system CPU), wall seconds from
+#      bash's EPOCHREALTIME; each command's ratio is the median of its floor runs over the median
+#      of its own runs, and, for every command, that ratio over the ceiling; "cores" is the
+#      command's user+sys CPU over its wall time (2.00: both cores busy for the whole run)
+#   6. measure the peak RSS of `steps` and `steps --dedupe` again on a smaller export of the same
 #      generator (BENCH_SMALL_MB, generated like the first), to show whether memory grows with input
-#   6. print a table and write it to .bench/results.txt
+#   7. print a table and write it to BENCH_DIR/results.txt
 #
 # Environment:
 #   BENCH_MB=1000        size of the generated export in MB (10^6 bytes)
 #   BENCH_SMALL_MB=100   size of the second export, for the memory of steps at two sizes (0: skip)
-#   BENCH_RUNS=3         runs per command (best time wins)
+#   BENCH_RUNS=3         runs per command (the median counts), each beside a run of the floor
 #   BENCH_SEED=1         generator seed
-#   BENCH_ONLY=a,b       run only the commands with these names (the floor always runs)
+#   BENCH_ONLY=a,b       run only the commands with these names (the floor and ceiling always run)
 #   BENCH_EXTRA='n:args;m:args'  extra commands, same "name:arguments" form as CMDS below
+#   BENCH_CEILING=0      skip the two-floors ceiling (it needs a second copy of the export)
+#   BENCH_DIR=.bench     where the inputs, outputs and results go (a large disk: 2 × BENCH_MB)
 #   BENCH_NO_BUILD=1     do not run swift build
+#   BENCH_NO_HEALTHKIT=1 skip Benchmarks/load_vs_healthkit.sh at the end
 #   HEALTHPORT=path      binary to measure (default .build/release/healthport)
 #
 # Exit status: 0 when every selected command succeeded, 1 when one failed (the run goes on and
@@ -47,7 +54,8 @@ BENCH_SEED="${BENCH_SEED:-1}"
 BENCH_ONLY="${BENCH_ONLY:-}"
 BENCH_EXTRA="${BENCH_EXTRA:-}"
 HEALTHPORT="${HEALTHPORT:-.build/release/healthport}"
-DIR=.bench
+DIR="${BENCH_DIR:-.bench}"
+BENCH_CEILING="${BENCH_CEILING:-1}"
 IN="$DIR/export.xml"
 TIME=/usr/bin/time
 
@@ -135,33 +143,72 @@ fi
 note "warming the page cache"
 cat "$IN" > /dev/null
 
-# measure NAME CMD... → sets M_STATUS (exit code), M_SECS (best), M_RSS_KB (max)
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+# run_once NAME CMD... → appends "wall rss_kb cpu_seconds" to $DIR/NAME.runs; returns the exit code
+run_once() {
+  local name=$1; shift
+  local out="$DIR/$name.time" rc t0 t1 secs rss user sys
+  # {DB} is a fresh database for every run (removed before it, kept after the last for its size).
+  rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm"
+  t0=$EPOCHREALTIME
+  "$TIME" -f '%e %M %U %S' -o "$out" "$@" > /dev/null 2>> "$DIR/$name.stderr"
+  rc=$?
+  t1=$EPOCHREALTIME
+  (( rc == 0 )) || return $rc
+  # Wall time from bash's microsecond clock (GNU time's %e has 10 ms resolution); RSS and CPU from time.
+  read -r _ rss user sys < <(tail -n 1 "$out")
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+  echo "$secs $rss $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" >> "$DIR/$name.runs"
+  note "  $name: ${secs}s, $((rss / 1024)) MB, user+sys ${user}+${sys}s"
+}
+
+# summarise NAME → M_SECS (median wall), M_RSS_KB (max), M_CORES (CPU seconds over wall seconds)
+summarise() {
+  M_SECS=$(cut -d' ' -f1 "$DIR/$1.runs" | median)
+  M_RSS_KB=$(cut -d' ' -f2 "$DIR/$1.runs" | sort -n | tail -n 1)
+  M_CORES=$(awk '{ w += $1; c += $3 } END { printf "%.2f", (w > 0 ? c / w : 0) }' "$DIR/$1.runs")
+}
+
+# measure NAME CMD... → BENCH_RUNS runs, each after a run of the floor (its times go to
+# $DIR/NAME.floor.runs and to the session's floor.runs); sets M_STATUS, M_SECS, M_RSS_KB, M_CORES, M_FLOOR
 measure() {
   local name=$1; shift
-  local run out rc secs rss t0 t1
-  M_STATUS=0; M_SECS=""; M_RSS_KB=0
+  local run rc
+  M_STATUS=0
   : > "$DIR/$name.stderr"
+  rm -f "$DIR/$name.runs" "$DIR/$name.floor.runs"
   for ((run = 1; run <= BENCH_RUNS; run++)); do
-    # {DB} is a fresh database for every run (removed before it, kept after the last for its size).
-    rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm"
-    out="$DIR/$name.time"
-    t0=$EPOCHREALTIME
-    "$TIME" -f '%e %M' -o "$out" "$@" > /dev/null 2>> "$DIR/$name.stderr"
+    run_once "$name.floor" "$FLOOR" "$IN" || die "the floor failed on $IN"
+    tail -n 1 "$DIR/$name.floor.runs" >> "$DIR/floor.runs"
+    run_once "$name" "$@"
     rc=$?
-    t1=$EPOCHREALTIME
-    if [[ $rc -ne 0 ]]; then
+    if (( rc != 0 )); then
       M_STATUS=$rc
       return
     fi
-    # Wall time from bash's microsecond clock (GNU time's %e has 10 ms resolution); RSS from time.
-    read -r _ rss < <(tail -n 1 "$out")
-    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-    if [[ -z "$M_SECS" ]] || awk -v a="$secs" -v b="$M_SECS" 'BEGIN { exit !(a < b) }'; then
-      M_SECS=$secs
-    fi
-    (( rss > M_RSS_KB )) && M_RSS_KB=$rss
-    note "  $name run $run: ${secs}s, $((rss / 1024)) MB"
   done
+  summarise "$name.floor"
+  M_FLOOR=$M_SECS
+  summarise "$name"
+}
+
+# measure_alone NAME CMD... → BENCH_RUNS runs without the floor (the memory rows)
+measure_alone() {
+  local name=$1; shift
+  local run rc
+  M_STATUS=0
+  : > "$DIR/$name.stderr"
+  rm -f "$DIR/$name.runs"
+  for ((run = 1; run <= BENCH_RUNS; run++)); do
+    run_once "$name" "$@"
+    rc=$?
+    if (( rc != 0 )); then
+      M_STATUS=$rc
+      return
+    fi
+  done
+  summarise "$name"
 }
 
 selected() {
@@ -182,18 +229,43 @@ rows=()
 done_names=()
 done_secs=()
 done_rss=()
+done_cores=()
+done_floor=()
 failed=0
+rm -f "$DIR/floor.runs" "$DIR/floor.stderr"
 
-note "floor: $FLOOR $IN ($BENCH_RUNS runs)"
-measure floor "$FLOOR" "$IN"
-if [[ $M_STATUS -ne 0 ]]; then
-  tail -n 5 "$DIR/floor.stderr" >&2
-  die "the floor failed (exit $M_STATUS) on $IN"
-fi
-floor_secs=$M_SECS
-floor_rss_kb=$M_RSS_KB
-floor_elements=$("$FLOOR" "$IN")
+floor_elements=$("$FLOOR" "$IN") || die "the floor failed on $IN"
 expected_elements=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["elementCount"])' "$DIR/expected.json" 2>/dev/null || echo "?")
+
+# The machine ceiling: two floors at once, each on its own copy of the export (so that neither
+# shares the other's page-cache pages), against one floor alone, interleaved.
+ceiling=""
+if [[ "$BENCH_CEILING" != 0 ]]; then
+  COPY="$DIR/export-copy.xml"
+  if [[ ! -s "$COPY" || "$IN" -nt "$COPY" ]]; then
+    note "copying $IN to $COPY (for the ceiling)"
+    cp -f "$IN" "$COPY.tmp" && mv -f "$COPY.tmp" "$COPY" || die "cannot copy $IN"
+  fi
+  cat "$COPY" > /dev/null
+  rm -f "$DIR/ceiling.runs"
+  note "ceiling: the floor alone, then two floors at once ($BENCH_RUNS runs)"
+  for ((run = 1; run <= BENCH_RUNS; run++)); do
+    run_once ceiling.floor "$FLOOR" "$IN" || die "the floor failed on $IN"
+    tail -n 1 "$DIR/ceiling.floor.runs" >> "$DIR/floor.runs"
+    t0=$EPOCHREALTIME
+    "$FLOOR" "$IN" > /dev/null & first=$!
+    "$FLOOR" "$COPY" > /dev/null & second=$!
+    wait "$first" && wait "$second" || die "the floor failed (two at once)"
+    t1=$EPOCHREALTIME
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    echo "$secs" >> "$DIR/ceiling.runs"
+    note "  two floors at once: ${secs}s"
+  done
+  pair_secs=$(median < "$DIR/ceiling.runs")
+  alone_secs=$(cut -d' ' -f1 "$DIR/ceiling.floor.runs" | median)
+  # Twice the bytes in pair_secs, against one floor's bytes in alone_secs.
+  ceiling=$(awk -v a="$alone_secs" -v p="$pair_secs" 'BEGIN { printf "%.2f", (p > 0 ? 2 * a / p : 0) }')
+fi
 
 for entry in "${all_cmds[@]}"; do
   name=${entry%%:*}
@@ -202,6 +274,7 @@ for entry in "${all_cmds[@]}"; do
   args=${args//\{IN\}/$IN}
   args=${args//\{ZIP\}/$ZIP}
   args=${args//\{DB\}/$DIR/$name.db}
+  args=${args//\{DIR\}/$DIR}
   read -r -a argv <<< "$args"
   environment=()
   while (( ${#argv[@]} )) && [[ ${argv[0]} =~ ^[A-Z_][A-Z0-9_]*= ]]; do
@@ -210,54 +283,63 @@ for entry in "${all_cmds[@]}"; do
   done
   if [[ ! -x "$HEALTHPORT" ]]; then
     note "$name: $HEALTHPORT is missing"
-    rows+=("$(printf '%-22s %9s' "$name" "FAILED (exit 127: $HEALTHPORT missing)")")
+    rows+=("$(printf '%-24s %9s' "$name" "FAILED (exit 127: $HEALTHPORT missing)")")
     failed=1
     continue
   fi
-  note "$name: ${environment[*]:+${environment[*]} }healthport ${argv[*]} ($BENCH_RUNS runs)"
+  note "$name: ${environment[*]:+${environment[*]} }healthport ${argv[*]} ($BENCH_RUNS runs, each after the floor)"
   measure "$name" env "${environment[@]}" "$HEALTHPORT" "${argv[@]}"
   if [[ $M_STATUS -ne 0 ]]; then
     note "$name FAILED with exit code $M_STATUS; last lines of $DIR/$name.stderr:"
     tail -n 5 "$DIR/$name.stderr" | sed 's/^/    /' >&2
-    rows+=("$(printf '%-22s %9s' "$name" "FAILED (exit $M_STATUS)")")
+    rows+=("$(printf '%-24s %9s' "$name" "FAILED (exit $M_STATUS)")")
     failed=1
     continue
   fi
   done_names+=("$name")
   done_secs+=("$M_SECS")
   done_rss+=("$M_RSS_KB")
-  # The floor again after each command: the machine's speed drifts, and the fastest floor seen
-  # is the one every ratio is taken against (which never flatters healthport).
-  measure floor "$FLOOR" "$IN"
-  floor_secs=$(awk -v a="$floor_secs" -v b="$M_SECS" 'BEGIN { print (b < a ? b : a) }')
+  done_cores+=("$M_CORES")
+  done_floor+=("$M_FLOOR")
   if [[ -f "$DIR/$name.db" ]]; then
     note "$name: database $(awk -v b="$(stat -c %s "$DIR/$name.db")" 'BEGIN { printf "%.1f MB", b / 1e6 }')"
   fi
 done
 
+# The floor's row: the median of every floor run of the session.
+floor_secs=$(cut -d' ' -f1 "$DIR/floor.runs" | median)
+floor_rss_kb=$(cut -d' ' -f2 "$DIR/floor.runs" | sort -n | tail -n 1)
+floor_cores=$(awk '{ w += $1; c += $3 } END { printf "%.2f", (w > 0 ? c / w : 0) }' "$DIR/floor.runs")
 floor_mbs=$(awk -v mb="$in_mb" -v s="$floor_secs" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
-rows=("$(printf '%-22s %9s %9s %9s %9s' floor "$floor_secs" "$floor_mbs" "1.00" $((floor_rss_kb / 1024)))" "${rows[@]}")
+row() { printf '%-24s %9s %9s %9s %9s %7s %7s\n' "$@"; }
+rows=("$(row floor "$floor_secs" "$floor_mbs" "1.00" "${ceiling:+$(awk -v c="$ceiling" 'BEGIN { printf "%.2f", 1 / c }')}" "$floor_cores" $((floor_rss_kb / 1024)))" "${rows[@]}")
+if [[ -n "$ceiling" ]]; then
+  rows+=("$(row "ceiling (2 floors)" "$pair_secs" "$(awk -v mb="$in_mb" -v s="$pair_secs" 'BEGIN { printf "%.1f", 2 * mb / s }')" "$ceiling" "1.00" "" "")")
+fi
 for i in "${!done_names[@]}"; do
   mbs=$(awk -v mb="$in_mb" -v s="${done_secs[$i]}" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
-  ratio=$(awk -v a="$mbs" -v f="$floor_mbs" 'BEGIN { printf "%.2f", (f > 0 ? a / f : 0) }')
-  rows+=("$(printf '%-22s %9s %9s %9s %9s' "${done_names[$i]}" "${done_secs[$i]}" "$mbs" "$ratio" $((done_rss[$i] / 1024)))")
+  # Against the floor runs interleaved with this command's runs.
+  ratio=$(awk -v c="${done_secs[$i]}" -v f="${done_floor[$i]}" 'BEGIN { printf "%.2f", (c > 0 ? f / c : 0) }')
+  of_ceiling=""
+  [[ -n "$ceiling" ]] && of_ceiling=$(awk -v r="$ratio" -v c="$ceiling" 'BEGIN { printf "%.2f", (c > 0 ? r / c : 0) }')
+  rows+=("$(row "${done_names[$i]}" "${done_secs[$i]}" "$mbs" "$ratio" "$of_ceiling" "${done_cores[$i]}" $((done_rss[$i] / 1024)))")
 done
 
-# -- 5. the memory of steps at two sizes
+# -- 6. the memory of steps at two sizes
 memory_rows=()
 if [[ "$BENCH_SMALL_MB" != 0 && -x "$HEALTHPORT" ]]; then
   for entry in "steps:steps" "steps-dedupe:steps --dedupe"; do
     name=${entry%%:*}
     read -r -a flags <<< "${entry#*:}"
     note "$name on $SMALL ($BENCH_RUNS runs)"
-    measure "$name-small" "$HEALTHPORT" "${flags[@]}" "$SMALL" --quiet
+    measure_alone "$name-small" "$HEALTHPORT" "${flags[@]}" "$SMALL" --quiet
     [[ $M_STATUS -ne 0 ]] && { failed=1; continue; }
     small_rss=$M_RSS_KB
     large_rss=""
     for i in "${!done_names[@]}"; do [[ "${done_names[$i]}" == "$name" ]] && large_rss=${done_rss[$i]}; done
     if [[ -z "$large_rss" ]]; then
       note "$name on $IN ($BENCH_RUNS runs)"
-      measure "$name" "$HEALTHPORT" "${flags[@]}" "$IN" --quiet
+      measure_alone "$name" "$HEALTHPORT" "${flags[@]}" "$IN" --quiet
       [[ $M_STATUS -ne 0 ]] && { failed=1; continue; }
       large_rss=$M_RSS_KB
     fi
@@ -265,17 +347,20 @@ if [[ "$BENCH_SMALL_MB" != 0 && -x "$HEALTHPORT" ]]; then
   done
 fi
 
-# -- 6. report
+# -- 7. report
 {
   echo "healthport benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo none)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
   echo "machine: $(uname -sm), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo)"
   echo "input:   $IN, $in_mb MB ($in_bytes bytes), $params; floor elements $floor_elements, expected $expected_elements"
-  echo "runs:    best of $BENCH_RUNS (warm page cache); ratio = MB/s relative to the floor's best run"
-  echo "         (MB/s of the uncompressed XML, also for the rows that read $ZIP)"
-  echo "         (the floor runs again after each command; failed commands are listed first)"
+  echo "runs:    median of $BENCH_RUNS (warm page cache), each run after a run of the floor; ratio = the median"
+  echo "         of those floor runs over the command's median (throughput relative to the floor)"
+  echo "         (MB/s of the uncompressed XML, also for the rows that read $ZIP; failed commands first)"
+  echo "ceiling: ${ceiling:-not measured}× the floor: two floors at once on two copies, aggregate MB/s over one"
+  echo "         floor's (what two threads of libxml2 work reach here); × ceiling = ratio / ceiling"
+  echo "cores:   user+sys CPU seconds over wall seconds (2.00: both of two cores busy all along)"
   echo
-  printf '%-22s %9s %9s %9s %9s\n' name seconds "MB/s" ratio "RSS MB"
+  row name seconds "MB/s" ratio "×ceiling" cores "RSS MB"
   printf '%s\n' "${rows[@]}"
   if (( ${#memory_rows[@]} )); then
     echo
@@ -286,5 +371,5 @@ fi
   fi
 } | tee "$DIR/results.txt"
 
-bash "$ROOT/Benchmarks/load_vs_healthkit.sh" || failed=1
+[[ "${BENCH_NO_HEALTHKIT:-0}" == 1 ]] || bash "$ROOT/Benchmarks/load_vs_healthkit.sh" || failed=1
 exit $failed

@@ -1,13 +1,14 @@
 # The commands `make bench` and `Benchmarks/compare.sh` measure, sourced by both.
-# Measured commands: "name:arguments". {IN} is replaced by the input file. Arguments are split on
+# Measured commands: "name:arguments". {IN} is replaced by the input file, {ZIP} by its zip, {DB} by a
+# fresh database, {DIR} by the benchmark's folder. Arguments are split on
 # whitespace (no quoting); leading NAME=value words are set in the environment. stdout goes to
 # /dev/null, stderr to .bench/<name>.stderr.
 CMDS=(
   "info:info {IN} --format json --quiet"
   "info-1-thread:HEALTHPORT_THREADS=1 info {IN} --format json --quiet"
   "convert-csv:convert {IN} --to csv --quiet"
-  "convert-csv-split:convert {IN} --to csv --split -o .bench/split --quiet"
-  "convert-parquet:convert {IN} --to parquet -o .bench/parquet --partition-by type,year --quiet"
+  "convert-csv-split:convert {IN} --to csv --split -o {DIR}/split --quiet"
+  "convert-parquet:convert {IN} --to parquet -o {DIR}/parquet --partition-by type,year --quiet"
   "convert-jsonl:convert {IN} --to jsonl --quiet"
   "convert-xml:convert {IN} --to xml --quiet"
   "steps:steps {IN} --quiet"

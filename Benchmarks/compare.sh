@@ -59,6 +59,7 @@ for entry in "${CMDS[@]}"; do
   args=${args//\{ZIP\}/${IN%.xml}.zip}
   args=${args//\{IN\}/$IN}
   args=${args//\{DB\}/$DIR/db}
+  args=${args//\{DIR\}/$DIR}
   read -r -a argv <<< "$args"
   for ((i = 1; i <= RUNS; i++)); do
     if (( i % 2 )); then order=(base new); else order=(new base); fi

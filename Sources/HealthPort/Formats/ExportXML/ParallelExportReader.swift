@@ -51,19 +51,21 @@ final class ParallelExportReader {
     var size: Int?
     switch input {
     case .document(let document):
-      let count = max(1, (document.size + rangeSize - 1) / rangeSize)
-      board = RangeBoard(count: count, window: 2 * options.threads)
+      let plan = RangePlan(documentSize: document.size, rangeSize: rangeSize, threads: options.threads)
+      board = RangeBoard(count: plan.count, window: 2 * options.threads)
       size = document.size
-      workers.start(min(options.threads, count)) {
-        Self.work(board: board, document: document, rangeSize: rangeSize, interest: interest)
-      }
+      board.setParsers(
+        workers.start(min(options.threads, plan.count)) {
+          Self.work(board: board, document: document, plan: plan, interest: interest)
+        })
     case .stream(let source):
       board = RangeBoard(count: Int.max, window: 2 * options.threads)
       let cutter = StreamCutter(source: source, rangeSize: rangeSize)
       workers.start(1) { cutter.run(board) }
       workers.start(options.threads) {
+        let builder = RangeBuilder(interest: interest)
         while let (index, raw) = board.claimRaw() {
-          board.post(index, RangeParser.parse(raw, name: name, interest: interest))
+          board.post(index, RangeParser.parse(raw, name: name, builder: builder))
         }
       }
     }
@@ -135,16 +137,19 @@ final class ParallelExportReader {
   }
 
   /// A worker: parses the ranges it claims until none is left.
-  private static func work(board: RangeBoard, document: RandomAccessDocument, rangeSize: Int, interest: ElementInterest)
-  {
+  private static func work(
+    board: RangeBoard, document: RandomAccessDocument, plan: RangePlan, interest: ElementInterest
+  ) {
     let scanner = BoundaryScanner(document: document)
-    var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: rangeSize + (64 << 10), alignment: 64)
+    var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.rangeSize + (64 << 10), alignment: 64)
     defer { buffer.deallocate() }
-    while let index = board.claim() {
+    let builder = RangeBuilder(interest: interest)
+    let parser = board.enlist()
+    while let index = board.claim(parser: parser) {
       var outcome = RangeOutcome()
       do {
-        let start = index == 0 ? 0 : try scanner.boundary(atOrAfter: index * rangeSize)
-        let end = max(start, try scanner.boundary(atOrAfter: (index + 1) * rangeSize))
+        let start = index == 0 ? 0 : try scanner.boundary(atOrAfter: plan.target(index))
+        let end = max(start, try scanner.boundary(atOrAfter: plan.target(index + 1)))
         outcome.start = start
         outcome.end = end
         if end > start {
@@ -156,7 +161,7 @@ final class ParallelExportReader {
           let read = try document.read(at: start, into: slice)
           outcome = RangeParser.parse(
             UnsafeRawBufferPointer(rebasing: slice[0..<read]), start: start, isLast: end == document.size,
-            name: document.displayName, interest: interest)
+            name: document.displayName, builder: builder)
           if read < end - start { outcome.failed = true }  // the file shrank: read it in sequence
         } else if index == 0 {
           outcome.failed = true  // an empty document: the sequential reader names the problem

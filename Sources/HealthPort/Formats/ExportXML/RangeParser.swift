@@ -61,6 +61,32 @@ struct RangeCounts {
   }
 }
 
+/// A parsing thread's element builder, used again for each range it parses (the string tables
+/// it fills stay warm); a fresh one for the document's first range.
+final class RangeBuilder {
+  private let interest: ElementInterest
+  private var builder: ElementBuilder?
+
+  init(interest: ElementInterest) { self.interest = interest }
+
+  /// The builder for the next range, its counts zeroed; after the first range it passes over
+  /// the synthetic root and starts on name identities afresh (each range has a parser of its own).
+  func next(first: Bool) -> ElementBuilder {
+    let current: ElementBuilder
+    if let builder, !first {
+      builder.resetCounts()
+      current = builder
+    } else {
+      current = ElementBuilder()
+      current.interest = interest
+      current.collects = true
+      builder = current
+    }
+    if !first { current.resumeAfterDamage() }
+    return current
+  }
+}
+
 /// Parses one range of an export with a libxml2 push parser and an element builder of its own.
 ///
 /// A range after the first is fed a synthetic `<HealthData>` start tag before its bytes (libxml2
@@ -74,9 +100,9 @@ enum RangeParser {
   static let syntheticEnd = Array("</HealthData>".utf8)
 
   /// A range cut from a stream; one the stream's error ended fails, to be read in sequence.
-  static func parse(_ raw: RawRange, name: String, interest: ElementInterest) -> RangeOutcome {
+  static func parse(_ raw: RawRange, name: String, builder: RangeBuilder) -> RangeOutcome {
     var outcome = raw.bytes.withUnsafeBytes {
-      parse($0, start: raw.start, isLast: raw.isLast, name: name, interest: interest)
+      parse($0, start: raw.start, isLast: raw.isLast, name: name, builder: builder)
     }
     outcome.isLast = raw.isLast
     outcome.consumed = raw.consumed
@@ -86,20 +112,16 @@ enum RangeParser {
   }
 
   static func parse(
-    _ bytes: UnsafeRawBufferPointer, start: Int, isLast: Bool, name: String, interest: ElementInterest
+    _ bytes: UnsafeRawBufferPointer, start: Int, isLast: Bool, name: String, builder rangeBuilder: RangeBuilder
   ) -> RangeOutcome {
     var outcome = RangeOutcome()
     outcome.start = start
     outcome.end = start + bytes.count
-    let builder = ElementBuilder()
-    builder.interest = interest
+    let builder = rangeBuilder.next(first: start == 0)
     let parser = XMLPushParser(documentName: name, handler: XMLElementFeed(builder))
-    var elements: [ExportElement] = []
     var positions: [UInt64] = []
-    elements.reserveCapacity(bytes.count / 200)
     positions.reserveCapacity(bytes.count / 200)
-    builder.onElement = { element in
-      elements.append(element)
+    builder.onCollect = {
       positions.append(
         UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column)))
     }
@@ -112,12 +134,10 @@ enum RangeParser {
           UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column))
         outcome.hasBrokenDTD = XMLExportReader.isBrokenDTD(prolog)
       }
-    } else {
-      builder.resumeAfterDamage()
     }
     defer {
       builder.onRoot = { _, _ in }
-      builder.onElement = { _ in }
+      builder.onCollect = {}
     }
     do {
       if start > 0 { try syntheticRoot.withUnsafeBytes { try parser.feed($0) } }
@@ -126,6 +146,7 @@ enum RangeParser {
       try parser.finish()
     } catch {
       outcome.failed = true
+      _ = builder.takeCollected()
       return outcome
     }
     if start == 0 {
@@ -135,7 +156,7 @@ enum RangeParser {
       }
       outcome.rootTag = tag
     }
-    outcome.elements = elements
+    outcome.elements = builder.takeCollected(reserving: bytes.count / 200)
     outcome.positions = positions
     outcome.lineFeeds = BoundaryScanner.lineFeeds(in: bytes)
     outcome.counts.add(builder, parser, shift: start - (start > 0 ? syntheticRoot.count : 0))
