@@ -294,7 +294,13 @@ def independent_count(path):
         z = zipfile.ZipFile(path)
         members = {n: z.read(n) for n in z.namelist() if not n.endswith("/")}
     else:
-        members = {os.path.basename(path): open(path, "rb").read()}  # a lone export.xml is not a bundle
+        # A lone export.xml: healthport reads the side-file folders beside it too.
+        members = {os.path.basename(path): open(path, "rb").read()}
+        for folder in ("workout-routes", "electrocardiograms"):
+            beside = os.path.join(os.path.dirname(path), folder)
+            if os.path.isdir(beside):
+                for n in os.listdir(beside):
+                    if os.path.isfile(os.path.join(beside, n)): members[folder + "/" + n] = open(os.path.join(beside, n), "rb").read()
     members = {n: d for n, d in members.items() if "__MACOSX" not in n and not os.path.basename(n).startswith("._")}
     export = next((d for d in members.values() if b"<HealthData" in d[:1 << 16]), b"")
     gpx = sum(d.count(b"<trkpt ") for n, d in members.items() if n.lower().endswith(".gpx"))
