@@ -33,13 +33,21 @@ enum BundleReader {
         ordinal += 1
         let member = BundleMember(
           index: ordinal, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
-        // Members before the export are read in a second pass; those after it then wait for that
-        // pass too, so that members reach the sink in the zip's order whatever the command (route
+        // Members before the export are read in a second pass (spooled, from stdin); those after
+        // it then wait for that pass too, so that members reach the sink in the zip's order whatever the command (route
         // ids follow it), and a writer keeping that order does not hold every later one, a
         // temporary file each, until the pass comes.
-        if readExport, stream.path != nil, !later.isEmpty {
-          if members.lossless || SideFilePath(entry.path) != nil { later.insert(ordinal) }
+        if readExport, !later.isEmpty || !spooled.isEmpty {
           if !entry.isDirectory { files += 1 }
+          guard members.lossless || SideFilePath(entry.path) != nil else { continue }
+          if stream.path != nil {
+            later.insert(ordinal)
+          } else if entry.isDirectory {
+            spooled.append((member, nil, ""))
+          } else {
+            let source = memberSource(archive, entry: entry, name: name)
+            spooled.append((member, try SpoolFile(copying: source), source.displayName))
+          }
           continue
         }
         if entry.isDirectory {
