@@ -43,7 +43,9 @@ public struct ReadOptions: Sendable {
     if let bytes = getenv("HEALTHPORT_RANGE_BYTES"), let count = Int(String(cString: bytes)), count > 0 {
       return count
     }
-    return 1 << 20
+    // 512 KiB: as fast as 1 MiB on the 1 GB export (6.68 s against 7.26 s, medians of 3) and 4 MB
+    // less at peak, which keeps `--split` of a whole bundle under 40 MB.
+    return 512 << 10
   }()
 
   public init() {}
