@@ -54,7 +54,8 @@ final class JSONLinesReader {
   func read(into sink: ExportSink) throws -> ReadReport {
     var prolog: [UInt8] = []
     var isDocument = false
-    builder.onRoot = { name, attributes in
+    // `unowned`: the builder is the reader's own; a strong self here was a cycle that leaked both.
+    builder.onRoot = { [unowned self] name, attributes in
       guard name == "HealthData" else {
         throw ExportDataError(
           message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
