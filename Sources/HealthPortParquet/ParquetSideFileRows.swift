@@ -43,13 +43,7 @@ struct ParquetInstant: Equatable {
 /// joins them to the export's rows, as `--split` writes them: the ids of each Workout, its
 /// `WorkoutRoute`s and its own `WorkoutActivity`s (a few integers per workout).
 final class ParquetSideFileRows {
-  private struct WorkoutIDs {
-    var workout: Int
-    var routes: [Int] = []
-    var activities: [(id: Int, start: Int64, end: Int64?)] = []
-  }
-
-  private var workouts: [WorkoutIDs] = []
+  private var joins = SideFileJoins<Int>()
   /// The ids on the rows of the route being read.
   private var route: (workout: Int?, activity: Int?, route: Int?) = (nil, nil, nil)
   private var position = 0
@@ -59,24 +53,18 @@ final class ParquetSideFileRows {
 
   init(identifiers: IdentifierFilter?) { self.identifiers = identifiers }
 
-  func noteWorkout(_ id: Int) { workouts.append(WorkoutIDs(workout: id)) }
-  func noteRoute(_ id: Int) {
-    if !workouts.isEmpty { workouts[workouts.count - 1].routes.append(id) }
-  }
-  func noteActivity(_ id: Int, _ activity: WorkoutActivity) {
-    guard !workouts.isEmpty else { return }
-    workouts[workouts.count - 1].activities.append(
-      (id, activity.startDate.secondsSince1970, activity.endDate?.secondsSince1970))
-  }
+  func noteWorkout(_ id: Int) { joins.noteWorkout(id) }
+  func noteRoute(_ id: Int) { joins.noteRoute(id) }
+  func noteActivity(_ id: Int, _ activity: WorkoutActivity) { joins.noteActivity(id, activity) }
 
   /// The rows of a legacy route's inline `Location`s (route `routeID` of the last workout).
   func writeInline(_ locations: [ElementNode], routeID: Int, to table: () throws -> ParquetTableWriter) throws {
-    guard let workout = workouts.last else { return }
     func attribute(_ node: ElementNode, _ name: String) -> String? {
       node.attributes.first { $0.name == name }?.value
     }
     let first = locations.first.flatMap { attribute($0, "date") }.flatMap { HealthDate($0) }
-    route = (workout.workout, Self.activity(holding: first, in: workout.activities), routeID)
+    guard let ids = joins.inlineIDs(routeID: routeID, firstPoint: first) else { return }
+    route = ids
     position = 0
     for node in locations {
       let text = attribute(node, "date")
@@ -98,15 +86,7 @@ final class ParquetSideFileRows {
     switch event {
     case .routeBegin(let file):
       position = 0
-      guard let join = file.join, join.workoutIndex >= 0, join.workoutIndex < workouts.count else {
-        route = (nil, nil, nil)
-        return
-      }
-      let workout = workouts[join.workoutIndex]
-      route = (
-        workout.workout, join.activityIndex.flatMap { $0 < workout.activities.count ? workout.activities[$0].id : nil },
-        join.routeIndex < workout.routes.count ? workout.routes[join.routeIndex] : nil
-      )
+      route = joins.ids(of: file)
     case .routePoints(let points):
       let table = try tables(ColumnCatalog.routePoints)
       for point in points {
@@ -178,10 +158,5 @@ final class ParquetSideFileRows {
     }
     try table.endRow()
     position += 1
-  }
-
-  static func activity(holding time: HealthDate?, in activities: [(id: Int, start: Int64, end: Int64?)]) -> Int? {
-    guard let seconds = time?.secondsSince1970 else { return nil }
-    return activities.first { seconds >= $0.start && seconds <= ($0.end ?? Int64.max) }?.id
   }
 }

@@ -5,13 +5,7 @@ import SQLiteStore
 /// document order), its row id and those of its routes and activities (also for a workout that
 /// an earlier load inserted), and the route or recording being loaded.
 final class SideFileLoadState {
-  struct WorkoutRows {
-    var workout: Int64
-    var routes: [Int64] = []
-    var activities: [(id: Int64, start: Int64, end: Int64?)] = []
-  }
-
-  var workouts: [WorkoutRows] = []
+  var joins = SideFileJoins<Int64>()
   /// The ids the current route's points get; nil while no route is being loaded or its points
   /// are already in the database.
   var route: (workout: Int64?, activity: Int64?, route: Int64?)?
@@ -58,12 +52,9 @@ extension SQLiteLoader {
   }
 
   /// A workout this load inserted: its row, routes and activities are noted as they are written.
-  func noteInsertedWorkout(_ id: Int64) { sideFiles.workouts.append(.init(workout: id)) }
-  func noteInsertedRoute(_ id: Int64) { sideFiles.workouts[sideFiles.workouts.count - 1].routes.append(id) }
-  func noteInsertedActivity(_ id: Int64, _ activity: WorkoutActivity) {
-    sideFiles.workouts[sideFiles.workouts.count - 1].activities.append(
-      (id, activity.startDate.secondsSince1970, activity.endDate?.secondsSince1970))
-  }
+  func noteInsertedWorkout(_ id: Int64) { sideFiles.joins.noteWorkout(id) }
+  func noteInsertedRoute(_ id: Int64) { sideFiles.joins.noteRoute(id) }
+  func noteInsertedActivity(_ id: Int64, _ activity: WorkoutActivity) { sideFiles.joins.noteActivity(id, activity) }
 
   /// A workout already in the database (an earlier load, or a copy in this one): its rows, read back.
   func noteExistingWorkout(_ workout: Workout, sourceID: Int64) throws {
@@ -78,26 +69,26 @@ extension SQLiteLoader {
     let id = try s.findWorkout.step() ? s.findWorkout.int64(0) : -1
     s.findWorkout.reset()
     text.arena.reset()
-    var rows = SideFileLoadState.WorkoutRows(workout: id)
+    var routes: [Int64] = []
+    var activities: [SideFileJoins<Int64>.Activity] = []
     try s.workoutRoutes.bind(1, id)
-    while try s.workoutRoutes.step() { rows.routes.append(s.workoutRoutes.int64(0)) }
+    while try s.workoutRoutes.step() { routes.append(s.workoutRoutes.int64(0)) }
     s.workoutRoutes.reset()
     try s.workoutActivities.bind(1, id)
     while try s.workoutActivities.step() {
       let a = s.workoutActivities
-      rows.activities.append((a.int64(0), a.int64(1), a.isNull(2) ? nil : a.int64(2)))
+      activities.append((a.int64(0), a.int64(1), a.isNull(2) ? nil : a.int64(2)))
     }
     s.workoutActivities.reset()
-    sideFiles.workouts.append(rows)
+    sideFiles.joins.noteWorkout(id, routes: routes, activities: activities)
   }
 
   /// The `route_points` rows of a legacy route's inline `Location` points, as it is inserted.
   func insertInlinePoints(_ route: WorkoutRoute, routeID: Int64) throws {
     let locations = route.children.compactMap { if case .location(let node) = $0 { node } else { nil } }
-    guard !locations.isEmpty, let workout = sideFiles.workouts.last else { return }
-    let first = locations[0][attribute: "date"].flatMap(HealthDate.init)?.secondsSince1970
-    let activity = first.flatMap { time in workout.activities.first { time >= $0.start && time <= ($0.end ?? .max) } }
-    sideFiles.route = (workout.workout, activity?.id, routeID)
+    let first = locations.first?[attribute: "date"].flatMap(HealthDate.init)
+    guard !locations.isEmpty, let ids = sideFiles.joins.inlineIDs(routeID: routeID, firstPoint: first) else { return }
+    sideFiles.route = ids
     sideFiles.position = 0
     for node in locations {
       let time = node[attribute: "date"].flatMap(HealthDate.init).map(Self.utcText)
@@ -120,14 +111,13 @@ extension SQLiteLoader {
     case .routeBegin(let file):
       sideFiles.position = 0
       sideFiles.checkFirstPoint = false
-      guard let join = file.join, join.workoutIndex >= 0, join.workoutIndex < sideFiles.workouts.count else {
+      let ids = sideFiles.joins.ids(of: file)
+      guard ids.workout != nil else {
         sideFiles.route = (nil, nil, nil)
         sideFiles.checkFirstPoint = true
         return
       }
-      let rows = sideFiles.workouts[join.workoutIndex]
-      let routeID = join.routeIndex < rows.routes.count ? rows.routes[join.routeIndex] : nil
-      if let routeID {
+      if let routeID = ids.route {
         try s.hasRoutePoints.bind(1, routeID)
         let loaded = try s.hasRoutePoints.step()
         s.hasRoutePoints.reset()
@@ -136,8 +126,7 @@ extension SQLiteLoader {
           return
         }
       }
-      let activity = join.activityIndex.flatMap { $0 < rows.activities.count ? rows.activities[$0].id : nil }
-      sideFiles.route = (rows.workout, activity, routeID)
+      sideFiles.route = ids
     case .routePoints(let points):
       guard sideFiles.route != nil, let first = points.first else { return }
       if sideFiles.checkFirstPoint {

@@ -63,7 +63,7 @@ final class DigestByteSource: ByteSource {
   private(set) var digest = StreamDigest()
 
   init(_ base: ByteSource, keeping copy: StagedBytes?) {
-    self.base = base
+    self.base = copy.map { TeeByteSource(base, into: $0) } ?? base
     self.copy = copy
   }
 
@@ -75,7 +75,6 @@ final class DigestByteSource: ByteSource {
     let count = try base.read(into: buffer)
     let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
     digest.update(bytes)
-    try copy?.append(bytes)
     return count
   }
 }

@@ -2,14 +2,8 @@
 /// `ecg_samples.csv`) and what joins their rows to the export's elements: the ids the writer
 /// gave each Workout, its `WorkoutRoute`s and `WorkoutActivity`s (a few integers per workout).
 final class CSVSideFileTables {
-  private struct WorkoutIDs {
-    var workout: Int
-    var routes: [Int] = []
-    var activities: [(id: Int, start: Int64, end: Int64?)] = []
-  }
-
   private let folder: String
-  private var workouts: [WorkoutIDs] = []
+  private var joins = SideFileJoins<Int>()
   private var routePoints: CSVTableFile?
   private var recordings: CSVTableFile?
   private var samples: CSVTableFile?
@@ -25,19 +19,16 @@ final class CSVSideFileTables {
   /// Every table file made so far (to finish or forget).
   var files: [CSVTableFile] { [routePoints, recordings, samples].compactMap { $0 } }
 
-  func noteWorkout(_ id: Int) { workouts.append(WorkoutIDs(workout: id)) }
-  func noteRoute(_ id: Int) { workouts[workouts.count - 1].routes.append(id) }
-  func noteActivity(_ id: Int, _ activity: WorkoutActivity) {
-    workouts[workouts.count - 1].activities.append(
-      (id, activity.startDate.secondsSince1970, activity.endDate?.secondsSince1970))
-  }
+  func noteWorkout(_ id: Int) { joins.noteWorkout(id) }
+  func noteRoute(_ id: Int) { joins.noteRoute(id) }
+  func noteActivity(_ id: Int, _ activity: WorkoutActivity) { joins.noteActivity(id, activity) }
 
   /// The route_points rows of a legacy route's inline `Location` points (route `routeID` of the
   /// workout being written).
   func writeInline(_ locations: [ElementNode], routeID: Int, budget: inout Int) throws {
-    guard let workout = workouts.last else { return }
     let first = locations.first.flatMap { Self.attribute($0, "date") }.flatMap { HealthDate($0) }
-    route = (workout.workout, Self.activity(holding: first, in: workout.activities), routeID)
+    guard let ids = joins.inlineIDs(routeID: routeID, firstPoint: first) else { return }
+    route = ids
     position = 0
     for node in locations {
       let time = Self.attribute(node, "date").flatMap { HealthDate($0) }
@@ -55,15 +46,7 @@ final class CSVSideFileTables {
     switch event {
     case .routeBegin(let file):
       position = 0
-      guard let join = file.join, join.workoutIndex >= 0, join.workoutIndex < workouts.count else {
-        route = (nil, nil, nil)
-        return
-      }
-      let workout = workouts[join.workoutIndex]
-      route = (
-        workout.workout, join.activityIndex.flatMap { $0 < workout.activities.count ? workout.activities[$0].id : nil },
-        join.routeIndex < workout.routes.count ? workout.routes[join.routeIndex] : nil
-      )
+      route = joins.ids(of: file)
     case .routePoints(let points):
       for point in points { try writePoint(origin: "gpx", time: point.time.map { .text($0) }, point, budget: &budget) }
     case .routeEnd: route = nil
@@ -147,11 +130,6 @@ final class CSVSideFileTables {
 
   private static func attribute(_ node: ElementNode, _ name: String) -> String? {
     node.attributes.first { $0.name == name }?.value
-  }
-
-  static func activity(holding time: HealthDate?, in activities: [(id: Int, start: Int64, end: Int64?)]) -> Int? {
-    guard let seconds = time?.secondsSince1970 else { return nil }
-    return activities.first { seconds >= $0.start && seconds <= ($0.end ?? Int64.max) }?.id
   }
 
   /// `512`, `512.844`: the shortest text that reads back as the same number.
