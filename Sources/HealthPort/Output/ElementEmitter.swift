@@ -45,7 +45,7 @@ extension ElementEmitter where Self: ~Copyable {
 
   @inline(__always)
   mutating func extras(_ attributes: [Attribute]) {
-    for attribute in attributes { self.attribute(Name(attribute.name), attribute.value) }
+    for index in attributes.indices { attribute(Name(attributes[index].name), attributes[index].value) }
   }
 
   /// Writes the element's children (if any) and closes it.
@@ -56,7 +56,7 @@ extension ElementEmitter where Self: ~Copyable {
       return
     }
     beginContent(text: text)
-    for child in children { each(&self, child) }
+    for index in children.indices { each(&self, children[index]) }  // borrowed: `for … in` copies each child
     endContent(name)
   }
 

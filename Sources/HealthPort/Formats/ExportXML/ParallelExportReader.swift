@@ -96,7 +96,7 @@ final class ParallelExportReader {
     var lineFeeds = 0
     var bytes = 0
     for index in 0..<Int.max {
-      let outcome = board.take(index)
+      var outcome = board.take(index)
       if outcome.failed {
         sequentialFrom = outcome.start
         if index == 0 { return try readInSequence(board: board, into: sink) }
@@ -111,9 +111,16 @@ final class ParallelExportReader {
         rootTag = outcome.rootTag
         try deliver(lineFeeds, outcome.headerPosition) { try sink.begin(header) }
       }
-      for (element, position) in zip(outcome.elements, outcome.positions) {
+      var delivered = 0
+      while let element = outcome.elementsLastFirst.popLast() {
+        let position = outcome.positions[delivered]
+        delivered += 1
         if locating != nil { place = (Int(position >> 32) + lineFeeds, Int(position & 0xFFFF_FFFF)) }
-        try deliver(lineFeeds, position) { try sink.consume(element) }
+        do {
+          try sink.consume(element)
+        } catch {
+          throw located(error, lineFeeds, position)
+        }
       }
       counts.add(outcome.counts)
       lineFeeds += outcome.lineFeeds
@@ -174,19 +181,24 @@ final class ParallelExportReader {
     }
   }
 
-  /// Calls the sink; an error it throws is located at the element's end tag and worded as the
-  /// sequential reader words it (``XMLExportReader``). `lineFeeds`: those before the range.
+  /// Calls the sink; an error it throws is located at the element's end tag (see ``located``).
   private func deliver(_ lineFeeds: Int, _ position: UInt64, _ call: () throws -> Void) throws {
     do {
       try call()
     } catch {
-      guard error is ExportDataError || error is ExportLimitError || error is XMLStreamError else { throw error }
-      if let error = error as? XMLStreamError {
-        throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
-      }
-      let line = Int(position >> 32) + lineFeeds
-      throw HealthPortError.malformed(displayName, line: line, column: Int(position & 0xFFFF_FFFF), "\(error)")
+      throw located(error, lineFeeds, position)
     }
+  }
+
+  /// An error the sink threw, located at the element's end tag and worded as the sequential
+  /// reader words it (``XMLExportReader``). `lineFeeds`: those before the range.
+  private func located(_ error: any Error, _ lineFeeds: Int, _ position: UInt64) -> any Error {
+    guard error is ExportDataError || error is ExportLimitError || error is XMLStreamError else { return error }
+    if let error = error as? XMLStreamError {
+      return HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
+    }
+    let line = Int(position >> 32) + lineFeeds
+    return HealthPortError.malformed(displayName, line: line, column: Int(position & 0xFFFF_FFFF), "\(error)")
   }
 
   /// The whole document in sequence, as if read with one parser.
