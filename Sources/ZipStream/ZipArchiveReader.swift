@@ -42,7 +42,8 @@ public final class ZipArchiveReader {
     archive = archive_read_new()
     feed = nil
     archive_read_support_format_zip(archive)
-    let rc = archive_read_open_filename(archive, path, 1 << 20)
+    // Compressed bytes read at a time (1 MiB held a megabyte more for the whole read).
+    let rc = archive_read_open_filename(archive, path, 256 << 10)
     if rc != ARCHIVE_OK {
       // No archive_read_free here: every stored property is set, so deinit runs and frees it.
       let message = Self.errorString(archive)

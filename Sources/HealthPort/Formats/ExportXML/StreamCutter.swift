@@ -9,7 +9,8 @@
 final class StreamCutter: @unchecked Sendable {
   private let source: ByteSource
   private let rangeSize: Int
-  private static let block = 256 << 10
+  /// Bytes read from the stream at a time (with 256 KiB, a zip read with two threads peaked 4 MB higher).
+  private static let block = 64 << 10
 
   init(source: ByteSource, rangeSize: Int) {
     self.source = source
