@@ -75,7 +75,9 @@ private final class GPXEventHandler: XMLEventHandler {
   private var depth = 0
   private var inMetadata = false
   private var inTrack = false
-  private var point: RoutePoint?
+  /// The `trkpt` being read (when `inPoint`), filled in place.
+  private var point = RoutePoint(latitude: "", longitude: "")
+  private var inPoint = false
   private var field: Field?
   private var text: [UInt8] = []
 
@@ -95,7 +97,7 @@ private final class GPXEventHandler: XMLEventHandler {
       return
     }
     field = nil
-    if point != nil {
+    if inPoint {
       switch depth {
       case 5: field = Self.equals(name, "ele") ? .elevation : Self.equals(name, "time") ? .time : nil
       case 6:
@@ -110,6 +112,7 @@ private final class GPXEventHandler: XMLEventHandler {
       }
     } else if depth == 4, inTrack, Self.equals(name, "trkpt") {
       point = try Self.point(attributes)
+      inPoint = true
     } else if depth == 2 {
       inMetadata = Self.equals(name, "metadata")
       inTrack = Self.equals(name, "trk")
@@ -126,10 +129,13 @@ private final class GPXEventHandler: XMLEventHandler {
     if let field {
       self.field = nil
       try store(field)
-    } else if depth == 4, let point = point.take() {
+    } else if depth == 4, inPoint {
+      inPoint = false
       pointCount += 1
-      check?.point(point, header: header)
-      batch.append(point)
+      var done = RoutePoint(latitude: "", longitude: "")
+      swap(&done, &point)
+      check?.point(done, header: header)
+      batch.append(done)
       if batch.count == SideFileEvent.batchSize { try flush() }
     }
   }
@@ -162,17 +168,17 @@ private final class GPXEventHandler: XMLEventHandler {
       guard text.withUnsafeBytes({ HealthDate.flexible($0) }) != nil else {
         throw ExportDataError(message: "the point's time '\(value)' is not an ISO 8601 date")
       }
-      point?.time = value
+      point.time = value
     default:
       guard GPXNumber.isDecimal(text) else {
         throw ExportDataError(message: "the point's \(Self.elementName(field)) '\(value)' is not a number")
       }
       switch field {
-      case .elevation: point?.elevation = value
-      case .speed: point?.speed = value
-      case .course: point?.course = value
-      case .horizontalAccuracy: point?.horizontalAccuracy = value
-      case .verticalAccuracy: point?.verticalAccuracy = value
+      case .elevation: point.elevation = value
+      case .speed: point.speed = value
+      case .course: point.course = value
+      case .horizontalAccuracy: point.horizontalAccuracy = value
+      case .verticalAccuracy: point.verticalAccuracy = value
       default: break
       }
     }
