@@ -29,7 +29,7 @@ struct GPXReader {
     handler.check = check
     let parser = XMLPushParser(
       documentName: source.displayName, handler: handler, concurrent: options.concurrent && check == nil)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(options.chunkSize, 256 << 10), alignment: 64)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(options.chunkSize, 64 << 10), alignment: 64)
     defer { buffer.deallocate() }
     do {
       defer { parser.waitForHandler() }
