@@ -64,6 +64,7 @@ run() {
   done
 }
 
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 cat "$TOP/export.xml" "${GPX[@]}" > /dev/null  # warm the page cache
 run floor "$FLOOR" "$TOP/export.xml" "${GPX[@]}"
 run split-folder "$HEALTHPORT" convert "$TOP" --to csv --split -o "$DIR/bundle-split" --quiet
@@ -83,6 +84,7 @@ if (($(echo "${BEST[floor-again]} < $floor" | bc -l))); then floor=${BEST[floor-
 
 {
   echo "bundle: $(du -b "$TOP/export.xml" | cut -f1) bytes of export.xml, ${#GPX[@]} GPX files, $XML_BYTES XML bytes in all; best of $RUNS"
+  echo "load average before / after: $LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) processors)"
   printf '%-14s %8s %8s %8s %10s\n' command s MB/s "x floor" "peak RSS"
   for name in floor split-folder split-zip load-zip zip-to-zip zip-to-jsonl jsonl-to-zip; do
     s=${BEST[$name]}

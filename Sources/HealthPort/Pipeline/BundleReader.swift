@@ -19,6 +19,7 @@ enum BundleReader {
     let name = stream.source.displayName
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
+    defer { sides.stop() }
     let members = MemberEvents(sink: sink, sides: sides)
     do {
       let archive = try openArchive(stream)
@@ -128,6 +129,7 @@ enum BundleReader {
       for (member, file, displayName) in spooled {
         try members.deliver(member, from: file.map { .file(path: $0.path, displayName: displayName) })
       }
+      try sides.drain()
       let report = sides.finish(exportReport)
       try sink.end(report)
       return report
@@ -174,6 +176,7 @@ enum BundleReader {
   static func readFolder(_ source: ByteSource, options: ReadOptions, into sink: ExportSink) throws -> ReadReport {
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
+    defer { sides.stop() }
     let members = MemberEvents(sink: sink, sides: sides)
     var folder = source.displayName
     var exportName = folder
@@ -216,6 +219,7 @@ enum BundleReader {
         }
       }
     }
+    try sides.drain()
     let report = sides.finish(exportReport)
     try sink.end(report)
     return report
@@ -233,6 +237,7 @@ enum BundleReader {
     let side = SideFilePath("\(folder)/\(base)") ?? SideFilePath("\(folder)/file.\(kind == .route ? "gpx" : "csv")")!
     let bundle = BundleSink(next: sink)
     let sides = SideFileReader(options: options, bundle: bundle)
+    defer { sides.stop() }
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
     if sink.wantsSideFiles {
       let source: SideFileReader.Source =
@@ -241,6 +246,7 @@ enum BundleReader {
     }
     var report = ReadReport(documentName: name, format: format)
     report.documentBytes = stream.size ?? 0
+    try sides.drain()
     report = sides.finish(report)
     // A file given on its own has no export to be referenced from: no warning for that.
     report.notes.removeAll()

@@ -2,11 +2,12 @@
   import Glibc
 #endif
 
-/// Reads an export's side files into a ``BundleSink``, one at a time, after export.xml: each GPX
-/// route joined to its workout (and the `WorkoutActivity` whose range holds its first point),
-/// each ECG recording on its own. With `--skip-invalid` a damaged file is checked whole before
-/// any of it is handed on, so it is skipped entirely (a zip member is spooled to a temporary
-/// file for that).
+/// Reads an export's side files into a ``BundleSink``, after export.xml: each GPX route joined
+/// to its workout (and the `WorkoutActivity` whose range holds its first point), each ECG
+/// recording on its own. Unless the bundle is written back, the files are parsed on worker
+/// threads (``BundleSideFilePool``) and handed on in the order they were read; ``drain()`` waits
+/// for the last. With `--skip-invalid` a damaged file is checked whole before any of it is
+/// handed on, so it is skipped entirely (a zip member is held in memory or spooled for that).
 final class SideFileReader {
   /// Where a side file's bytes come from: a stream read once, or a file that can be opened again.
   enum Source {
@@ -18,17 +19,105 @@ final class SideFileReader {
   let bundle: BundleSink
   private(set) var report = SideFileReport()
   private(set) var skipped: [String] = []
+  private var pool: BundleSideFilePool?
+  private var filesReadHere = 0
 
   init(options: ReadOptions, bundle: BundleSink) {
     self.options = options
     self.bundle = bundle
   }
 
-  /// Reads the side file at `path` from `source`.
+  /// Reads the side file at `path` from `source` (or queues it for the workers).
   func read(_ path: SideFilePath, from source: Source) throws {
+    let reference = path.kind == .route ? bundle.join(path.reference) : nil
+    if !lossless, ReadOptions.sideFileThreads(options) > 1 {
+      let pool = pool ?? BundleSideFilePool(options: options)
+      self.pool = pool
+      switch source {
+      case .file(let file, let displayName):
+        return try submit(path, reference, .file(path: file, displayName: displayName), to: pool)
+      case .stream(let stream):
+        let (bytes, complete) = try held(stream, pool)
+        if complete { return try submit(path, reference, .bytes(bytes, displayName: stream.displayName), to: pool) }
+        // Too large to hold: read here, after the files before it.
+        try drain()
+        return try readHere(path, reference, from: .stream(PrefixedByteSource(prefix: bytes, base: stream)))
+      }
+    }
+    try drain()
+    try readHere(path, reference, from: source)
+    // glibc keeps pages that routes parsed on this thread freed (their input buffers, their
+    // batches) instead of reusing them all: without this, the peak grows with the files read.
+    filesReadHere += 1
+    if filesReadHere % 16 == 0 { _ = mallocTrim(0) }
+  }
+
+  /// Waits for the files queued for the workers and hands them on (the first error, in file
+  /// order, is thrown).
+  func drain() throws {
+    guard let pool else { return }
+    while pool.inFlight > 0 { try deliverNext(pool) }
+  }
+
+  /// Ends the workers (after an error; ``drain()`` leaves them waiting for more files).
+  func stop() {
+    pool?.stop()
+    pool = nil
+  }
+
+  private func submit(
+    _ path: SideFilePath, _ reference: BundleSink.Reference?, _ input: BundleSideFilePool.Input,
+    to pool: BundleSideFilePool
+  ) throws {
+    pool.submit(path, reference: reference, input: input)
+    while pool.inFlight > pool.limit { try deliverNext(pool) }
+  }
+
+  /// A zip member's bytes, whole when it is at most ``BundleSideFilePool/memberLimit`` bytes.
+  /// When the stream fails, the files before it are handed on first (their errors come first).
+  private func held(_ stream: ByteSource, _ pool: BundleSideFilePool) throws -> ([UInt8], complete: Bool) {
+    var bytes: [UInt8] = []
+    let chunk = 64 << 10
+    do {
+      while bytes.count <= BundleSideFilePool.memberLimit {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: chunk))
+        let count = try bytes.withUnsafeMutableBytes {
+          try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+        }
+        bytes.removeLast(chunk - count)
+        if count == 0 { return (bytes, true) }
+      }
+    } catch {
+      try drain()
+      throw error
+    }
+    return (bytes, false)
+  }
+
+  private func deliverNext(_ pool: BundleSideFilePool) throws {
+    let (parse, end) = try pool.deliverNext { try bundle.consumeSideFile($0) }
+    switch end {
+    case .read(let points): count(parse, points)
+    case .skipped(let error):
+      skip(error)
+    case .failed(let error):
+      throw error
+    }
+  }
+
+  private func skip(_ error: HealthPortError) {
+    let message = "\(error.description); skipped the file"
+    skipped.append(message)
+    options.onSkip?(message)
+  }
+
+  /// Reads the side file on this thread.
+  private func readHere(_ path: SideFilePath, _ reference: BundleSink.Reference?, from source: Source) throws {
     var source = source
     var spool: SpoolFile?
     defer { spool?.remove() }
+    let parse = SideFileParse(path: path, options: options, reference: reference)
     if options.skipInvalid {
       if case .stream(let stream) = source {
         let file = try SpoolFile(copying: stream)
@@ -36,17 +125,13 @@ final class SideFileReader {
         source = .file(path: file.path, displayName: stream.displayName)
       }
       do {
-        try deliver(path, from: try open(source), check: true)
+        _ = try parse.read(try open(source), check: true) { _ in }
       } catch let error as HealthPortError where error.kind == .malformed {
-        let message = "\(error.description); skipped the file"
-        skipped.append(message)
-        options.onSkip?(message)
-        if path.kind == .route { _ = bundle.join(path.reference) }
-        return
+        return skip(error)
       }
     }
     guard lossless else {
-      try deliver(path, from: try open(source), check: false)
+      try deliver(parse, from: try open(source))
       return
     }
     // The bundle is written back: the file's bytes are kept until it is known whether Apple's
@@ -59,7 +144,7 @@ final class SideFileReader {
       input = TeeByteSource(input, into: copy)
     }
     defer { staged?.remove() }
-    guard try !deliver(path, from: input, check: false, layout: true) else { return }
+    guard try !deliver(parse, from: input, layout: true) else { return }
     if let staged {
       try staged.replay { try bundle.consumeBundleEvent(.bytes(Array($0))) }
     } else {
@@ -97,54 +182,24 @@ final class SideFileReader {
     }
   }
 
-  /// Reads the file; with `check`, only to find damage (nothing is handed on or counted). With
-  /// `layout`, returns whether Apple's layout gives the file back byte for byte (else true).
+  /// Reads the file and hands its events on; with `layout`, returns whether Apple's layout
+  /// gives the file back byte for byte (else true).
   @discardableResult
-  private func deliver(_ path: SideFilePath, from source: ByteSource, check: Bool, layout: Bool = false) throws
-    -> Bool
-  {
-    switch path.kind {
+  private func deliver(_ parse: SideFileParse, from source: ByteSource, layout: Bool = false) throws -> Bool {
+    let outcome = try parse.read(source, check: false, layout: layout) { try bundle.consumeSideFile($0) }
+    count(parse, outcome.count)
+    return outcome.matchesLayout
+  }
+
+  private func count(_ parse: SideFileParse, _ count: Int) {
+    switch parse.path.kind {
     case .route:
-      let reference = check ? nil : bundle.join(path.reference)
-      var begun = false
-      let layoutCheck = layout ? GPXLayoutCheck() : nil
-      let points = try GPXReader(options: options).read(source, check: layoutCheck) { [bundle] header, points in
-        guard !check else { return }
-        if !begun {
-          begun = true
-          var file = RouteFile(path: path.reference, displayName: source.displayName)
-          file.name = header.name
-          file.metadataTime = header.metadataTime
-          file.join = reference.map { reference in
-            let first = points.first?.instant?.secondsSince1970
-            let activity = first.flatMap { time in
-              reference.activities.firstIndex { time >= $0.start && time <= ($0.end ?? Int64.max) }
-            }
-            return RouteJoin(
-              workoutIndex: reference.workoutIndex, routeIndex: reference.routeIndex, activityIndex: activity)
-          }
-          try bundle.consumeSideFile(.routeBegin(file))
-        }
-        if !points.isEmpty { try bundle.consumeSideFile(.routePoints(points)) }
-      }
-      guard !check else { return true }
-      try bundle.consumeSideFile(.routeEnd(points: points))
       report.routeFiles += 1
-      report.routePoints += points
-      if reference == nil { report.unreferencedRoutes.append(path.reference) }
-      return layoutCheck?.matches ?? true
+      report.routePoints += count
+      if parse.reference == nil { report.unreferencedRoutes.append(parse.path.reference) }
     case .ecg:
-      let recording = ECGRecording(path: path.reference, displayName: source.displayName)
-      var verbatim = true
-      let samples = try ECGReader(options: options).read(
-        source, recording: recording, verbatim: &verbatim,
-        onBegin: { if !check { try bundle.consumeSideFile(.ecgBegin($0)) } },
-        onSamples: { if !check { try bundle.consumeSideFile(.ecgSamples($0)) } })
-      guard !check else { return true }
-      try bundle.consumeSideFile(.ecgEnd(samples: samples))
       report.ecgRecordings += 1
-      report.ecgSamples += samples
-      return verbatim || !layout
+      report.ecgSamples += count
     }
   }
 }
@@ -195,3 +250,8 @@ struct SpoolFile {
     TemporaryFiles.unregister(registration)
   }
 }
+
+/// glibc's `malloc_trim` (in `malloc.h`, which the Glibc module leaves out): returns the free
+/// pages of the heap to the system.
+@_silgen_name("malloc_trim")
+private func mallocTrim(_ pad: Int) -> Int32

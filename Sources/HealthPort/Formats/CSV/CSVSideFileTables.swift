@@ -97,10 +97,13 @@ final class CSVSideFileTables {
 
   private func writePoint(origin: String, time: Time?, _ point: RoutePoint, budget: inout Int) throws {
     let table = file(&routePoints, ColumnCatalog.routePoints)
-    for id in [route?.workout, route?.activity, route?.route] {
-      if let id = id ?? nil { CSVEncoding.appendInteger(id, to: &table.buffer) }
-      table.buffer.append(CSVEncoding.comma)
-    }
+    // Field by field, not through array literals: this runs once per route point.
+    if let id = route?.workout { CSVEncoding.appendInteger(id, to: &table.buffer) }
+    table.buffer.append(CSVEncoding.comma)
+    if let id = route?.activity { CSVEncoding.appendInteger(id, to: &table.buffer) }
+    table.buffer.append(CSVEncoding.comma)
+    if let id = route?.route { CSVEncoding.appendInteger(id, to: &table.buffer) }
+    table.buffer.append(CSVEncoding.comma)
     CSVEncoding.appendField(origin, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     CSVEncoding.appendInteger(position, to: &table.buffer)
@@ -110,13 +113,20 @@ final class CSVSideFileTables {
     case .date(let date): dates.append(date, to: &table.buffer)
     case nil: break
     }
-    for field in [
-      point.latitude, point.longitude, point.elevation, point.speed, point.course, point.horizontalAccuracy,
-      point.verticalAccuracy,
-    ] {
-      table.buffer.append(CSVEncoding.comma)
-      CSVEncoding.appendField(field, to: &table.buffer)
-    }
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.latitude, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.longitude, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.elevation, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.speed, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.course, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.horizontalAccuracy, to: &table.buffer)
+    table.buffer.append(CSVEncoding.comma)
+    CSVEncoding.appendField(point.verticalAccuracy, to: &table.buffer)
     try table.endRow(budget: &budget)
     position += 1
   }

@@ -1,5 +1,9 @@
 import XMLStream
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads a GPX 1.1 route file as Apple writes it through libxml2's SAX2 push
 /// parser, streaming: `trkpt` `lat`/`lon`, `ele`, `time`, and the `extensions` `speed`, `course`,
 /// `hAcc`, `vAcc`. Points go to `onPoints` in batches of ``SideFileEvent/batchSize``, so a
@@ -25,7 +29,7 @@ struct GPXReader {
     handler.check = check
     let parser = XMLPushParser(
       documentName: source.displayName, handler: handler, concurrent: options.concurrent && check == nil)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(options.chunkSize, 256 << 10), alignment: 64)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(options.chunkSize, 64 << 10), alignment: 64)
     defer { buffer.deallocate() }
     do {
       defer { parser.waitForHandler() }
@@ -71,7 +75,9 @@ private final class GPXEventHandler: XMLEventHandler {
   private var depth = 0
   private var inMetadata = false
   private var inTrack = false
-  private var point: RoutePoint?
+  /// The `trkpt` being read (when `inPoint`), filled in place.
+  private var point = RoutePoint(latitude: "", longitude: "")
+  private var inPoint = false
   private var field: Field?
   private var text: [UInt8] = []
 
@@ -84,34 +90,38 @@ private final class GPXEventHandler: XMLEventHandler {
     depth += 1
     let name = name.buffer
     if depth == 1 {
-      guard name.elementsEqual("gpx".utf8) else {
+      guard Self.equals(name, "gpx") else {
         throw ExportDataError(
           message: "not a GPX route: the root element is <\(String(decoding: name, as: UTF8.self))>, expected <gpx>")
       }
       return
     }
     field = nil
-    if point != nil {
+    if inPoint {
       switch depth {
-      case 5 where name.elementsEqual("ele".utf8): field = .elevation
-      case 5 where name.elementsEqual("time".utf8): field = .time
-      case 6 where name.elementsEqual("speed".utf8): field = .speed
-      case 6 where name.elementsEqual("course".utf8): field = .course
-      case 6 where name.elementsEqual("hAcc".utf8): field = .horizontalAccuracy
-      case 6 where name.elementsEqual("vAcc".utf8): field = .verticalAccuracy
+      case 5: field = Self.equals(name, "ele") ? .elevation : Self.equals(name, "time") ? .time : nil
+      case 6:
+        switch name.count {
+        case 5 where Self.equals(name, "speed"): field = .speed
+        case 6 where Self.equals(name, "course"): field = .course
+        case 4:
+          field = Self.equals(name, "hAcc") ? .horizontalAccuracy : Self.equals(name, "vAcc") ? .verticalAccuracy : nil
+        default: break
+        }
       default: break
       }
-    } else if depth == 4, inTrack, name.elementsEqual("trkpt".utf8) {
+    } else if depth == 4, inTrack, Self.equals(name, "trkpt") {
       point = try Self.point(attributes)
+      inPoint = true
     } else if depth == 2 {
-      inMetadata = name.elementsEqual("metadata".utf8)
-      inTrack = name.elementsEqual("trk".utf8)
-    } else if depth == 3, inMetadata, name.elementsEqual("time".utf8) {
+      inMetadata = Self.equals(name, "metadata")
+      inTrack = Self.equals(name, "trk")
+    } else if depth == 3, inMetadata, Self.equals(name, "time") {
       field = .metadataTime
-    } else if depth == 3, inTrack, name.elementsEqual("name".utf8) {
+    } else if depth == 3, inTrack, Self.equals(name, "name") {
       field = .name
     }
-    text.removeAll(keepingCapacity: true)
+    if !text.isEmpty { text.removeAll(keepingCapacity: true) }
   }
 
   func endElement(_ name: XMLBytes) throws {
@@ -119,11 +129,13 @@ private final class GPXEventHandler: XMLEventHandler {
     if let field {
       self.field = nil
       try store(field)
-    } else if depth == 4, let point {
-      self.point = nil
+    } else if depth == 4, inPoint {
+      inPoint = false
       pointCount += 1
-      check?.point(point, header: header)
-      batch.append(point)
+      var done = RoutePoint(latitude: "", longitude: "")
+      swap(&done, &point)
+      check?.point(done, header: header)
+      batch.append(done)
       if batch.count == SideFileEvent.batchSize { try flush() }
     }
   }
@@ -140,26 +152,33 @@ private final class GPXEventHandler: XMLEventHandler {
     batch.removeAll(keepingCapacity: true)
   }
 
+  /// A name against an ASCII literal, byte for byte.
+  @inline(__always)
+  private static func equals(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+    name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+  }
+
   private func store(_ field: Field) throws {
+    defer { text.removeAll(keepingCapacity: true) }
     let value = String(decoding: text, as: UTF8.self)
     switch field {
     case .name: header.name = value
     case .metadataTime: header.metadataTime = value
     case .time:
-      guard HealthDate.flexible(value) != nil else {
+      guard text.withUnsafeBytes({ HealthDate.flexible($0) }) != nil else {
         throw ExportDataError(message: "the point's time '\(value)' is not an ISO 8601 date")
       }
-      point?.time = value
+      point.time = value
     default:
-      guard GPXNumber.isDecimal(text[...]) else {
+      guard GPXNumber.isDecimal(text) else {
         throw ExportDataError(message: "the point's \(Self.elementName(field)) '\(value)' is not a number")
       }
       switch field {
-      case .elevation: point?.elevation = value
-      case .speed: point?.speed = value
-      case .course: point?.course = value
-      case .horizontalAccuracy: point?.horizontalAccuracy = value
-      case .verticalAccuracy: point?.verticalAccuracy = value
+      case .elevation: point.elevation = value
+      case .speed: point.speed = value
+      case .course: point.course = value
+      case .horizontalAccuracy: point.horizontalAccuracy = value
+      case .verticalAccuracy: point.verticalAccuracy = value
       default: break
       }
     }
@@ -183,9 +202,9 @@ private final class GPXEventHandler: XMLEventHandler {
     var longitude: String?
     for index in 0..<attributes.count {
       let name = attributes.name(at: index).buffer
-      if name.elementsEqual("lat".utf8) {
+      if equals(name, "lat") {
         latitude = try coordinate(attributes.value(at: index).buffer, "lat", limit: 90)
-      } else if name.elementsEqual("lon".utf8) {
+      } else if equals(name, "lon") {
         longitude = try coordinate(attributes.value(at: index).buffer, "lon", limit: 180)
       }
     }
@@ -195,11 +214,12 @@ private final class GPXEventHandler: XMLEventHandler {
     return RoutePoint(latitude: latitude, longitude: longitude)
   }
 
-  private static func coordinate(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String, limit: Double) throws -> String {
+  private static func coordinate(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String, limit: Int) throws -> String {
     let text = String(decoding: bytes, as: UTF8.self)
-    guard GPXNumber.isDecimal(bytes[...]), let value = Double(text), abs(value) <= limit else {
-      throw ExportDataError(
-        message: "the <trkpt> \(name) '\(text)' is not a number from -\(Int(limit)) to \(Int(limit))")
+    guard GPXNumber.isDecimal(bytes),
+      GPXNumber.isWithin(bytes, limit: limit) ?? Double(text).map({ abs($0) <= Double(limit) }) ?? false
+    else {
+      throw ExportDataError(message: "the <trkpt> \(name) '\(text)' is not a number from -\(limit) to \(limit)")
     }
     return text
   }
@@ -208,6 +228,36 @@ private final class GPXEventHandler: XMLEventHandler {
 /// The number syntax of GPX's `xsd:decimal` (and Apple's `%f`): an optional sign, digits, and an
 /// optional fraction; an exponent is tolerated.
 enum GPXNumber {
+  /// Whether decimal text of the plain form (`-`, one to three digits, a fraction) is within
+  /// `±limit`, as `Double(text)` would tell it; nil for any other form, or when rounding could
+  /// decide (just over the limit), for the caller to parse.
+  @inline(__always)
+  static func isWithin(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool? {
+    var index = 0
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    var whole = 0
+    let wholeStart = index
+    while index < bytes.count, bytes[index] &- 0x30 < 10, index - wholeStart < 3 {
+      whole = whole * 10 + Int(bytes[index] &- 0x30)
+      index += 1
+    }
+    guard index > wholeStart else { return nil }
+    var zeroFraction = true
+    if index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "."), index + 1 < bytes.count else { return nil }
+      index += 1
+      while index < bytes.count {
+        let digit = bytes[index] &- 0x30
+        guard digit < 10 else { return nil }
+        if digit != 0 { zeroFraction = false }
+        index += 1
+      }
+    }
+    if whole < limit { return true }
+    if whole > limit { return false }
+    return zeroFraction ? true : nil
+  }
+
   static func isDecimal<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
     var digits = 0
     var index = bytes.startIndex
