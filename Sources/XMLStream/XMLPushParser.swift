@@ -87,6 +87,13 @@ public final class XMLPushParser {
     get { box.lineOffset }
     set { box.lineOffset = newValue }
   }
+  /// For a parser restarted on a copy of the document's root start tag alone on its line 1: the
+  /// file's line of the real root tag, which libxml2's messages then name ("Opening and ending
+  /// tag mismatch: HealthData line 97 and Record"), instead of the restart's line.
+  public var rootLine: Int? {
+    get { box.rootLine }
+    set { box.rootLine = newValue }
+  }
   /// The 1-based column of that event.
   public var column: Int { Int(box.dispatcher.column) }
 
@@ -243,6 +250,7 @@ private final class ParserBox {
     get { dispatcher.lineOffset }
     set { dispatcher.lineOffset = newValue }
   }
+  var rootLine: Int?
   var depth = 0
   var sawRoot = false
 
@@ -321,7 +329,9 @@ private final class ParserBox {
     if message == "Document is empty" || message.hasPrefix("Start tag expected") {
       message = "not an XML document (\(message))"
     }
-    if lineOffset != 0 { message = Self.shiftingLineNumbers(in: message, by: lineOffset) }
+    if lineOffset != 0 || rootLine != nil {
+      message = Self.shiftingLineNumbers(in: message, by: lineOffset, lineOne: rootLine)
+    }
     firstError = XMLStreamError(
       documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
       message: message)
@@ -330,8 +340,9 @@ private final class ParserBox {
 
   /// libxml2 names lines inside some messages ("Opening and ending tag mismatch: Record line 152
   /// and HealthData", "Premature end of data in tag Record line 5"); a parser restarted partway
-  /// through the file counts them from its restart, so they are moved to true file lines.
-  static func shiftingLineNumbers(in message: String, by offset: Int) -> String {
+  /// through the file counts them from its restart, so they are moved to true file lines
+  /// (`lineOne`, when given, for its line 1).
+  static func shiftingLineNumbers(in message: String, by offset: Int, lineOne: Int? = nil) -> String {
     var result = ""
     var rest = Substring(message)
     while let found = rest.firstRange(of: " line ") {
@@ -339,7 +350,7 @@ private final class ParserBox {
       rest = rest[found.upperBound...]
       let digits = rest.prefix { $0.isASCII && $0.isNumber }
       if let number = Int(digits), number > 0 {
-        result += String(number + offset)
+        result += String(number == 1 ? lineOne ?? number + offset : number + offset)
         rest = rest.dropFirst(digits.count)
       }
     }

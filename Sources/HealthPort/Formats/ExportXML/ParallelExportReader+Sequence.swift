@@ -4,12 +4,14 @@ extension ParallelExportReader {
   /// Reads the rest of the document from `start` (a verified boundary: the line feed before a
   /// top-level element, or the end of the document) into `sink` with one parser, restarted there
   /// as after damage: fed the document's own root start tag on a line of its own, with a line
-  /// offset that makes its positions the file's.
-  /// Returns the document's size: `start` and the bytes read from there.
+  /// offset that makes its positions the file's (`root.line`: where the root tag really is, for
+  /// libxml2's messages that name it). Returns the document's size: `start` and the bytes read
+  /// from there.
   func readInSequence(
-    from start: Int, index: Int, lineFeeds: Int, rootTag: [UInt8], board: RangeBoard, into sink: ExportSink,
-    counts: inout RangeCounts
+    from start: Int, index: Int, lineFeeds: Int, root: (tag: [UInt8], line: Int), board: RangeBoard,
+    into sink: ExportSink, counts: inout RangeCounts
   ) throws -> Int {
+    let rootTag = root.tag
     board.stopParsers()
     let builder = ElementBuilder()
     builder.interest = sink.interest
@@ -23,6 +25,7 @@ extension ParallelExportReader {
     }
     // The parser's line 1 holds the root tag and the boundary's line feed: the file's line there.
     parser.lineOffset = lineFeeds
+    parser.rootLine = root.line
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 64)
     defer { buffer.deallocate() }
     let source: ByteSource

@@ -93,6 +93,7 @@ final class ParallelExportReader {
     defer { locating?.locate = nil }
     var counts = RangeCounts()
     var rootTag: [UInt8] = []
+    var rootLine = 1
     var lineFeeds = 0
     var bytes = 0
     for index in 0..<Int.max {
@@ -101,14 +102,15 @@ final class ParallelExportReader {
         sequentialFrom = outcome.start
         if index == 0 { return try readInSequence(board: board, into: sink) }
         bytes = try readInSequence(
-          from: outcome.start, index: index, lineFeeds: lineFeeds, rootTag: rootTag, board: board, into: sink,
-          counts: &counts)
+          from: outcome.start, index: index, lineFeeds: lineFeeds, root: (rootTag, rootLine), board: board,
+          into: sink, counts: &counts)
         break
       }
       if size == nil { board.release(raw: index) }
       if let header = outcome.header {
         report.hasBrokenDTD = outcome.hasBrokenDTD
         rootTag = outcome.rootTag
+        rootLine = outcome.rootLine
         try deliver(lineFeeds, outcome.headerPosition) { try sink.begin(header) }
       }
       var delivered = 0

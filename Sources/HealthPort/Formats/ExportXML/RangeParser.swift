@@ -27,6 +27,8 @@ struct RangeOutcome: @unchecked Sendable {
   var hasBrokenDTD = false
   /// The root's start tag as one line, for a parser restarted in the middle of the document.
   var rootTag: [UInt8] = []
+  /// The line of the root's start tag (where its `<` is), which libxml2's messages name.
+  var rootLine = 1
   var counts = RangeCounts()
 }
 
@@ -157,7 +159,8 @@ enum RangeParser {
         outcome.failed = true
         return outcome
       }
-      outcome.rootTag = tag
+      outcome.rootTag = tag.tag
+      outcome.rootLine = tag.line
     }
     outcome.elementsLastFirst = builder.takeCollected(reserving: bytes.count / 200)
     outcome.elementsLastFirst.reverseByMoving()
@@ -192,13 +195,14 @@ enum RangeParser {
   /// The document's root start tag in the first range's raw bytes, found after the prolog
   /// (`prologLength` bytes once control characters are removed), on one line and without control
   /// characters: what a restarted parser is fed so that namespaces declared there still apply.
-  static func rootTag(_ bytes: UnsafeRawBufferPointer, prologLength: Int) -> [UInt8]? {
+  static func rootTag(_ bytes: UnsafeRawBufferPointer, prologLength: Int) -> (tag: [UInt8], line: Int)? {
     var index = 0
     var kept = 0
     while index < bytes.count, kept < prologLength {
       if !isForbidden(bytes[index]) { kept += 1 }
       index += 1
     }
+    let line = 1 + BoundaryScanner.lineFeeds(in: UnsafeRawBufferPointer(rebasing: bytes[0..<index]))
     var tag: [UInt8] = []
     var quote: UInt8 = 0
     while index < bytes.count {
@@ -211,7 +215,7 @@ enum RangeParser {
       } else if byte == 0x22 || byte == 0x27 {
         quote = byte
       } else if byte == 0x3E {
-        return tag.starts(with: Array("<HealthData".utf8)) ? tag : nil
+        return tag.starts(with: Array("<HealthData".utf8)) ? (tag, line) : nil
       }
     }
     return nil
