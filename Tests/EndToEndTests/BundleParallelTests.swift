@@ -75,7 +75,7 @@ struct BundleParallelTests {
   static func contents(_ url: URL) throws -> [String: Data] {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return [:] }
-    if url.pathExtension == "db" { return ["rows": Data(try dump(url).utf8)] }
+    if url.pathExtension == "db" { return ["rows": Data(try Harness.tableRows(url).utf8)] }
     guard isFolder.boolValue else { return ["": try Data(contentsOf: url)] }
     var files: [String: Data] = [:]
     for case let name as String in FileManager.default.enumerator(atPath: url.path)! {
@@ -86,19 +86,6 @@ struct BundleParallelTests {
       }
     }
     return files
-  }
-
-  /// Every table's rows in order, the load's own times left out.
-  static func dump(_ database: URL) throws -> String {
-    let script = """
-      import sqlite3, sys
-      db = sqlite3.connect(sys.argv[1])
-      for (table,) in db.execute("select name from sqlite_master where type='table' order by name"):
-          columns = [c[1] for c in db.execute(f"pragma table_info({table})") if c[1] not in ("started_at", "finished_at", "seconds")]
-          for row in db.execute(f"select {', '.join(columns)} from {table} order by rowid"):
-              print(table, row)
-      """
-    return try Harness.toolOutput("/usr/bin/env", ["python3", "-c", script, database.path])
   }
 
   @Test("--split, --to jsonl, --to zip, load, routes and info: folder, zip in both orders, stdin")

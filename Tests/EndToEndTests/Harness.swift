@@ -105,6 +105,20 @@ extension Harness {
     return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
   }
 
+  /// Every table of a SQLite database, row by row in rowid order, read by Python's sqlite3 (the
+  /// load's own times left out): two databases hold the same data when these are equal.
+  static func tableRows(_ database: URL) throws -> String {
+    let script = """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      for (table,) in db.execute("select name from sqlite_master where type='table' order by name"):
+          columns = [c[1] for c in db.execute(f"pragma table_info({table})") if c[1] not in ("started_at", "finished_at", "seconds")]
+          for row in db.execute(f"select {', '.join(columns)} from {table} order by rowid"):
+              print(table, row)
+      """
+    return try toolOutput("/usr/bin/env", ["python3", "-c", script, database.path])
+  }
+
   /// Runs a program other than healthport and returns its stdout (stderr is the test's).
   static func toolOutput(_ path: String, _ arguments: [String]) throws -> String {
     let process = Process()

@@ -98,24 +98,7 @@ struct ParallelReadTests {
     ] {
       let result = try Harness.run(["load", Self.sampleXML.path, "--db", name], in: work, environment: environment)
       #expect(result.status == 0, "\(result.stderr)")
-      // Every table's rows in order; the load's own times left out.
-      let script = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1])
-        for (table,) in db.execute("select name from sqlite_master where type='table' order by name"):
-            columns = [c[1] for c in db.execute(f"pragma table_info({table})") if c[1] not in ("started_at", "finished_at", "seconds")]
-            for row in db.execute(f"select {', '.join(columns)} from {table} order by rowid"):
-                print(table, row)
-        """
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["python3", "-c", script, work.appendingPathComponent(name).path]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      dumps.append(String(decoding: data, as: UTF8.self))
+      dumps.append(try Harness.tableRows(work.appendingPathComponent(name)))
     }
     #expect(dumps[0].count > 1000)
     #expect(dumps[0] == dumps[1])

@@ -113,20 +113,18 @@ final class CSVSideFileTables {
     case .date(let date): dates.append(date, to: &table.buffer)
     case nil: break
     }
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.latitude, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.longitude, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.elevation, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.speed, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.course, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.horizontalAccuracy, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(point.verticalAccuracy, to: &table.buffer)
+    // A local function, not an array of the fields: no allocation per point.
+    func thenField(_ value: String?) {
+      table.buffer.append(CSVEncoding.comma)
+      CSVEncoding.appendField(value, to: &table.buffer)
+    }
+    thenField(point.latitude)
+    thenField(point.longitude)
+    thenField(point.elevation)
+    thenField(point.speed)
+    thenField(point.course)
+    thenField(point.horizontalAccuracy)
+    thenField(point.verticalAccuracy)
     try table.endRow(budget: &budget)
     position += 1
   }
