@@ -113,11 +113,20 @@ extension Harness {
       db = sqlite3.connect(sys.argv[1])
       for (table,) in db.execute("select name from sqlite_master where type='table' order by name"):
           columns = [c[1] for c in db.execute(f"pragma table_info({table})") if c[1] not in ("started_at", "finished_at", "seconds")]
-          for row in db.execute(f"select {', '.join(columns)} from {table} order by rowid"):
+          without_rowid = db.execute(f"select sql like '%without rowid%' from sqlite_master where name = ?", (table,)).fetchone()[0]
+          order = "" if without_rowid else " order by rowid"  # a WITHOUT ROWID table is read in key order
+          for row in db.execute(f"select {', '.join(columns)} from {table}{order}"):
               print(table, row)
+      print("end of dump")
       """
-    return try toolOutput("/usr/bin/env", ["python3", "-c", script, database.path])
+    let dump = try toolOutput("/usr/bin/env", ["python3", "-c", script, database.path])
+    guard dump.hasSuffix("end of dump\n") else {
+      throw DumpError(description: "the dump of \(database.path) stopped early")
+    }
+    return dump
   }
+
+  struct DumpError: Error, CustomStringConvertible { var description: String }
 
   /// Runs a program other than healthport and returns its stdout (stderr is the test's).
   static func toolOutput(_ path: String, _ arguments: [String]) throws -> String {
