@@ -242,7 +242,7 @@ extension String {
 
 /// Hands everything on to `info`'s summary and counts the side files that pass the filters:
 /// GPX routes and their points, inline `Location` routes, ECG recordings and their samples.
-final class SideFileTally: ExportSink {
+final class SideFileTally: ExportSink, RecordTallying {
   let next: ExportSink
   private(set) var routeFiles = 0
   private(set) var routePoints = 0
@@ -254,6 +254,8 @@ final class SideFileTally: ExportSink {
   init(next: ExportSink) { self.next = next }
 
   var interest: ElementInterest { next.interest }
+  /// Records are the summary's alone: they may be tallied without passing here.
+  var recordTallyTarget: ExportSummaryCollector? { (next as? RecordTallying)?.recordTallyTarget }
   var wantsSideFiles: Bool { true }
   func begin(_ header: ExportHeader) throws { try next.begin(header) }
   func end(_ report: ReadReport) throws { try next.end(report) }

@@ -44,41 +44,29 @@ public struct ExportSummary: Sendable {
 }
 
 /// An ``ExportSink`` that builds an ``ExportSummary`` while the export streams past.
-public final class ExportSummaryCollector: ExportSink {
+public final class ExportSummaryCollector: ExportSink, RecordTallying {
   public private(set) var summary = ExportSummary()
-  private var sourceIndex: [SourceKey: Int] = [:]
-  private var sourceOrder: [SourceKey] = []
-  private var sourceCounts: [Int] = []
-  private var lastSource: (key: SourceKey, index: Int)?
-  private var types = TypeTable()
-  private var lastType: (name: String, index: Int, unit: String?)?
+  private let records = RecordTally()
   // Element counts are gathered into fixed slots and named at the end (no hashing per element).
   private var counts = ElementTally()
   /// A day after the instant of `ExportDate`, once seen.
   private var exportInstant = Int64.max
 
-  private struct SourceKey: Hashable {
-    let name: String
-    let product: String?
-  }
-  /// Counts and units per record type, in slots.
-  private struct TypeTable {
-    var index: [String: Int] = [:]
-    var names: [String] = []
-    var counts: [Int] = []
-    var units: [Set<String>] = []
-
-    mutating func index(of type: String) -> (name: String, index: Int, unit: String?) {
-      if let found = index[type] { return (type, found, nil) }
-      index[type] = names.count
-      names.append(type)
-      counts.append(0)
-      units.append([])
-      return (type, names.count - 1, nil)
-    }
-  }
-
   public init() {}
+
+  public var recordTallyTarget: ExportSummaryCollector? { self }
+
+  /// A range's tally, merged after the elements before it (a parallel read): its Records'
+  /// starts up to `upTo` (those before the range's next element) weighed against the export date.
+  func weighStarts(of tally: RecordTally, from: Int, upTo: Int) {
+    for index in from..<upTo { noteStart(tally.starts[index]) }
+  }
+
+  /// The rest of a range's tally, after ``weighStarts(of:from:upTo:)`` for all its starts.
+  func merge(_ tally: RecordTally) {
+    records.merge(tally)
+    counts.add(tally.elements)
+  }
 
   public func begin(_ header: ExportHeader) throws {
     summary.exportVersion = header.exportVersion
@@ -89,37 +77,9 @@ public final class ExportSummaryCollector: ExportSink {
   public func consume(_ element: ExportElement) throws {
     switch element {
     case .record(let record):
-      summary.recordCount += 1
-      // Records come grouped by type and source: compare with the previous one first (String
-      // equality is immediate for the interned strings the reader hands out).
-      if record.type != lastType?.name {
-        lastType = types.index(of: record.type)
-      }
-      types.counts[lastType!.index] += 1
-      if let unit = record.unit, unit != lastType?.unit {
-        types.units[lastType!.index].insert(unit)
-        lastType?.unit = unit
-      }
-      if summary.firstDate.map({ record.startDate.secondsSince1970 < $0.secondsSince1970 }) ?? true {
-        summary.firstDate = record.startDate
-      }
-      if summary.lastDate.map({ record.endDate.secondsSince1970 > $0.secondsSince1970 }) ?? true {
-        summary.lastDate = record.endDate
-      }
-      if lastSource == nil || record.sourceName != lastSource!.key.name
-        || record.sourceProduct != lastSource!.key.product
-      {
-        let key = SourceKey(name: record.sourceName, product: record.sourceProduct)
-        if let index = sourceIndex[key] {
-          lastSource = (key, index)
-        } else {
-          sourceIndex[key] = sourceOrder.count
-          lastSource = (key, sourceOrder.count)
-          sourceOrder.append(key)
-          sourceCounts.append(0)
-        }
-      }
-      sourceCounts[lastSource!.index] += 1
+      records.add(
+        type: record.type, unit: record.unit, sourceName: record.sourceName, sourceProduct: record.sourceProduct,
+        startDate: record.startDate, endDate: record.endDate)
       noteStart(record.startDate)
       counts.count(record)
     case .correlation(let correlation):
@@ -175,11 +135,14 @@ public final class ExportSummaryCollector: ExportSink {
     }
     summary.documentBytes = report.documentBytes
     summary.elementCounts = counts.named()
-    for (slot, type) in types.names.enumerated() {
-      summary.recordsByType[type] = types.counts[slot]
-      if !types.units[slot].isEmpty { summary.unitsByType[type] = types.units[slot] }
+    summary.recordCount = records.count
+    summary.firstDate = records.firstDate
+    summary.lastDate = records.lastDate
+    for (slot, type) in records.typeNames.enumerated() {
+      summary.recordsByType[type] = records.typeCounts[slot]
+      if !records.typeUnits[slot].isEmpty { summary.unitsByType[type] = records.typeUnits[slot] }
     }
-    summary.sources = zip(sourceOrder, sourceCounts)
+    summary.sources = zip(records.sources, records.sourceCounts)
       .map { ExportSummary.Source(name: $0.name, product: $0.product, records: $1) }
       .sorted { ($0.records, $1.name) > ($1.records, $0.name) }
   }
@@ -192,6 +155,22 @@ struct ElementTally {
   var others: [String: Int] = [:]
 
   mutating func add(_ name: String, _ count: Int = 1) { others[name, default: 0] += count }
+
+  /// Another tally's counts (a range's, in a parallel read).
+  mutating func add(_ other: ElementTally) {
+    record += other.record
+    metadata += other.metadata
+    hrvList += other.hrvList
+    beat += other.beat
+    correlation += other.correlation
+    workout += other.workout
+    event += other.event
+    activity += other.activity
+    statistics += other.statistics
+    route += other.route
+    fileReference += other.fileReference
+    for (name, count) in other.others { others[name, default: 0] += count }
+  }
 
   mutating func count(_ record: Record) {
     self.record += 1

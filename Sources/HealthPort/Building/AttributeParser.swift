@@ -253,6 +253,116 @@ struct AttributeParser {
       sourceProduct: product)
   }
 
+  /// What a ``RecordTally`` needs of a `<Record>` start tag, read as ``record(_:)`` reads it and
+  /// throwing exactly where it throws, without making the Record: no value, version, creation
+  /// date or device kept, unknown attributes only counted.
+  mutating func recordFacts<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> RecordFacts {
+    var type: String?
+    var sourceName: String?
+    var unit: String?
+    var startDate: HealthDate?
+    var endDate: HealthDate?
+    var deviceProduct: DeviceProduct?
+    var nameProduct: String?
+    var value: ByteView?
+    var valueIsNumber = true
+    var extras = 0
+    for index in 0..<attributes.count {
+      let bytes = attributes.value(at: index)
+      let id = names.name(attributes, index)
+      guard id != .unknown, Self.record & id.bit != 0 else {
+        extras += 1
+        continue
+      }
+      switch id {
+      case .type: type = Self.recent(&recentType, &interner, bytes.buffer)
+      case .sourceName:
+        if let same = recentSource.match(bytes.buffer) {
+          sourceName = same
+          nameProduct = recentSourceProduct
+        } else {
+          let text = interner.intern(bytes.buffer)
+          sourceName = text
+          nameProduct = self.nameProduct(bytes.buffer, name: text)
+          recentSource.remember(bytes.buffer, text)
+          recentSourceProduct = nameProduct
+        }
+      case .device:
+        let (address, restStart) = DeviceString.split(bytes.buffer)
+        let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
+        if recentDevice.match(rest) != nil {
+          deviceProduct = recentDeviceProduct
+        } else {
+          let text = interner.intern(rest, limit: 1024)
+          let product = self.deviceProduct(rest, device: DeviceString(address: address, rest: text))
+          deviceProduct = product
+          recentDevice.remember(rest, text)
+          recentDeviceProduct = product
+        }
+      case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
+      case .creationDate: _ = try recordDate(bytes, "creationDate", attributes)
+      case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
+      case .endDate: endDate = try recordDate(bytes, "endDate", attributes)
+      case .value:
+        value = bytes
+        if attributes.recordValueRule == .numberWithUnit { valueIsNumber = Self.isNumber(bytes.buffer) }
+      default: break
+      }
+    }
+    let recordType = try require(type, "type", of: "Record")
+    let recordSource = try require(sourceName, "sourceName", of: "Record")
+    let start = try require(startDate, "startDate", of: "Record")
+    let end = try require(endDate, "endDate", of: "Record")
+    switch attributes.recordValueRule {
+    case .numberWithUnit:
+      if let unit, !unit.isEmpty, let value, !valueIsNumber {
+        throw ExportDataError(
+          message: "Record value \"\(value.string)\" is not a number (a quantity with unit \(unit))")
+      }
+    case .unchecked: break
+    case .numberForQuantityTypes: try Self.checkQuantityValue(value?.string, of: recordType)
+    }
+    let product: String?
+    switch deviceProduct {
+    case .apple(let apple): product = apple
+    case .other(let model): product = nameProduct ?? model
+    case nil: product = nameProduct
+    }
+    return RecordFacts(
+      type: recordType, unit: unit, sourceName: recordSource, sourceProduct: product, startDate: start,
+      endDate: end, hasValue: value != nil, extraAttributes: extras)
+  }
+
+  /// Throws where ``metadataEntry(_:)`` would (a `key` or `value` missing), building nothing.
+  mutating func checkMetadataEntry<Attributes: ElementAttributes>(_ attributes: Attributes) throws {
+    var key = false
+    var value = false
+    for index in 0..<attributes.count {
+      switch names.name(attributes, index) {
+      case .key: key = true
+      case .value: value = true
+      default: break
+      }
+    }
+    _ = try require(key ? () : nil, "key", of: "MetadataEntry")
+    _ = try require(value ? () : nil, "value", of: "MetadataEntry")
+  }
+
+  /// Throws where reading an `<InstantaneousBeatsPerMinute>` would (a `bpm` or `time` missing).
+  mutating func checkBeat<Attributes: ElementAttributes>(_ attributes: Attributes) throws {
+    var bpm = false
+    var time = false
+    for index in 0..<attributes.count {
+      switch names.name(attributes, index) {
+      case .bpm: bpm = true
+      case .time: time = true
+      default: break
+      }
+    }
+    _ = try require(bpm ? () : nil, "bpm", of: "InstantaneousBeatsPerMinute")
+    _ = try require(time ? () : nil, "time", of: "InstantaneousBeatsPerMinute")
+  }
+
   /// The date of a Record attribute, in the export's form or, when the reader allows it, ISO 8601.
   @inline(__always)
   private mutating func recordDate<Attributes: ElementAttributes>(

@@ -49,6 +49,13 @@ final class ElementBuilder {
   /// The top-level Record being read. Records are nearly all of an export and nearly all
   /// childless, so they skip the frame stack: `stack` holds `.pendingRecord` in their place.
   private var pendingRecord: Record?
+  /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
+  /// top-level Records are not built: their attributes are checked as building checks them,
+  /// and they and their elements are counted into the tally.
+  var recordTally: RecordTally?
+  /// The open elements of the Record being tallied, outermost first; empty outside one.
+  private var tallied: [TalliedContext] = []
+  private enum TalliedContext { case record, hrvList, leaf, node }
 
   init() { stack.reserveCapacity(8) }
 
@@ -87,6 +94,7 @@ final class ElementBuilder {
       skipping = true
       stack.removeAll(keepingCapacity: true)
       pendingRecord = nil
+      tallied.removeAll(keepingCapacity: true)
       if depth == 2 {
         // The damaged element is the top-level one: its own end tag ends the skip.
         return
@@ -102,6 +110,7 @@ final class ElementBuilder {
     depth = 0
     stack.removeAll(keepingCapacity: true)
     pendingRecord = nil
+    tallied.removeAll(keepingCapacity: true)
     skipping = false
     resuming = true
   }
@@ -123,6 +132,16 @@ final class ElementBuilder {
     let kind = ElementName(name)
     if depth == 2, !wants(kind, xml) {
       skipping = true
+      return
+    }
+    if !tallied.isEmpty { return try startTalliedChild(name, kind, xml) }
+    if depth == 2, kind == .record, let recordTally {
+      let facts = try attributes.recordFacts(xml)
+      if !facts.hasValue { recordsWithoutValue += 1 }
+      unknownAttributeCount += facts.extraAttributes
+      recordTally.add(facts)
+      recordTally.elements.record += 1
+      tallied.append(.record)
       return
     }
     if depth == 2, kind == .record {
@@ -185,6 +204,10 @@ final class ElementBuilder {
       return
     }
     guard depth > 0 else { return }
+    if !tallied.isEmpty {
+      tallied.removeLast()
+      return
+    }
     let frame = stack.removeLast()
     if case .pendingRecord = frame {
       let record = pendingRecord.take()!
@@ -252,6 +275,39 @@ final class ElementBuilder {
     case .exportDate, .me: return true
     default: return interest.others
     }
+  }
+
+  // MARK: Elements of a tallied top-level Record
+
+  /// An element inside a tallied Record: checked and counted as building it would (the same
+  /// required attributes, the same unknown elements), by the rules of ``startRecordChild`` and
+  /// ``start``, whose elements ``ElementTally`` counts by name.
+  private func startTalliedChild<Attributes: ElementAttributes>(
+    _ name: ByteView, _ kind: ElementName, _ xml: Attributes
+  ) throws {
+    let tally = recordTally!
+    let context: TalliedContext
+    switch (tallied.last!, kind) {
+    case (.record, .metadataEntry):
+      try attributes.checkMetadataEntry(xml)
+      tally.elements.metadata += 1
+      context = .leaf
+    case (.record, .hrvList):
+      tally.elements.hrvList += 1
+      context = .hrvList
+    case (.hrvList, .beat):
+      try attributes.checkBeat(xml)
+      tally.elements.beat += 1
+      context = .leaf
+    case (.node, _):
+      tally.elements.add(name.string)
+      context = .node
+    default:
+      unknownElementCount += 1
+      tally.elements.add(name.string)
+      context = .node
+    }
+    tallied.append(context)
   }
 
   // MARK: Children of the pending top-level Record

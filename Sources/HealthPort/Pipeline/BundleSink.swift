@@ -1,7 +1,7 @@
 /// Stands between the export reader and a sink that wants side files: it hands every element
 /// on, notes each Workout's route `FileReference`s (whatever the sink's own interest) so that
 /// route files can be joined to their workout, and holds back `end` until the side files are read.
-final class BundleSink: ExportSink, ElementLocating {
+final class BundleSink: ExportSink, ElementLocating, RecordTallying {
   /// A workout's route, as a `FileReference` names it.
   struct Reference {
     var workoutIndex: Int
@@ -37,6 +37,11 @@ final class BundleSink: ExportSink, ElementLocating {
   }
 
   var wantsSideFiles: Bool { true }
+
+  /// Records pass straight on (only a bundle written back checks them here).
+  var recordTallyTarget: ExportSummaryCollector? {
+    layoutCheck == nil ? (next as? RecordTallying)?.recordTallyTarget : nil
+  }
 
   func begin(_ header: ExportHeader) throws {
     try layoutCheck?.begin(header)

@@ -48,6 +48,9 @@ final class ParallelExportReader {
     let board: RangeBoard
     let interest = sink.interest
     let name = displayName
+    // A sink that only tallies Records has them tallied on the parsing threads, per range.
+    let tallyTarget = (sink as? RecordTallying)?.recordTallyTarget
+    let tallies = tallyTarget != nil
     var size: Int?
     switch input {
     case .document(let document):
@@ -56,14 +59,14 @@ final class ParallelExportReader {
       size = document.size
       board.setParsers(
         workers.start(min(options.threads, plan.count)) {
-          Self.work(board: board, document: document, plan: plan, interest: interest)
+          Self.work(board: board, document: document, plan: plan, interest: interest, tallies: tallies)
         })
     case .stream(let source):
       board = RangeBoard(count: Int.max, window: 2 * options.threads)
       let cutter = StreamCutter(source: source, rangeSize: rangeSize)
       workers.start(1) { cutter.run(board) }
       workers.start(options.threads) {
-        let builder = RangeBuilder(interest: interest)
+        let builder = RangeBuilder(interest: interest, tallies: tallies)
         while let (index, raw) = board.claimRaw() {
           board.post(index, RangeParser.parse(raw, name: name, builder: builder))
         }
@@ -114,8 +117,14 @@ final class ParallelExportReader {
         try deliver(lineFeeds, outcome.headerPosition) { try sink.begin(header) }
       }
       var delivered = 0
+      var recordsWeighed = 0
       while let element = outcome.elementsLastFirst.popLast() {
         let position = outcome.positions[delivered]
+        if let tally = outcome.tally {
+          // The tallied Records before this element, in their place (an `ExportDate` matters).
+          tallyTarget?.weighStarts(of: tally, from: recordsWeighed, upTo: outcome.recordsBefore[delivered])
+          recordsWeighed = outcome.recordsBefore[delivered]
+        }
         delivered += 1
         if locating != nil { place = (Int(position >> 32) + lineFeeds, Int(position & 0xFFFF_FFFF)) }
         do {
@@ -123,6 +132,10 @@ final class ParallelExportReader {
         } catch {
           throw located(error, lineFeeds, position)
         }
+      }
+      if let tally = outcome.tally {
+        tallyTarget?.weighStarts(of: tally, from: recordsWeighed, upTo: tally.count)
+        tallyTarget?.merge(tally)
       }
       counts.add(outcome.counts)
       lineFeeds += outcome.lineFeeds
@@ -147,12 +160,12 @@ final class ParallelExportReader {
 
   /// A worker: parses the ranges it claims until none is left.
   private static func work(
-    board: RangeBoard, document: RandomAccessDocument, plan: RangePlan, interest: ElementInterest
+    board: RangeBoard, document: RandomAccessDocument, plan: RangePlan, interest: ElementInterest, tallies: Bool
   ) {
     let scanner = BoundaryScanner(document: document)
     var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.rangeSize + (64 << 10), alignment: 64)
     defer { buffer.deallocate() }
-    let builder = RangeBuilder(interest: interest)
+    let builder = RangeBuilder(interest: interest, tallies: tallies)
     let parser = board.enlist()
     while let index = board.claim(parser: parser) {
       var outcome = RangeOutcome()

@@ -17,6 +17,10 @@ struct RangeOutcome: @unchecked Sendable {
   var elementsLastFirst: [ExportElement] = []
   /// Line (high 32 bits) and column of each element's end tag, for an error the sink throws.
   var positions: [UInt64] = []
+  /// For a sink that tallies Records (``RecordTallying``): the range's top-level Records, which
+  /// are then not among `elementsLastFirst`, and how many of them came before each element.
+  var tally: RecordTally?
+  var recordsBefore: [Int] = []
   /// The range could not be verified: it failed to parse as a run of complete top-level
   /// elements (damage, or a boundary that was not one). The stretch is read again in sequence.
   var failed = false
@@ -70,9 +74,14 @@ struct RangeCounts {
 /// it fills stay warm); a fresh one for the document's first range.
 final class RangeBuilder {
   private let interest: ElementInterest
+  private let tallies: Bool
   private var builder: ElementBuilder?
 
-  init(interest: ElementInterest) { self.interest = interest }
+  /// `tallies`: top-level Records go into a ``RecordTally`` of each range's own.
+  init(interest: ElementInterest, tallies: Bool = false) {
+    self.interest = interest
+    self.tallies = tallies
+  }
 
   /// The builder for the next range, its counts zeroed; after the first range it passes over
   /// the synthetic root and starts on name identities afresh (each range has a parser of its own).
@@ -88,6 +97,7 @@ final class RangeBuilder {
       builder = current
     }
     if !first { current.resumeAfterDamage() }
+    current.recordTally = tallies ? RecordTally(keepingStarts: true) : nil
     return current
   }
 }
@@ -125,10 +135,13 @@ enum RangeParser {
     let builder = rangeBuilder.next(first: start == 0)
     let parser = XMLPushParser(documentName: name, handler: XMLElementFeed(builder))
     var positions: [UInt64] = []
-    positions.reserveCapacity(bytes.count / 200)
+    var recordsBefore: [Int] = []
+    let tally = builder.recordTally
+    if tally == nil { positions.reserveCapacity(bytes.count / 200) }
     builder.onCollect = {
       positions.append(
         UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column)))
+      if let tally { recordsBefore.append(tally.count) }
     }
     if start == 0 {
       builder.onRoot = { rootName, attributes in
@@ -162,9 +175,11 @@ enum RangeParser {
       outcome.rootTag = tag.tag
       outcome.rootLine = tag.line
     }
-    outcome.elementsLastFirst = builder.takeCollected(reserving: bytes.count / 200)
+    outcome.elementsLastFirst = builder.takeCollected(reserving: tally == nil ? bytes.count / 200 : 0)
     outcome.elementsLastFirst.reverseByMoving()
     outcome.positions = positions
+    outcome.tally = tally
+    outcome.recordsBefore = recordsBefore
     outcome.lineFeeds = BoundaryScanner.lineFeeds(in: bytes)
     outcome.counts.add(builder, parser, shift: start - (start > 0 ? syntheticRoot.count : 0))
     return outcome

@@ -1,0 +1,122 @@
+/// What `healthport info` keeps of the top-level Records: how many of each type (and their
+/// units), of each source, the earliest start and latest end, and every element of the Records
+/// by name.
+///
+/// ``ExportSummaryCollector`` keeps one for the whole export. A parallel read (issue 16) keeps one
+/// per range on the range's parsing thread, fed ``RecordFacts`` instead of built Records
+/// (``RecordTallying``), and merges them in document order, which gives the same tables: what
+/// appears first stays first, and a tie for the earliest or latest date goes to the earlier.
+final class RecordTally {
+  struct SourceKey: Hashable {
+    let name: String
+    let product: String?
+  }
+
+  private(set) var count = 0
+  private(set) var typeNames: [String] = []
+  private(set) var typeCounts: [Int] = []
+  private(set) var typeUnits: [Set<String>] = []
+  private var typeIndex: [String: Int] = [:]
+  private(set) var sources: [SourceKey] = []
+  private(set) var sourceCounts: [Int] = []
+  private var sourceIndex: [SourceKey: Int] = [:]
+  // Records come grouped by type and by source: the previous ones are compared first (String
+  // equality is immediate for the interned strings the reader hands out).
+  private var lastType: (name: String, index: Int, unit: String?)?
+  private var lastSource: (key: SourceKey, index: Int)?
+  private(set) var firstDate: HealthDate?
+  private(set) var lastDate: HealthDate?
+  /// A range's tally: every Record's start, in order. Whether a start counts as after the
+  /// export date depends on the `ExportDate` elements before it, which only the merge knows.
+  private(set) var starts: [HealthDate] = []
+  private let keepsStarts: Bool
+  /// A range's tally: its Records and their elements, by name (``ElementTally``).
+  var elements = ElementTally()
+
+  init(keepingStarts: Bool = false) { keepsStarts = keepingStarts }
+
+  @inline(__always)
+  func add(
+    type: String, unit: String?, sourceName: String, sourceProduct: String?, startDate: HealthDate,
+    endDate: HealthDate
+  ) {
+    count += 1
+    if type != lastType?.name { lastType = slot(ofType: type) }
+    typeCounts[lastType!.index] += 1
+    if let unit, unit != lastType?.unit {
+      typeUnits[lastType!.index].insert(unit)
+      lastType?.unit = unit
+    }
+    if firstDate.map({ startDate.secondsSince1970 < $0.secondsSince1970 }) ?? true { firstDate = startDate }
+    if lastDate.map({ endDate.secondsSince1970 > $0.secondsSince1970 }) ?? true { lastDate = endDate }
+    if lastSource == nil || sourceName != lastSource!.key.name || sourceProduct != lastSource!.key.product {
+      let key = SourceKey(name: sourceName, product: sourceProduct)
+      lastSource = (key, slot(ofSource: key))
+    }
+    sourceCounts[lastSource!.index] += 1
+    if keepsStarts { starts.append(startDate) }
+  }
+
+  func add(_ facts: RecordFacts) {
+    add(
+      type: facts.type, unit: facts.unit, sourceName: facts.sourceName, sourceProduct: facts.sourceProduct,
+      startDate: facts.startDate, endDate: facts.endDate)
+  }
+
+  /// Adds the next range's tally, which follows everything added so far in the document.
+  func merge(_ other: RecordTally) {
+    count += other.count
+    for (position, name) in other.typeNames.enumerated() {
+      let index = slot(ofType: name).index
+      typeCounts[index] += other.typeCounts[position]
+      typeUnits[index].formUnion(other.typeUnits[position])
+    }
+    for (position, key) in other.sources.enumerated() {
+      sourceCounts[slot(ofSource: key)] += other.sourceCounts[position]
+    }
+    if let start = other.firstDate, firstDate.map({ start.secondsSince1970 < $0.secondsSince1970 }) ?? true {
+      firstDate = start
+    }
+    if let end = other.lastDate, lastDate.map({ end.secondsSince1970 > $0.secondsSince1970 }) ?? true {
+      lastDate = end
+    }
+  }
+
+  private func slot(ofType type: String) -> (name: String, index: Int, unit: String?) {
+    if let found = typeIndex[type] { return (type, found, nil) }
+    typeIndex[type] = typeNames.count
+    typeNames.append(type)
+    typeCounts.append(0)
+    typeUnits.append([])
+    return (type, typeNames.count - 1, nil)
+  }
+
+  private func slot(ofSource key: SourceKey) -> Int {
+    if let found = sourceIndex[key] { return found }
+    sourceIndex[key] = sources.count
+    sources.append(key)
+    sourceCounts.append(0)
+    return sources.count - 1
+  }
+}
+
+/// What a top-level Record's start tag gives a ``RecordTally``, read without building the
+/// Record (``AttributeParser/recordFacts(_:)``), and what the builder counts of it.
+struct RecordFacts {
+  var type: String
+  var unit: String?
+  var sourceName: String
+  var sourceProduct: String?
+  var startDate: HealthDate
+  var endDate: HealthDate
+  var hasValue: Bool
+  var extraAttributes: Int
+}
+
+/// A sink whose answer needs, of each top-level Record, only what a ``RecordTally`` keeps. A
+/// parallel read then tallies the Records of each range on its parsing thread instead of
+/// building each one and handing it on (issue 16); the other elements come as before.
+public protocol RecordTallying: AnyObject {
+  /// The summary the tallies go to, or nil when this sink needs every Record handed on.
+  var recordTallyTarget: ExportSummaryCollector? { get }
+}
