@@ -211,18 +211,19 @@ public final class XMLPushParser {
     if let ctxt = box.ctxt { return ctxt }
     var sax = xmlSAXHandler()
     sax.initialized = UInt32(XML_SAX2_MAGIC)
+    // The box outlives the parser (this object holds both): reached without a retain and a
+    // release per event, two atomic operations on every callback.
     sax.startElementNs = { userData, localname, _, _, _, _, attributeCount, _, attributes in
-      let box = ParserBox.from(userData)
-      box.start(localname, attributeCount, attributes)
+      ParserBox.with(userData) { $0.start(localname, attributeCount, attributes) }
     }
     sax.endElementNs = { userData, localname, _, _ in
-      ParserBox.from(userData).end(localname)
+      ParserBox.with(userData) { $0.end(localname) }
     }
     sax.characters = { userData, bytes, length in
-      ParserBox.from(userData).characters(bytes, length)
+      ParserBox.with(userData) { $0.characters(bytes, length) }
     }
     sax.serror = { userData, error in
-      ParserBox.from(userData).report(error)
+      ParserBox.with(userData) { $0.report(error) }
     }
     let userData = Unmanaged.passUnretained(box).toOpaque()
     guard let ctxt = xmlCreatePushParserCtxt(&sax, userData, nil, 0, documentName) else {
@@ -259,8 +260,9 @@ private final class ParserBox {
     pipeline = concurrent ? EventPipeline(dispatcher: dispatcher) : nil
   }
 
-  static func from(_ pointer: UnsafeMutableRawPointer?) -> ParserBox {
-    Unmanaged<ParserBox>.fromOpaque(pointer!).takeUnretainedValue()
+  @inline(__always)
+  static func with(_ pointer: UnsafeMutableRawPointer?, _ body: (ParserBox) -> Void) {
+    Unmanaged<ParserBox>.fromOpaque(pointer!)._withUnsafeGuaranteedRef(body)
   }
 
   /// The first error: the handler's (which always comes first in the document), else libxml2's.

@@ -22,8 +22,14 @@ final class RecordTally {
   private var sourceIndex: [SourceKey: Int] = [:]
   // Records come grouped by type and by source: the previous ones are compared first (String
   // equality is immediate for the interned strings the reader hands out).
-  private var lastType: (name: String, index: Int, unit: String?)?
-  private var lastSource: (key: SourceKey, index: Int)?
+  // Kept apart rather than as optional tuples, which were copied (a retain and a release of
+  // each string in them) at every comparison.
+  private var lastTypeName = ""
+  private var lastTypeIndex = -1
+  private var lastUnit: String?
+  private var lastSourceName = ""
+  private var lastSourceProduct: String?
+  private var lastSourceIndex = -1
   private(set) var firstDate: HealthDate?
   private(set) var lastDate: HealthDate?
   /// A range's tally: every Record's start, in order. Whether a start counts as after the
@@ -41,19 +47,24 @@ final class RecordTally {
     endDate: HealthDate
   ) {
     count += 1
-    if type != lastType?.name { lastType = slot(ofType: type) }
-    typeCounts[lastType!.index] += 1
-    if let unit, unit != lastType?.unit {
-      typeUnits[lastType!.index].insert(unit)
-      lastType?.unit = unit
+    if lastTypeIndex < 0 || type != lastTypeName {
+      lastTypeIndex = slot(ofType: type)
+      lastTypeName = type
+      lastUnit = nil
+    }
+    typeCounts[lastTypeIndex] += 1
+    if let unit, unit != lastUnit {
+      typeUnits[lastTypeIndex].insert(unit)
+      lastUnit = unit
     }
     if firstDate.map({ startDate.secondsSince1970 < $0.secondsSince1970 }) ?? true { firstDate = startDate }
     if lastDate.map({ endDate.secondsSince1970 > $0.secondsSince1970 }) ?? true { lastDate = endDate }
-    if lastSource == nil || sourceName != lastSource!.key.name || sourceProduct != lastSource!.key.product {
-      let key = SourceKey(name: sourceName, product: sourceProduct)
-      lastSource = (key, slot(ofSource: key))
+    if lastSourceIndex < 0 || sourceName != lastSourceName || sourceProduct != lastSourceProduct {
+      lastSourceIndex = slot(ofSource: SourceKey(name: sourceName, product: sourceProduct))
+      lastSourceName = sourceName
+      lastSourceProduct = sourceProduct
     }
-    sourceCounts[lastSource!.index] += 1
+    sourceCounts[lastSourceIndex] += 1
     if keepsStarts { starts.append(startDate) }
   }
 
@@ -67,7 +78,7 @@ final class RecordTally {
   func merge(_ other: RecordTally) {
     count += other.count
     for (position, name) in other.typeNames.enumerated() {
-      let index = slot(ofType: name).index
+      let index = slot(ofType: name)
       typeCounts[index] += other.typeCounts[position]
       typeUnits[index].formUnion(other.typeUnits[position])
     }
@@ -82,13 +93,13 @@ final class RecordTally {
     }
   }
 
-  private func slot(ofType type: String) -> (name: String, index: Int, unit: String?) {
-    if let found = typeIndex[type] { return (type, found, nil) }
+  private func slot(ofType type: String) -> Int {
+    if let found = typeIndex[type] { return found }
     typeIndex[type] = typeNames.count
     typeNames.append(type)
     typeCounts.append(0)
     typeUnits.append([])
-    return (type, typeNames.count - 1, nil)
+    return typeNames.count - 1
   }
 
   private func slot(ofSource key: SourceKey) -> Int {

@@ -485,6 +485,10 @@ struct AttributeParser {
 struct DateParser {
   private var lastDay: (UInt64, UInt16) = (0, 0)
   private var lastDays = 0
+  /// The previous date's 25 bytes and value: a Record's end is often its start, and a day's
+  /// Records share their creation date.
+  private var lastText: (UInt64, UInt64, UInt64, UInt8) = (0, 0, 0, 0)
+  private var lastDate: HealthDate?
 
   mutating func parse(_ value: ByteView, _ name: StaticString, _ element: StaticString) throws -> HealthDate {
     if let date = exportForm(UnsafeRawBufferPointer(value.buffer)) { return date }
@@ -494,12 +498,23 @@ struct DateParser {
   @inline(__always)
   private mutating func exportForm(_ bytes: UnsafeRawBufferPointer) -> HealthDate? {
     guard bytes.count == 25 else { return nil }
-    let day = (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
-    if day == lastDay, let date = HealthDate(utf8: bytes, daysSince1970: lastDays) { return date }
-    guard let date = HealthDate(utf8: bytes) else { return nil }
-    lastDay = day
-    lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
-    return date
+    let text = (
+      bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+      bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self), bytes[24]
+    )
+    if text == lastText, let lastDate { return lastDate }
+    let day = (text.0, UInt16(truncatingIfNeeded: text.1))
+    var parsed: HealthDate?
+    if day == lastDay { parsed = HealthDate(utf8: bytes, daysSince1970: lastDays) }
+    if parsed == nil {
+      guard let date = HealthDate(utf8: bytes) else { return nil }
+      lastDay = day
+      lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
+      parsed = date
+    }
+    lastText = text
+    lastDate = parsed
+    return parsed
   }
 
   /// ``parse(_:_:_:)``, or else ISO 8601 and the other forms of ``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``.
