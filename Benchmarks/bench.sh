@@ -7,13 +7,14 @@
 #      one is there (same size, seed and generator), plus .bench/expected.json; the same for
 #      .bench/export-small.xml of BENCH_SMALL_MB MB
 #   3. build the floor (Benchmarks/sax_floor.c) into .bench/sax_floor
-#   4. warm the page cache, then measure the machine ceiling: the floor alone and two floors at
+#   4. warm the page cache (again before every run), then measure the machine ceiling: the floor alone and two floors at
 #      once on two copies of the file (BENCH_RUNS times, interleaved); the ceiling is the pair's
 #      aggregate MB/s as a ratio to one floor's, what two threads of libxml2 work can reach here
 #   5. run every selected command BENCH_RUNS times interleaved with the floor (floor, command,
 #      floor, command, …) under /usr/bin/time (peak RSS, user and system CPU), wall seconds from
 #      bash's EPOCHREALTIME; each command's ratio is the median of its floor runs over the median
-#      of its own runs, and, for every command, that ratio over the ceiling; "cores" is the
+#      of its own runs, and, for every command, that ratio over the ceiling, and "paired", the
+#      median of each run's ratio to the floor run just before it; "cores" is the
 #      command's user+sys CPU over its wall time (2.00: both cores busy for the whole run)
 #   6. measure the peak RSS of `steps` and `steps --dedupe` again on a smaller export of the same
 #      generator (BENCH_SMALL_MB, generated like the first), to show whether memory grows with input
@@ -145,10 +146,16 @@ cat "$IN" > /dev/null
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
+# This VM's page cache gives back pages of a file nobody reads for a while (a 1 GB export lost
+# ~1 % a minute, and a run that read part of it from disk took up to twice as long), so the
+# inputs are read once more, untimed, before every run.
+warm() { cat "$IN" "$@" > /dev/null 2>&1; [[ -s "${ZIP:-}" ]] && cat "$ZIP" > /dev/null 2>&1; return 0; }
+
 # run_once NAME CMD... → appends "wall rss_kb cpu_seconds" to $DIR/NAME.runs; returns the exit code
 run_once() {
   local name=$1; shift
   local out="$DIR/$name.time" rc t0 t1 secs rss user sys
+  warm
   # {DB} is a fresh database for every run (removed before it, kept after the last for its size).
   rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm"
   t0=$EPOCHREALTIME
@@ -191,6 +198,10 @@ measure() {
   summarise "$name.floor"
   M_FLOOR=$M_SECS
   summarise "$name"
+  # Each run against the floor run just before it, then the median: this VM's speed drifts by
+  # up to half between minutes (the floor's own CPU time with it), and a pair shares its minute.
+  M_PAIRED=$(paste -d' ' <(cut -d' ' -f1 "$DIR/$name.floor.runs") <(cut -d' ' -f1 "$DIR/$name.runs") \
+    | awk '$2 > 0 { printf "%.4f\n", $1 / $2 }' | median)
 }
 
 # measure_alone NAME CMD... → BENCH_RUNS runs without the floor (the memory rows)
@@ -231,6 +242,7 @@ done_secs=()
 done_rss=()
 done_cores=()
 done_floor=()
+done_paired=()
 failed=0
 rm -f "$DIR/floor.runs" "$DIR/floor.stderr"
 
@@ -252,6 +264,7 @@ if [[ "$BENCH_CEILING" != 0 ]]; then
   for ((run = 1; run <= BENCH_RUNS; run++)); do
     run_once ceiling.floor "$FLOOR" "$IN" || die "the floor failed on $IN"
     tail -n 1 "$DIR/ceiling.floor.runs" >> "$DIR/floor.runs"
+    warm "$COPY"
     t0=$EPOCHREALTIME
     "$FLOOR" "$IN" > /dev/null & first=$!
     "$FLOOR" "$COPY" > /dev/null & second=$!
@@ -301,6 +314,7 @@ for entry in "${all_cmds[@]}"; do
   done_rss+=("$M_RSS_KB")
   done_cores+=("$M_CORES")
   done_floor+=("$M_FLOOR")
+  done_paired+=("$M_PAIRED")
   if [[ -f "$DIR/$name.db" ]]; then
     note "$name: database $(awk -v b="$(stat -c %s "$DIR/$name.db")" 'BEGIN { printf "%.1f MB", b / 1e6 }')"
   fi
@@ -311,10 +325,10 @@ floor_secs=$(cut -d' ' -f1 "$DIR/floor.runs" | median)
 floor_rss_kb=$(cut -d' ' -f2 "$DIR/floor.runs" | sort -n | tail -n 1)
 floor_cores=$(awk '{ w += $1; c += $3 } END { printf "%.2f", (w > 0 ? c / w : 0) }' "$DIR/floor.runs")
 floor_mbs=$(awk -v mb="$in_mb" -v s="$floor_secs" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
-row() { printf '%-24s %9s %9s %9s %9s %7s %7s\n' "$@"; }
-rows=("$(row floor "$floor_secs" "$floor_mbs" "1.00" "${ceiling:+$(awk -v c="$ceiling" 'BEGIN { printf "%.2f", 1 / c }')}" "$floor_cores" $((floor_rss_kb / 1024)))" "${rows[@]}")
+row() { printf '%-24s %9s %9s %9s %9s %7s %7s %7s\n' "$@"; }
+rows=("$(row floor "$floor_secs" "$floor_mbs" "1.00" "${ceiling:+$(awk -v c="$ceiling" 'BEGIN { printf "%.2f", 1 / c }')}" "1.00" "$floor_cores" $((floor_rss_kb / 1024)))" "${rows[@]}")
 if [[ -n "$ceiling" ]]; then
-  rows+=("$(row "ceiling (2 floors)" "$pair_secs" "$(awk -v mb="$in_mb" -v s="$pair_secs" 'BEGIN { printf "%.1f", 2 * mb / s }')" "$ceiling" "1.00" "" "")")
+  rows+=("$(row "ceiling (2 floors)" "$pair_secs" "$(awk -v mb="$in_mb" -v s="$pair_secs" 'BEGIN { printf "%.1f", 2 * mb / s }')" "$ceiling" "1.00" "" "" "")")
 fi
 for i in "${!done_names[@]}"; do
   mbs=$(awk -v mb="$in_mb" -v s="${done_secs[$i]}" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
@@ -322,7 +336,8 @@ for i in "${!done_names[@]}"; do
   ratio=$(awk -v c="${done_secs[$i]}" -v f="${done_floor[$i]}" 'BEGIN { printf "%.2f", (c > 0 ? f / c : 0) }')
   of_ceiling=""
   [[ -n "$ceiling" ]] && of_ceiling=$(awk -v r="$ratio" -v c="$ceiling" 'BEGIN { printf "%.2f", (c > 0 ? r / c : 0) }')
-  rows+=("$(row "${done_names[$i]}" "${done_secs[$i]}" "$mbs" "$ratio" "$of_ceiling" "${done_cores[$i]}" $((done_rss[$i] / 1024)))")
+  paired=$(awk -v r="${done_paired[$i]}" 'BEGIN { printf "%.2f", r }')
+  rows+=("$(row "${done_names[$i]}" "${done_secs[$i]}" "$mbs" "$ratio" "$of_ceiling" "$paired" "${done_cores[$i]}" $((done_rss[$i] / 1024)))")
 done
 
 # -- 6. the memory of steps at two sizes
@@ -358,9 +373,11 @@ fi
   echo "         (MB/s of the uncompressed XML, also for the rows that read $ZIP; failed commands first)"
   echo "ceiling: ${ceiling:-not measured}× the floor: two floors at once on two copies, aggregate MB/s over one"
   echo "         floor's (what two threads of libxml2 work reach here); × ceiling = ratio / ceiling"
+  echo "paired:  the median over runs of (the floor run just before / the run): robust to this VM's"
+  echo "         speed drifting between minutes, which moves both runs of a pair together"
   echo "cores:   user+sys CPU seconds over wall seconds (2.00: both of two cores busy all along)"
   echo
-  row name seconds "MB/s" ratio "×ceiling" cores "RSS MB"
+  row name seconds "MB/s" ratio "×ceiling" paired cores "RSS MB"
   printf '%s\n' "${rows[@]}"
   if (( ${#memory_rows[@]} )); then
     echo
