@@ -23,14 +23,19 @@ final class TranscriptSink: ExportSink {
   }
 }
 
-func transcript(_ bytes: [UInt8], threads: Int) -> [String] {
+/// `threads` parsers on ranges of 64 bytes (one: the sequential reader).
+func options(threads: Int) -> ReadOptions {
   var options = ReadOptions()
   options.concurrent = threads > 1
   options.threads = threads
   options.rangeSize = 64
+  return options
+}
+
+func transcript(_ bytes: [UInt8], threads: Int) -> [String] {
   let sink = TranscriptSink()
   do {
-    try ExportReader(bytes: bytes, name: "<fuzz>", options: options).read(into: sink)
+    try ExportReader(bytes: bytes, name: "<fuzz>", options: options(threads: threads)).read(into: sink)
   } catch let error as HealthPortError {
     sink.lines.append("error \(error)")
   } catch {
@@ -42,13 +47,10 @@ func transcript(_ bytes: [UInt8], threads: Int) -> [String] {
 /// `info`'s summary of a read, as text (tables sorted: a dictionary's order is its own), or its
 /// first error.
 func summary(_ bytes: [UInt8], threads: Int) -> String {
-  var options = ReadOptions()
-  options.concurrent = threads > 1
-  options.threads = threads
-  options.rangeSize = 64
   let collector = ExportSummaryCollector()
   do {
-    let report = try ExportReader(bytes: bytes, name: "<fuzz>", options: options).read(into: collector)
+    let report = try ExportReader(bytes: bytes, name: "<fuzz>", options: options(threads: threads)).read(
+      into: collector)
     let s = collector.summary
     func sorted<Value>(_ table: [String: Value]) -> String {
       table.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

@@ -191,32 +191,12 @@ struct AttributeParser {
       }
       switch id {
       case .type: type = Self.recent(&recentType, &interner, bytes.buffer)
-      case .sourceName:
-        if let same = recentSource.match(bytes.buffer) {
-          sourceName = same
-          nameProduct = recentSourceProduct
-        } else {
-          let text = interner.intern(bytes.buffer)
-          sourceName = text
-          nameProduct = self.nameProduct(bytes.buffer, name: text)
-          recentSource.remember(bytes.buffer, text)
-          recentSourceProduct = nameProduct
-        }
+      case .sourceName: (sourceName, nameProduct) = recordSource(bytes.buffer)
       case .sourceVersion: sourceVersion = Self.recent(&recentVersion, &interner, bytes.buffer)
       case .device:
-        let (address, restStart) = DeviceString.split(bytes.buffer)
-        let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
-        if let same = recentDevice.match(rest) {
-          device = DeviceString(address: address, rest: same)
-          deviceProduct = recentDeviceProduct
-        } else {
-          let text = interner.intern(rest, limit: 1024)
-          device = DeviceString(address: address, rest: text)
-          let product = self.deviceProduct(rest, device: device!)
-          deviceProduct = product
-          recentDevice.remember(rest, text)
-          recentDeviceProduct = product
-        }
+        let read = recordDevice(bytes.buffer)
+        device = read.device
+        deviceProduct = read.product
       case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
       case .creationDate: creationDate = try recordDate(bytes, "creationDate", attributes)
       case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
@@ -233,20 +213,10 @@ struct AttributeParser {
     let recordSource = try require(sourceName, "sourceName", of: "Record")
     let start = try require(startDate, "startDate", of: "Record")
     let end = try require(endDate, "endDate", of: "Record")
-    switch attributes.recordValueRule {
-    case .numberWithUnit:
-      if let unit, !unit.isEmpty, value != nil, !valueIsNumber {
-        throw ExportDataError(message: "Record value \"\(value!)\" is not a number (a quantity with unit \(unit))")
-      }
-    case .unchecked: break
-    case .numberForQuantityTypes: try Self.checkQuantityValue(value, of: recordType)
-    }
-    let product: String?
-    switch deviceProduct {
-    case .apple(let apple): product = apple
-    case .other(let model): product = nameProduct ?? model
-    case nil: product = nameProduct
-    }
+    try Self.checkValue(
+      attributes.recordValueRule, present: value != nil, isNumber: valueIsNumber, unit: unit, type: recordType
+    ) { value }
+    let product = Self.product(deviceProduct, nameProduct)
     return Record(
       type: recordType, sourceName: recordSource, sourceVersion: sourceVersion, deviceString: device, unit: unit,
       creationDate: creationDate, startDate: start, endDate: end, value: value, extraAttributes: extras,
@@ -276,29 +246,8 @@ struct AttributeParser {
       }
       switch id {
       case .type: type = Self.recent(&recentType, &interner, bytes.buffer)
-      case .sourceName:
-        if let same = recentSource.match(bytes.buffer) {
-          sourceName = same
-          nameProduct = recentSourceProduct
-        } else {
-          let text = interner.intern(bytes.buffer)
-          sourceName = text
-          nameProduct = self.nameProduct(bytes.buffer, name: text)
-          recentSource.remember(bytes.buffer, text)
-          recentSourceProduct = nameProduct
-        }
-      case .device:
-        let (address, restStart) = DeviceString.split(bytes.buffer)
-        let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
-        if recentDevice.match(rest) != nil {
-          deviceProduct = recentDeviceProduct
-        } else {
-          let text = interner.intern(rest, limit: 1024)
-          let product = self.deviceProduct(rest, device: DeviceString(address: address, rest: text))
-          deviceProduct = product
-          recentDevice.remember(rest, text)
-          recentDeviceProduct = product
-        }
+      case .sourceName: (sourceName, nameProduct) = recordSource(bytes.buffer)
+      case .device: deviceProduct = recordDevice(bytes.buffer).product
       case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
       case .creationDate: _ = try recordDate(bytes, "creationDate", attributes)
       case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
@@ -313,23 +262,12 @@ struct AttributeParser {
     let recordSource = try require(sourceName, "sourceName", of: "Record")
     let start = try require(startDate, "startDate", of: "Record")
     let end = try require(endDate, "endDate", of: "Record")
-    switch attributes.recordValueRule {
-    case .numberWithUnit:
-      if let unit, !unit.isEmpty, let value, !valueIsNumber {
-        throw ExportDataError(
-          message: "Record value \"\(value.string)\" is not a number (a quantity with unit \(unit))")
-      }
-    case .unchecked: break
-    case .numberForQuantityTypes: try Self.checkQuantityValue(value?.string, of: recordType)
-    }
-    let product: String?
-    switch deviceProduct {
-    case .apple(let apple): product = apple
-    case .other(let model): product = nameProduct ?? model
-    case nil: product = nameProduct
-    }
+    try Self.checkValue(
+      attributes.recordValueRule, present: value != nil, isNumber: valueIsNumber, unit: unit, type: recordType
+    ) { value?.string }
     return RecordFacts(
-      type: recordType, unit: unit, sourceName: recordSource, sourceProduct: product, startDate: start,
+      type: recordType, unit: unit, sourceName: recordSource, sourceProduct: Self.product(deviceProduct, nameProduct),
+      startDate: start,
       endDate: end, hasValue: value != nil, extraAttributes: extras)
   }
 
@@ -361,6 +299,63 @@ struct AttributeParser {
     }
     _ = try require(bpm ? () : nil, "bpm", of: "InstantaneousBeatsPerMinute")
     _ = try require(time ? () : nil, "time", of: "InstantaneousBeatsPerMinute")
+  }
+
+  /// A Record's `sourceName`: the interned name and the Apple product it names (the previous
+  /// Record's when the bytes repeat).
+  @inline(__always)
+  private mutating func recordSource(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, String?) {
+    if let same = recentSource.match(bytes) { return (same, recentSourceProduct) }
+    let text = interner.intern(bytes)
+    let product = nameProduct(bytes, name: text)
+    recentSource.remember(bytes, text)
+    recentSourceProduct = product
+    return (text, product)
+  }
+
+  /// A Record's `device`: its address and shared rest, and the product that rest names (the
+  /// previous Record's when the rest repeats).
+  @inline(__always)
+  private mutating func recordDevice(_ bytes: UnsafeBufferPointer<UInt8>) -> (
+    device: DeviceString, product: DeviceProduct
+  ) {
+    let (address, restStart) = DeviceString.split(bytes)
+    let rest = UnsafeBufferPointer(rebasing: bytes[restStart...])
+    if let same = recentDevice.match(rest) { return (DeviceString(address: address, rest: same), recentDeviceProduct) }
+    let text = interner.intern(rest, limit: 1024)
+    let device = DeviceString(address: address, rest: text)
+    let product = deviceProduct(rest, device: device)
+    recentDevice.remember(rest, text)
+    recentDeviceProduct = product
+    return (device, product)
+  }
+
+  /// The source product: the device's Apple product, else one named in the source name, else
+  /// the device's model.
+  @inline(__always)
+  private static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
+    switch device {
+    case .apple(let apple): apple
+    case .other(let model): named ?? model
+    case nil: named
+    }
+  }
+
+  /// The reader's rule for a Record's value (``RecordValueRule``); `text` gives the value for
+  /// the message, only when there is one to write.
+  @inline(__always)
+  private static func checkValue(
+    _ rule: RecordValueRule, present: Bool, isNumber: Bool, unit: String?, type: String, text: () -> String?
+  ) throws {
+    switch rule {
+    case .numberWithUnit:
+      if let unit, !unit.isEmpty, present, !isNumber {
+        throw ExportDataError(
+          message: "Record value \"\(text() ?? "")\" is not a number (a quantity with unit \(unit))")
+      }
+    case .unchecked: break
+    case .numberForQuantityTypes: try checkQuantityValue(text(), of: type)
+    }
   }
 
   /// The date of a Record attribute, in the export's form or, when the reader allows it, ISO 8601.
