@@ -267,38 +267,23 @@ struct AttributeParser {
     ) { value?.string }
     return RecordFacts(
       type: recordType, unit: unit, sourceName: recordSource, sourceProduct: Self.product(deviceProduct, nameProduct),
-      startDate: start,
-      endDate: end, hasValue: value != nil, extraAttributes: extras)
+      startDate: start, endDate: end, hasValue: value != nil, extraAttributes: extras)
   }
 
-  /// Throws where ``metadataEntry(_:)`` would (a `key` or `value` missing), building nothing.
-  mutating func checkMetadataEntry<Attributes: ElementAttributes>(_ attributes: Attributes) throws {
-    var key = false
-    var value = false
+  /// Throws where reading the element would: `MetadataEntry` without its `key` or `value`
+  /// (``metadataEntry(_:)``), `InstantaneousBeatsPerMinute` without its `bpm` or `time`; builds nothing.
+  mutating func checkRequired<Attributes: ElementAttributes>(
+    _ attributes: Attributes, _ first: AttributeName, _ firstName: StaticString, _ second: AttributeName,
+    _ secondName: StaticString, of element: StaticString
+  ) throws {
+    var hasFirst = false
+    var hasSecond = false
     for index in 0..<attributes.count {
-      switch names.name(attributes, index) {
-      case .key: key = true
-      case .value: value = true
-      default: break
-      }
+      let name = names.name(attributes, index)
+      if name == first { hasFirst = true } else if name == second { hasSecond = true }
     }
-    _ = try require(key ? () : nil, "key", of: "MetadataEntry")
-    _ = try require(value ? () : nil, "value", of: "MetadataEntry")
-  }
-
-  /// Throws where reading an `<InstantaneousBeatsPerMinute>` would (a `bpm` or `time` missing).
-  mutating func checkBeat<Attributes: ElementAttributes>(_ attributes: Attributes) throws {
-    var bpm = false
-    var time = false
-    for index in 0..<attributes.count {
-      switch names.name(attributes, index) {
-      case .bpm: bpm = true
-      case .time: time = true
-      default: break
-      }
-    }
-    _ = try require(bpm ? () : nil, "bpm", of: "InstantaneousBeatsPerMinute")
-    _ = try require(time ? () : nil, "time", of: "InstantaneousBeatsPerMinute")
+    _ = try require(hasFirst ? () : nil, firstName, of: element)
+    _ = try require(hasSecond ? () : nil, secondName, of: element)
   }
 
   /// A Record's `sourceName`: the interned name and the Apple product it names (the previous

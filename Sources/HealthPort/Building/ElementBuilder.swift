@@ -289,14 +289,14 @@ final class ElementBuilder {
     let context: TalliedContext
     switch (tallied.last!, kind) {
     case (.record, .metadataEntry):
-      try attributes.checkMetadataEntry(xml)
+      try attributes.checkRequired(xml, .key, "key", .value, "value", of: "MetadataEntry")
       tally.elements.metadata += 1
       context = .leaf
     case (.record, .hrvList):
       tally.elements.hrvList += 1
       context = .hrvList
     case (.hrvList, .beat):
-      try attributes.checkBeat(xml)
+      try attributes.checkRequired(xml, .bpm, "bpm", .time, "time", of: "InstantaneousBeatsPerMinute")
       tally.elements.beat += 1
       context = .leaf
     case (.node, _):
