@@ -466,9 +466,9 @@ struct DateParser {
   private var lastDay: (UInt64, UInt16) = (0, 0)
   private var lastDays = 0
   /// The previous date's 25 bytes and value: a Record's end is often its start, and a day's
-  /// Records share their creation date.
+  /// Records share their creation date. (Zero bytes match no date's text.)
   private var lastText: (UInt64, UInt64, UInt64, UInt8) = (0, 0, 0, 0)
-  private var lastDate: HealthDate?
+  private var lastDate = HealthDate(secondsSince1970: 0, offsetSeconds: 0)
 
   mutating func parse(_ value: ByteView, _ name: StaticString, _ element: StaticString) throws -> HealthDate {
     if let date = exportForm(UnsafeRawBufferPointer(value.buffer)) { return date }
@@ -482,19 +482,19 @@ struct DateParser {
       bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
       bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self), bytes[24]
     )
-    if text == lastText, let lastDate { return lastDate }
+    if text == lastText { return lastDate }
     let day = (text.0, UInt16(truncatingIfNeeded: text.1))
-    var parsed: HealthDate?
-    if day == lastDay { parsed = HealthDate(utf8: bytes, daysSince1970: lastDays) }
-    if parsed == nil {
-      guard let date = HealthDate(utf8: bytes) else { return nil }
-      lastDay = day
-      lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
-      parsed = date
+    if day == lastDay, let date = HealthDate(utf8: bytes, daysSince1970: lastDays) {
+      lastText = text
+      lastDate = date
+      return date
     }
+    guard let date = HealthDate(utf8: bytes) else { return nil }
+    lastDay = day
+    lastDays = HealthDate.floorDiv(date.secondsSince1970 + Int64(date.offsetSeconds), 86_400)
     lastText = text
-    lastDate = parsed
-    return parsed
+    lastDate = date
+    return date
   }
 
   /// ``parse(_:_:_:)``, or else ISO 8601 and the other forms of ``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``.
