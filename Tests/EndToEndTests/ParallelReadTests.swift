@@ -44,6 +44,35 @@ struct ParallelReadTests {
     #expect(info.status == 0)
   }
 
+  /// The writers whose rows are encoded on the parsing threads (``RangeWorkSharing``), behind
+  /// every pipeline stage that takes part: the filter (with its caches of sources and of a named
+  /// zone's days), the source names for the unmatched-filter warnings, the element counts.
+  @Test("rows encoded on the parsing threads: filters, source warnings, counts and the JSON document")
+  func sharedWork() throws {
+    let inputs = [Self.sampleXML] + Harness.realExports().filter { $0.pathExtension == "xml" }
+    let variants: [[String]] = [
+      ["--to", "json"],
+      ["--to", "csv", "--source-product", "Watch"],
+      ["--to", "csv", "--type", "HeartRate", "--type", "StepCount", "--source", "watch"],
+      ["--to", "csv", "--from", "2020-01-01", "--to", "2024-06-30", "--tz", "Europe/Berlin"],
+      ["--to", "jsonl", "--source-product", "Wach"],
+      ["--to", "jsonl", "--activity", "Running"],
+    ]
+    for input in inputs {
+      for variant in variants {
+        // Without --quiet: the summary's counts by element name come from the workers' counts.
+        let result = try Self.same(["convert", input.path] + variant, rangeBytes: 700)
+        #expect(result.status == 0, "\(variant): \(result.stderr)")
+        #expect(result.stderr.contains("healthport convert: wrote "), "\(result.stderr)")
+      }
+    }
+    let warned = try Self.same(["convert", Self.sampleXML.path, "--to", "csv", "--source-product", "Wach"])
+    #expect(warned.stderr.contains("--source-product 'Wach' matches no source"), "\(warned.stderr)")
+    let rows = try Self.same(["convert", Self.sampleXML.path, "--to", "csv", "--source-product", "Watch"])
+    let text = rows.stdoutText
+    #expect(text.split(separator: "\n").count > 10, "the filter keeps the watch's rows")
+  }
+
   @Test("zips and stdin: cut as they stream")
   func streams() throws {
     let zips =
@@ -130,6 +159,39 @@ struct ParallelReadTests {
       #expect(result.status == 65, "cut at \(cut)")
       #expect(result.stderr.contains("cut.xml:"), "cut at \(cut): \(result.stderr)")
     }
+  }
+
+  /// Rows encoded on the parsing threads reach stdout at the rows where one thread writes its
+  /// blocks, so that what is written before an error (stdout cannot be taken back) is the same.
+  @Test("an error late in a large export: the same rows on stdout before it")
+  func lateError() throws {
+    let work = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let file = work.appendingPathComponent("late-error.xml")
+    try Self.generate(megabytes: 3, seed: 5, to: file)
+    var bytes = try Data(contentsOf: file)
+    let needle = Data(#"startDate=""#.utf8)
+    let found = try #require(bytes.range(of: needle, in: (bytes.count * 4 / 5)..<bytes.count))
+    bytes.replaceSubrange(found.upperBound..<(found.upperBound + 4), with: Data("BAD!".utf8))
+    try bytes.write(to: file)
+    for format in ["csv", "jsonl", "json"] {
+      let result = try Self.same(["convert", file.path, "--to", format], rangeBytes: 64 << 10)
+      #expect(result.status == 65, "\(format): \(result.stderr)")
+      #expect(result.stdout.count > 1 << 20, "\(format): blocks were written before the error")
+      #expect(result.stderr.contains("late-error.xml:"), "\(result.stderr)")
+    }
+  }
+
+  static func generate(megabytes: Int, seed: Int, to file: URL) throws {
+    let generator = Process()
+    generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    generator.arguments = [
+      "python3", Harness.repoRoot.appendingPathComponent("Benchmarks/generate_export.py").path, "--size-mb",
+      "\(megabytes)", "--seed", "\(seed)", "-o", file.path,
+    ]
+    try generator.run()
+    generator.waitUntilExit()
+    try #require(generator.terminationStatus == 0)
   }
 
   @Test("a large generated export: parsers on real-sized ranges")

@@ -10,6 +10,9 @@ final class ElementBuilder {
   var onRoot: (String, [Attribute]) throws -> Void = { _, _ in }
   /// Called for each complete top-level element.
   var onElement: (ExportElement) throws -> Void = { _ in }
+  /// Instead of `onElement` (a parallel read for a sink that shares its work out): each
+  /// top-level element is moved to this worker (``RangeWorkSharing``).
+  var worker: (any RangeWorker)?
   /// Instead of `onElement` (a range parser's way): every top-level element is moved into
   /// `collected`, without a call or a copy, and `onCollect` is called after each (for its place).
   var collects = false
@@ -47,8 +50,13 @@ final class ElementBuilder {
   private var depth = 0
   private var inText = false
   /// The top-level Record being read. Records are nearly all of an export and nearly all
-  /// childless, so they skip the frame stack: `stack` holds `.pendingRecord` in their place.
+  /// childless, so they skip the frame stack: while one is pending, `stack` holds only its
+  /// children's frames (an empty stack means the Record is their parent).
   private var pendingRecord: Record?
+  /// Whether a Record is pending, without a copy of it (`pendingRecord != nil` makes one).
+  private var hasPendingRecord: Bool {
+    if case .some = pendingRecord { true } else { false }
+  }
   /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
   /// top-level Records are not built: their attributes are checked as building checks them,
   /// and they and their elements are counted into the tally.
@@ -146,10 +154,9 @@ final class ElementBuilder {
     }
     if depth == 2, kind == .record {
       pendingRecord = try attributes.record(xml)
-      stack.append(.pendingRecord)
       return
     }
-    if case .pendingRecord = stack.last {
+    if stack.isEmpty, hasPendingRecord {
       try startRecordChild(name, kind, xml)
       return
     }
@@ -208,15 +215,15 @@ final class ElementBuilder {
       tallied.removeLast()
       return
     }
-    let frame = stack.removeLast()
-    if case .pendingRecord = frame {
+    if stack.isEmpty, hasPendingRecord {
       let record = pendingRecord.take()!
       if record.value == nil { recordsWithoutValue += 1 }
       if !record.extraAttributes.isEmpty { unknownAttributeCount += record.extraAttributes.count }
       try hand(.record(record))
       return
     }
-    if case .pendingRecord = stack.last {
+    let frame = stack.removeLast()
+    if stack.isEmpty, hasPendingRecord {
       attachToPendingRecord(frame)
       return
     }
@@ -230,6 +237,7 @@ final class ElementBuilder {
 
   @inline(__always)
   private func hand(_ element: consuming ExportElement) throws {
+    if let worker { return try worker.process(element) }
     guard collects else { return try onElement(element) }
     collected.append(consume element)
     onCollect()

@@ -76,9 +76,18 @@ public struct ExportFilter {
   /// How instants become local days and wall-clock times.
   public var zone: ZoneRule = .written
   /// The last source checked and its result: samples of one source come in long runs.
-  private let sourceCache = SourceMatchCache()
+  private var sourceCache = SourceMatchCache()
 
   public init() {}
+
+  /// A copy with caches of its own (the last source's result, a named zone's days), for another
+  /// thread: neither cache may be shared between threads.
+  func withOwnCaches() -> ExportFilter {
+    var copy = self
+    copy.sourceCache = SourceMatchCache()
+    if case .named(let named) = zone { copy.zone = .named(NamedZone(named.zone)) }
+    return copy
+  }
 
   /// True when nothing is filtered out.
   public var isEmpty: Bool {

@@ -60,3 +60,38 @@ public final class FilteringSink: ExportSink {
 
   public func end(_ report: ReadReport) throws { try next.end(report) }
 }
+
+extension FilteringSink: RangeWorkSharing {
+  /// Only without side files or bundle members: which of those pass depends on the Workouts
+  /// kept before them, noted in order.
+  func makeRangeWorker() -> (any RangeWorker)? {
+    guard !next.wantsSideFiles, !next.wantsBundleMembers, let inner = next.rangeWorker() else { return nil }
+    return Worker(filter: filter.withOwnCaches(), next: inner)
+  }
+
+  func absorb(_ result: any RangeResult) throws {
+    let result = result as! StageResult<Int>
+    try (next as! RangeWorkSharing).absorb(result.next)
+    droppedCount += result.own
+  }
+
+  private final class Worker: RangeWorker {
+    let filter: ExportFilter
+    let next: any RangeWorker
+    var dropped = 0
+
+    init(filter: ExportFilter, next: any RangeWorker) {
+      self.filter = filter
+      self.next = next
+    }
+
+    func process(_ element: consuming ExportElement) throws {
+      if filter.includes(element) { try next.process(element) } else { dropped += 1 }
+    }
+
+    func finishRange() -> any RangeResult {
+      defer { dropped = 0 }
+      return StageResult(dropped, next: next.finishRange())
+    }
+  }
+}

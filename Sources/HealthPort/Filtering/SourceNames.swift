@@ -35,7 +35,10 @@ public final class SourceNamesSink: ExportSink {
   @inline(__always)
   private func note(_ name: String, _ product: String?) {
     if let last, last.name == name, last.product == product { return }
-    let source = SourceName(name: name, product: product)
+    note(SourceName(name: name, product: product))
+  }
+
+  private func note(_ source: SourceName) {
     last = source
     if seen.insert(source).inserted { sources.append(source) }
   }
@@ -83,6 +86,44 @@ public final class SourceNamesSink: ExportSink {
 }
 
 /// A source as the filters see it: its name and its derived product.
+extension SourceNamesSink: RangeWorkSharing {
+  func makeRangeWorker() -> (any RangeWorker)? { next.rangeWorker().map(Worker.init) }
+
+  /// A range's sources in order of first appearance there: after the earlier ranges', they
+  /// keep the order of first appearance in the whole export.
+  func absorb(_ result: any RangeResult) throws {
+    let result = result as! StageResult<[SourceName]>
+    for source in result.own { note(source) }
+    try (next as! RangeWorkSharing).absorb(result.next)
+  }
+
+  private final class Worker: RangeWorker {
+    let next: any RangeWorker
+    let names: SourceNamesSink
+
+    init(_ next: any RangeWorker) {
+      self.next = next
+      names = SourceNamesSink(next: DiscardingSink())
+    }
+
+    func process(_ element: consuming ExportElement) throws {
+      try names.consume(element)
+      try next.process(element)
+    }
+
+    func finishRange() -> any RangeResult {
+      defer { names.forget() }
+      return StageResult(names.sources, next: next.finishRange())
+    }
+  }
+
+  fileprivate func forget() {
+    sources.removeAll(keepingCapacity: true)
+    seen.removeAll(keepingCapacity: true)
+    last = nil
+  }
+}
+
 public struct SourceName: Hashable, Sendable {
   public var name: String
   public var product: String?

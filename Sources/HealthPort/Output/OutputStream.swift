@@ -103,6 +103,12 @@ public final class OutputStream {
     try bytes.withUnsafeBytes { try writeAll($0) }
   }
 
+  /// Writes bytes straight out, after what is pending.
+  func write(_ bytes: UnsafeRawBufferPointer) throws {
+    try flush()
+    try writeAll(bytes)
+  }
+
   private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
     if let consumer {
       try consumer(bytes)

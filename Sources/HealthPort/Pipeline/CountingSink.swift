@@ -3,49 +3,19 @@
 /// in the same way (an ``ExportSink`` that wraps the next one).
 public final class CountingSink: ExportSink {
   public let next: ExportSink
-  /// Top-level elements handed on, by element name, in order of first appearance.
-  public private(set) var counts: [(name: String, count: Int)] = []
-  private var index: [String: Int] = [:]
-  public private(set) var total = 0
+  private var tally = ElementNameCounts()
 
   public init(_ next: ExportSink) { self.next = next }
+
+  /// Top-level elements handed on, by element name, in order of first appearance.
+  public var counts: [(name: String, count: Int)] { tally.counts }
+  public var total: Int { tally.total }
 
   public func begin(_ header: ExportHeader) throws { try next.begin(header) }
 
   public func consume(_ element: ExportElement) throws {
     try next.consume(element)
-    total += 1
-    // The common kinds are counted without hashing their name.
-    let slot: Int
-    switch element {
-    case .record: slot = Self.slot(&recordSlot, "Record", self)
-    case .workout: slot = Self.slot(&workoutSlot, "Workout", self)
-    case .correlation: slot = Self.slot(&correlationSlot, "Correlation", self)
-    default:
-      let name = element.elementName
-      if let known = index[name] {
-        slot = known
-      } else {
-        slot = counts.count
-        index[name] = slot
-        counts.append((name, 0))
-      }
-    }
-    counts[slot].count += 1
-  }
-
-  private var recordSlot = -1
-  private var workoutSlot = -1
-  private var correlationSlot = -1
-
-  @inline(__always)
-  private static func slot(_ cached: inout Int, _ name: String, _ sink: CountingSink) -> Int {
-    if cached < 0 {
-      cached = sink.counts.count
-      sink.index[name] = cached
-      sink.counts.append((name, 0))
-    }
-    return cached
+    tally.add(element)
   }
 
   public func end(_ report: ReadReport) throws { try next.end(report) }
@@ -53,4 +23,76 @@ public final class CountingSink: ExportSink {
   public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
   public var wantsBundleMembers: Bool { next.wantsBundleMembers }
   public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
+}
+
+extension CountingSink: RangeWorkSharing {
+  func makeRangeWorker() -> (any RangeWorker)? { next.rangeWorker().map(Worker.init) }
+
+  func absorb(_ result: any RangeResult) throws {
+    let result = result as! StageResult<ElementNameCounts>
+    try (next as! RangeWorkSharing).absorb(result.next)
+    tally.merge(result.own)
+  }
+
+  private final class Worker: RangeWorker {
+    let next: any RangeWorker
+    var tally = ElementNameCounts()
+
+    init(_ next: any RangeWorker) { self.next = next }
+
+    func process(_ element: consuming ExportElement) throws {
+      tally.add(element)
+      try next.process(element)
+    }
+
+    func finishRange() -> any RangeResult {
+      defer { tally = ElementNameCounts() }
+      return StageResult(tally, next: next.finishRange())
+    }
+  }
+}
+
+/// Top-level elements by name, in order of first appearance, and their total.
+struct ElementNameCounts {
+  private(set) var counts: [(name: String, count: Int)] = []
+  private(set) var total = 0
+  private var index: [String: Int] = [:]
+  // The common kinds are counted without hashing their name.
+  private var recordSlot = -1
+  private var workoutSlot = -1
+  private var correlationSlot = -1
+
+  mutating func add(_ element: ExportElement) {
+    total += 1
+    let slot: Int
+    switch element {
+    case .record: slot = recordSlot >= 0 ? recordSlot : self.slot("Record")
+    case .workout: slot = workoutSlot >= 0 ? workoutSlot : self.slot("Workout")
+    case .correlation: slot = correlationSlot >= 0 ? correlationSlot : self.slot("Correlation")
+    default: slot = self.slot(element.elementName)
+    }
+    counts[slot].count += 1
+  }
+
+  /// Adds the counts of the elements that came after these.
+  mutating func merge(_ later: ElementNameCounts) {
+    for (name, count) in later.counts {
+      counts[slot(name)].count += count
+    }
+    total += later.total
+  }
+
+  private mutating func slot(_ name: String) -> Int {
+    if let known = index[name] { return known }
+    let slot = counts.count
+    index[name] = slot
+    counts.append((name, 0))
+    switch name {
+    case "Record": recordSlot = slot
+    case "Workout": workoutSlot = slot
+    case "Correlation": correlationSlot = slot
+    default: break
+    }
+    return slot
+  }
 }

@@ -18,12 +18,8 @@ public final class CSVRecordsWriter: ExportSink {
   public let output: OutputStream
   public private(set) var rowCount = 0
   private var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
-  private var fields = CSVRecordFields()
-  private var dates = ExportDateFormatter(style: .iso)
-  private var utc = ExportDateFormatter(style: .utc)
+  private var rows = CSVRecordRows()
   private var wroteHeader = false
-  private var entries: [MetadataEntry] = []
-  private var json = ByteBuffer()
 
   public init(output: OutputStream) {
     self.output = output
@@ -42,6 +38,60 @@ public final class CSVRecordsWriter: ExportSink {
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element else { return }
     writeHeaderIfNeeded()
+    rows.append(record, to: &out)
+    rowCount += 1
+    if out.count >= OutputStream.blockSize { try flush() }
+  }
+
+  public func end(_ report: ReadReport) throws {
+    writeHeaderIfNeeded()
+    try flush()
+  }
+
+  private func flush() throws {
+    try output.write(out)
+    out.removeAll()
+  }
+}
+
+extension CSVRecordsWriter: RangeWorkSharing {
+  /// Rows are encoded on the parsing threads; this thread writes them.
+  func makeRangeWorker() -> (any RangeWorker)? { Worker() }
+
+  func absorb(_ result: any RangeResult) throws {
+    let result = result as! EncodedRows
+    writeHeaderIfNeeded()
+    try result.write(after: &out, to: output)
+    rowCount += result.rows
+  }
+
+  private final class Worker: RangeWorker {
+    var rows = CSVRecordRows()
+    var result = EncodedRows()
+
+    func process(_ element: consuming ExportElement) throws {
+      guard case .record(let record) = consume element else { return }
+      rows.append(record, to: &result.bytes)
+      result.endRow()
+    }
+
+    func finishRange() -> any RangeResult {
+      defer { result = EncodedRows() }
+      return result
+    }
+  }
+}
+
+/// Encodes a Record as a row of the single table, the caches of repeated fields its own.
+struct CSVRecordRows: ~Copyable {
+  private var fields = CSVRecordFields()
+  private var dates = ExportDateFormatter(style: .iso)
+  private var utc = ExportDateFormatter(style: .utc)
+  private var entries: [MetadataEntry] = []
+  private var json = ByteBuffer()
+
+  /// The row, with its line feed.
+  mutating func append(_ record: Record, to out: inout ByteBuffer) {
     fields.appendSource(record, to: &out)
     CSVRecordsTable.appendValue(record.value, to: &out)
     out.append(CSVEncoding.comma)
@@ -49,10 +99,8 @@ public final class CSVRecordsWriter: ExportSink {
     out.append(CSVEncoding.comma)
     Self.appendDates(record, &utc, to: &out)
     out.append(CSVEncoding.comma)
-    if !record.children.isEmpty { appendMetadata(record.children) }
+    if !record.children.isEmpty { appendMetadata(record.children, to: &out) }
     out.append(CSVEncoding.newline)
-    rowCount += 1
-    if out.count >= OutputStream.blockSize { try flush() }
   }
 
   /// `creationDate,startDate,endDate` in one style (no trailing comma).
@@ -66,22 +114,12 @@ public final class CSVRecordsWriter: ExportSink {
   }
 
   /// The `metadata` column: the Record's MetadataEntry children as JSON, quoted as CSV needs.
-  private func appendMetadata(_ children: [Record.Child]) {
+  private mutating func appendMetadata(_ children: [Record.Child], to out: inout ByteBuffer) {
     entries.removeAll(keepingCapacity: true)
     for child in children { if case .metadata(let entry) = child { entries.append(entry) } }
     guard !entries.isEmpty else { return }
     json.removeAll()
     CSVMetadataJSON.appendMetadata(entries, to: &json)
     CSVEncoding.appendField(json.bytes(in: 0..<json.count), to: &out)
-  }
-
-  public func end(_ report: ReadReport) throws {
-    writeHeaderIfNeeded()
-    try flush()
-  }
-
-  private func flush() throws {
-    try output.write(out)
-    out.removeAll()
   }
 }

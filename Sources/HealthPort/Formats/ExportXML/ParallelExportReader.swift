@@ -51,6 +51,17 @@ final class ParallelExportReader {
     // A sink that only tallies Records has them tallied on the parsing threads, per range.
     let tallyTarget = (sink as? RecordTallying)?.recordTallyTarget
     let tallies = tallyTarget != nil
+    // A sink that shares its work out has each parsing thread do it on its ranges' elements; the
+    // workers are made here, one per thread (indexed by the thread's enlisting number).
+    let sharing = tallies ? nil : sink as? RangeWorkSharing
+    var rangeWorkers: [any RangeWorker] = []
+    if let sharing {
+      for _ in 0..<options.threads {
+        guard let worker = sharing.makeRangeWorker() else { break }
+        rangeWorkers.append(worker)
+      }
+      if rangeWorkers.count < options.threads { rangeWorkers = [] }
+    }
     var size: Int?
     switch input {
     case .document(let document):
@@ -59,14 +70,17 @@ final class ParallelExportReader {
       size = document.size
       board.setParsers(
         workers.start(min(options.threads, plan.count)) {
-          Self.work(board: board, document: document, plan: plan, interest: interest, tallies: tallies)
+          Self.work(
+            board: board, document: document, plan: plan, interest: interest, tallies: tallies, workers: rangeWorkers)
         })
     case .stream(let source):
       board = RangeBoard(count: Int.max, window: 2 * options.threads)
       let cutter = StreamCutter(source: source, rangeSize: rangeSize)
       workers.start(1) { cutter.run(board) }
       workers.start(options.threads) {
-        let builder = RangeBuilder(interest: interest, tallies: tallies)
+        let parser = board.enlist()
+        let builder = RangeBuilder(
+          interest: interest, tallies: tallies, worker: rangeWorkers.isEmpty ? nil : rangeWorkers[parser])
         while let (index, raw) = board.claimRaw() {
           board.post(index, RangeParser.parse(raw, name: name, builder: builder))
         }
@@ -116,6 +130,7 @@ final class ParallelExportReader {
         rootLine = outcome.rootLine
         try deliver(lineFeeds, outcome.headerPosition) { try sink.begin(header) }
       }
+      if let result = outcome.result { try sharing?.absorb(result) }
       var delivered = 0
       var recordsWeighed = 0
       while let element = outcome.elementsLastFirst.popLast() {
@@ -160,13 +175,14 @@ final class ParallelExportReader {
 
   /// A worker: parses the ranges it claims until none is left.
   private static func work(
-    board: RangeBoard, document: RandomAccessDocument, plan: RangePlan, interest: ElementInterest, tallies: Bool
+    board: RangeBoard, document: RandomAccessDocument, plan: RangePlan, interest: ElementInterest, tallies: Bool,
+    workers: [any RangeWorker]
   ) {
     let scanner = BoundaryScanner(document: document)
     var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.rangeSize + (64 << 10), alignment: 64)
     defer { buffer.deallocate() }
-    let builder = RangeBuilder(interest: interest, tallies: tallies)
     let parser = board.enlist()
+    let builder = RangeBuilder(interest: interest, tallies: tallies, worker: workers.isEmpty ? nil : workers[parser])
     while let index = board.claim(parser: parser) {
       var outcome = RangeOutcome()
       do {

@@ -21,6 +21,9 @@ struct RangeOutcome: @unchecked Sendable {
   /// are then not among `elementsLastFirst`, and how many of them came before each element.
   var tally: RecordTally?
   var recordsBefore: [Int] = []
+  /// For a sink that shares its work out (``RangeWorkSharing``): what the range's elements
+  /// became on the parsing thread; they are then not among `elementsLastFirst`.
+  var result: (any RangeResult)?
   /// The range could not be verified: it failed to parse as a run of complete top-level
   /// elements (damage, or a boundary that was not one). The stretch is read again in sequence.
   var failed = false
@@ -75,12 +78,16 @@ struct RangeCounts {
 final class RangeBuilder {
   private let interest: ElementInterest
   private let tallies: Bool
+  /// The sink's worker on this thread, which takes every top-level element instead of the reader.
+  let worker: (any RangeWorker)?
   private var builder: ElementBuilder?
 
-  /// `tallies`: top-level Records go into a ``RecordTally`` of each range's own.
-  init(interest: ElementInterest, tallies: Bool = false) {
+  /// `tallies`: top-level Records go into a ``RecordTally`` of each range's own. `worker`: the
+  /// elements go to it (``RangeWorkSharing``).
+  init(interest: ElementInterest, tallies: Bool = false, worker: (any RangeWorker)? = nil) {
     self.interest = interest
     self.tallies = tallies
+    self.worker = tallies ? nil : worker
   }
 
   /// The builder for the next range, its counts zeroed; after the first range it passes over
@@ -93,7 +100,8 @@ final class RangeBuilder {
     } else {
       current = ElementBuilder()
       current.interest = interest
-      current.collects = true
+      current.worker = worker
+      current.collects = worker == nil
       builder = current
     }
     if !first { current.resumeAfterDamage() }
@@ -137,7 +145,9 @@ enum RangeParser {
     var positions: [UInt64] = []
     var recordsBefore: [Int] = []
     let tally = builder.recordTally
-    if tally == nil { positions.reserveCapacity(bytes.count / 200) }
+    let worker = rangeBuilder.worker
+    let collects = tally == nil && worker == nil
+    if collects { positions.reserveCapacity(bytes.count / 200) }
     builder.onCollect = {
       positions.append(
         UInt64(UInt32(truncatingIfNeeded: parser.line)) << 32 | UInt64(UInt32(truncatingIfNeeded: parser.column)))
@@ -165,8 +175,10 @@ enum RangeParser {
     } catch {
       outcome.failed = true
       _ = builder.takeCollected()
+      _ = worker?.finishRange()
       return outcome
     }
+    outcome.result = worker?.finishRange()
     if start == 0 {
       guard let tag = rootTag(bytes, prologLength: outcome.header?.prolog.count ?? 0) else {
         outcome.failed = true
@@ -175,7 +187,7 @@ enum RangeParser {
       outcome.rootTag = tag.tag
       outcome.rootLine = tag.line
     }
-    outcome.elementsLastFirst = builder.takeCollected(reserving: tally == nil ? bytes.count / 200 : 0)
+    outcome.elementsLastFirst = builder.takeCollected(reserving: collects ? bytes.count / 200 : 0)
     outcome.elementsLastFirst.reverseByMoving()
     outcome.positions = positions
     outcome.tally = tally

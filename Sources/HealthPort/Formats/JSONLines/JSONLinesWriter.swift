@@ -145,6 +145,46 @@ public final class JSONLinesWriter: ExportSink {
   }
 }
 
+extension JSONLinesWriter: RangeWorkSharing {
+  /// Lines are encoded on the parsing threads; this thread writes them after the header.
+  func makeRangeWorker() -> (any RangeWorker)? { Worker(style: style) }
+
+  func absorb(_ result: any RangeResult) throws {
+    let result = result as! EncodedRows
+    guard result.rows > 0 else { return }
+    if let header = pendingHeader {
+      pendingHeader = nil
+      writeHeader(header, exportDate: result.leadingExportDate)
+    }
+    if style == .document && elementsWritten > 0 { emitter.out.append(UInt8(ascii: ",")) }
+    try result.write(after: &emitter.out, to: output)
+    elementsWritten += result.rows
+  }
+
+  private final class Worker: RangeWorker {
+    let style: Style
+    var emitter = JSONEmitter()
+    var result = EncodedRows()
+
+    init(style: Style) { self.style = style }
+
+    /// As ``JSONLinesWriter/consume(_:)``, but for the first element's comma (the writer's).
+    func process(_ element: consuming ExportElement) throws {
+      if result.rows == 0, case .exportDate(let date) = element { result.leadingExportDate = date.value }
+      if style == .document && result.rows > 0 { emitter.out.append(UInt8(ascii: ",")) }
+      emitter.emit(element)
+      emitter.out.append(0x0A)
+      result.rowEnds.append(emitter.out.count)
+    }
+
+    func finishRange() -> any RangeResult {
+      swap(&emitter.out, &result.bytes)
+      defer { result = EncodedRows() }
+      return result
+    }
+  }
+}
+
 /// Appends elements as JSON objects: `{"element":…,"attributes":{…},"numbers":{…},"text":…,"children":[…]}`.
 struct JSONEmitter: ElementEmitter, ~Copyable {
   var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
