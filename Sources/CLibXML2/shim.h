@@ -22,6 +22,16 @@ static inline int cx_xml_column(xmlParserCtxtPtr ctxt) {
   return (ctxt && ctxt->input) ? ctxt->input->col : 0;
 }
 
+/// The bytes libxml2 is parsing from (its input buffer), or NULL. An attribute value that lies in
+/// them is the text as written, without a reference: libxml2 copies out every value it decodes.
+static inline const xmlChar *cx_xml_input_base(xmlParserCtxtPtr ctxt) {
+  return (ctxt && ctxt->input) ? ctxt->input->base : NULL;
+}
+
+static inline const xmlChar *cx_xml_input_end(xmlParserCtxtPtr ctxt) {
+  return (ctxt && ctxt->input) ? ctxt->input->end : NULL;
+}
+
 /// Whether the start tag whose startElementNs callback is running ends in the bytes libxml2 holds.
 /// libxml2 calls startElementNs before it looks for the tag's `>` or `/>`; at the end of a truncated
 /// input it calls it for a tag cut in the middle and reports "Couldn't find end of Start Tag" only

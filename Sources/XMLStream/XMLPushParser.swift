@@ -189,11 +189,11 @@ public final class XMLPushParser {
   private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {
     let ctxt = try context()
     var offset = 0
-    // Slices of 256 KiB: libxml2 copies each chunk into its input buffer before parsing it, and
-    // that buffer grows to twice the largest chunk (1 MiB chunks kept 3–6 MB of it; the same
-    // instructions either way). Also, xmlParseChunk takes an Int32 size.
+    // Slices of 64 KiB: libxml2 copies each chunk into its input buffer before parsing it, and
+    // that buffer grows to twice the largest chunk (1 MiB chunks kept 3–6 MB of it); what it
+    // has not parsed yet it moves to the front as it goes. Also, xmlParseChunk takes an Int32 size.
     repeat {
-      let length = min(bytes.count - offset, 256 << 10)
+      let length = min(bytes.count - offset, 64 << 10)
       let pointer = bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) }
       let isLast = terminate && offset + length == bytes.count
       let rc = xmlParseChunk(ctxt, pointer, Int32(length), isLast ? 1 : 0)
@@ -290,6 +290,7 @@ private final class ParserBox {
     } else {
       dispatcher.line = cx_xml_line(ctxt)
       dispatcher.column = cx_xml_column(ctxt)
+      dispatcher.asWritten = (cx_xml_input_base(ctxt), cx_xml_input_end(ctxt))
       dispatcher.start(name, Int(count), attributes)
       if dispatcher.failure != nil { xmlStopParser(ctxt) }
     }
@@ -372,6 +373,9 @@ final class EventDispatcher {
   /// Where libxml2 was when it read the event being handed on (its own line numbering).
   var line: Int32 = 0
   var column: Int32 = 0
+  /// libxml2's input buffer while its start-tag event is handed on directly (nil through the
+  /// pipeline, whose attributes are copies): see ``hasAmpersand(_:_:skipping:)``.
+  var asWritten: (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?) = (nil, nil)
 
   init(handler: XMLEventHandler) { self.handler = handler }
 
@@ -380,7 +384,7 @@ final class EventDispatcher {
     guard failure == nil else { return }
     tagSeen()
     do {
-      if let attributes, count > 0, Self.hasAmpersand(attributes, count) {
+      if let attributes, count > 0, Self.hasAmpersand(attributes, count, skipping: asWritten) {
         try startDecodingAmpersands(name, count, attributes)
       } else {
         try handler.startElement(XMLBytes(cString: name), attributes: XMLAttributes(raw: attributes, count: count))
@@ -396,10 +400,17 @@ final class EventDispatcher {
   /// Without entity substitution (never `XML_PARSE_NOENT`), libxml2 hands every `&` of an
   /// attribute value (`&amp;`, `&#38;`) on as the five bytes `&#38;`, and every other character as
   /// itself. Turning each `&#38;` back into `&` therefore gives the exact value.
-  private static func hasAmpersand(_ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) -> Bool {
+  /// Values inside `asWritten` (libxml2's input, when the event comes straight from it) are
+  /// text as written without a reference, where `&` cannot be: only the decoded ones are searched.
+  private static func hasAmpersand(
+    _ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int,
+    skipping asWritten: (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?)
+  ) -> Bool {
+    let (low, high) = asWritten
     for index in 0..<count {
       let begin = raw[index * 5 + 3]!
       let end = raw[index * 5 + 4]!
+      if let low, let high, begin >= low, end <= high { continue }
       if end > begin, memchr(begin, 0x26, end - begin) != nil { return true }
     }
     return false

@@ -92,6 +92,9 @@ struct AttributeParser {
   private var recentUnit = RecentString()
   private var recentDevice = RecentString()
   private var recentDeviceProduct: DeviceProduct = .other(model: nil)
+  /// ``record``, kept here: a static with a computed initial value is reached through a
+  /// `swift_once` check on every access, twice per Record.
+  private let recordMask = AttributeParser.record
 
   static let record: UInt32 = mask(
     .type, .sourceName, .sourceVersion, .device, .unit, .creationDate, .startDate, .endDate, .value)
@@ -185,7 +188,7 @@ struct AttributeParser {
     for index in 0..<attributes.count {
       let bytes = attributes.value(at: index)
       let id = names.name(attributes, index)
-      guard id != .unknown, Self.record & id.bit != 0 else {
+      guard id != .unknown, recordMask & id.bit != 0 else {
         extras.append(Attribute(interner.intern(attributes.name(at: index).buffer), bytes.string))
         continue
       }
@@ -240,7 +243,7 @@ struct AttributeParser {
     for index in 0..<attributes.count {
       let bytes = attributes.value(at: index)
       let id = names.name(attributes, index)
-      guard id != .unknown, Self.record & id.bit != 0 else {
+      guard id != .unknown, recordMask & id.bit != 0 else {
         extras += 1
         continue
       }

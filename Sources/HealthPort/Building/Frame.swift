@@ -22,8 +22,6 @@ enum Frame {
   case hrvList(HeartRateVariabilityList)
   case beat(InstantaneousBeatsPerMinute)
   case node(ElementNode, NodeRole)
-  /// Stands for ``ElementBuilder``'s pending top-level Record.
-  case pendingRecord
   case placeholder
 
   var context: Context {
@@ -36,7 +34,6 @@ enum Frame {
     case .route: .workoutRoute
     case .hrvList: .hrvList
     case .statistics, .fileReference, .metadata, .beat: .leaf
-    case .pendingRecord: .record
     case .node, .placeholder: .node
     }
   }
@@ -134,7 +131,7 @@ enum Frame {
       self = .placeholder
       n.children.append(child.asNode)
       self = .node(n, role)
-    case .placeholder, .pendingRecord:
+    case .placeholder:
       break
     }
   }
