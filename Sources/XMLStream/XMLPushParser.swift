@@ -97,6 +97,15 @@ public final class XMLPushParser {
   /// The 1-based column of that event.
   public var column: Int { Int(box.dispatcher.column) }
 
+  /// For bytes fed after ``EntityMarkers/substitute(in:)``: attribute values have their markers
+  /// turned back into `<` and `>`, counted in ``restoredEntityMarkers``. Set before feeding.
+  public var restoresEntityMarkers: Bool {
+    get { box.dispatcher.restoresMarkers }
+    set { box.dispatcher.restoresMarkers = newValue }
+  }
+  /// The markers turned back so far.
+  public var restoredEntityMarkers: Int { box.dispatcher.restoredMarkers }
+
   /// Feeds the next bytes of the document.
   public func feed(_ bytes: UnsafeRawBufferPointer) throws {
     precondition(!finished, "feed after finish")
@@ -376,6 +385,9 @@ final class EventDispatcher {
   /// libxml2's input buffer while its start-tag event is handed on directly (nil through the
   /// pipeline, whose attributes are copies): see ``hasAmpersand(_:_:skipping:)``.
   var asWritten: (UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?) = (nil, nil)
+  /// See ``XMLPushParser/restoresEntityMarkers``.
+  var restoresMarkers = false
+  private(set) var restoredMarkers = 0
 
   init(handler: XMLEventHandler) { self.handler = handler }
 
@@ -384,6 +396,7 @@ final class EventDispatcher {
     guard failure == nil else { return }
     tagSeen()
     do {
+      if restoresMarkers, let attributes, count > 0 { restoreMarkers(attributes, count) }
       if let attributes, count > 0, Self.hasAmpersand(attributes, count, skipping: asWritten) {
         try startDecodingAmpersands(name, count, attributes)
       } else {
@@ -416,29 +429,58 @@ final class EventDispatcher {
     return false
   }
 
+  /// Turns the ``EntityMarkers`` in the values back into `<` and `>` where they lie, each value
+  /// moved together and its end pointer moved back: libxml2 never reads a value's bytes again
+  /// after this event (it frees a value it made by its start pointer, which stays).
+  private func restoreMarkers(_ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) {
+    let delete = Int32(EntityMarkers.delete)
+    for index in 0..<count {
+      let begin = UnsafeMutablePointer(mutating: raw[index * 5 + 3]!)
+      let end = UnsafeMutablePointer(mutating: raw[index * 5 + 4]!)
+      guard end > begin, let first = memchr(begin, delete, end - begin)?.assumingMemoryBound(to: UInt8.self)
+      else { continue }
+      var write = first
+      var read = first
+      while read < end {
+        // `read` is at a DEL: a marker, or (the count then falls short) a DEL kept as it is.
+        if let character = EntityMarkers.character(at: read, available: end - read) {
+          write.pointee = character
+          read += 4
+          restoredMarkers += 1
+        } else {
+          write.pointee = read.pointee
+          read += 1
+        }
+        write += 1
+        let next = read < end ? memchr(read, delete, end - read)?.assumingMemoryBound(to: UInt8.self) ?? end : end
+        if next > read { memmove(write, read, next - read) }
+        write += next - read
+        read = next
+      }
+      raw[index * 5 + 4] = UnsafePointer(write)
+    }
+  }
+
+  /// The values with each `&#38;` turned back into `&`.
   private func startDecodingAmpersands(
     _ name: UnsafePointer<xmlChar>, _ count: Int, _ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
   ) throws {
     valueScratch.removeAll(keepingCapacity: true)
-    var spans: [(Int, Int)] = []
-    spans.reserveCapacity(count)
+    spanScratch.removeAll(keepingCapacity: true)
+    let (low, high) = asWritten
     for index in 0..<count {
       let begin = raw[index * 5 + 3]!
-      let length = raw[index * 5 + 4]! - begin
-      let start = valueScratch.count
-      var offset = 0
-      while offset < length {
-        let byte = begin[offset]
-        valueScratch.append(byte)
-        if byte == 0x26, offset + 4 < length, begin[offset + 1] == 0x23, begin[offset + 2] == 0x33,
-          begin[offset + 3] == 0x38, begin[offset + 4] == 0x3B
-        {
-          offset += 5
-        } else {
-          offset += 1
-        }
+      let end = raw[index * 5 + 4]!
+      var asWritten = false
+      if let low, let high, begin >= low, end <= high { asWritten = true }
+      let changes = end > begin && !asWritten && memchr(begin, 0x26, end - begin) != nil
+      guard changes else {
+        spanScratch.append((-1, -1))  // handed on in place
+        continue
       }
-      spans.append((start, valueScratch.count))
+      let start = valueScratch.count
+      appendDecoded(begin, end - begin)
+      spanScratch.append((start, valueScratch.count))
     }
     try valueScratch.withUnsafeBufferPointer { values in
       let base = values.baseAddress ?? UnsafePointer(bitPattern: 1)!
@@ -447,14 +489,45 @@ final class EventDispatcher {
         quintupleScratch.append(raw[index * 5])
         quintupleScratch.append(raw[index * 5 + 1])
         quintupleScratch.append(raw[index * 5 + 2])
-        quintupleScratch.append(base + spans[index].0)
-        quintupleScratch.append(base + spans[index].1)
+        let (start, end) = spanScratch[index]
+        if start < 0 {
+          quintupleScratch.append(raw[index * 5 + 3])
+          quintupleScratch.append(raw[index * 5 + 4])
+        } else {
+          quintupleScratch.append(base + start)
+          quintupleScratch.append(base + end)
+        }
       }
       try quintupleScratch.withUnsafeMutableBufferPointer { quintuples in
         try handler.startElement(
           XMLBytes(cString: name), attributes: XMLAttributes(raw: quintuples.baseAddress, count: count))
       }
     }
+  }
+
+  private var spanScratch: [(Int, Int)] = []
+
+  /// Appends a value to `valueScratch` with each `&#38;` as `&`, the runs between copied whole.
+  private func appendDecoded(_ begin: UnsafePointer<UInt8>, _ length: Int) {
+    var offset = 0
+    var run = 0
+    func copyRun(upTo end: Int) {
+      if end > run { valueScratch.append(contentsOf: UnsafeBufferPointer(start: begin + run, count: end - run)) }
+    }
+    while offset < length {
+      let byte = begin[offset]
+      if byte == 0x26, offset + 4 < length, begin[offset + 1] == 0x23, begin[offset + 2] == 0x33,
+        begin[offset + 3] == 0x38, begin[offset + 4] == 0x3B
+      {
+        copyRun(upTo: offset)
+        valueScratch.append(0x26)
+        offset += 5
+        run = offset
+      } else {
+        offset += 1
+      }
+    }
+    copyRun(upTo: length)
   }
 
   func end(_ name: UnsafePointer<xmlChar>) {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import XMLStream
 
 @testable import HealthPort
 
@@ -183,6 +184,56 @@ struct ParallelReaderTests {
     // range of 64 bytes ends at nearly every candidate.
     let caught = [readers[0], readers[1], readers[2], readers[4]].map { ($0.sequentialFrom ?? 0) > 0 }
     #expect(caught == [true, true, true, true], "\(kind): the planted boundary was not caught")
+  }
+
+  /// `&lt;` and `&gt;` become markers before a range is parsed (``EntityMarkers``); these put
+  /// them, and DEL (the markers' byte), where the markers must not be turned back: the ranges
+  /// holding them are parsed again as written, in parallel still, with the sequential results.
+  @Test(
+    "references and DEL where no entity marker may stand",
+    arguments: [
+      ("plain", "<Note a=\"x\">words</Note>"),
+      ("text", "<Note>a &lt; b &gt; c &lt;&lt;HKDevice&gt;</Note>"),
+      ("comment", "<!-- &lt;Record type=\"x\"/&gt; -->"),
+      ("CDATA", "<Note><![CDATA[&lt;kept as written&gt;]]></Note>"),
+      ("processing instruction", "<?note &lt;kept&gt;?>"),
+      ("a DEL in a value", "<Note a=\"x\u{7F}y &lt;z&gt;\"/>"),
+      ("a marker's look-alike", "<Note a=\"\u{7F}lt\u{7F} and \u{7F}gt\u{7F}\"/>"),
+      ("a DEL in text", "<Note>\u{7F}lt\u{7F}</Note>"),
+      ("ampersands beside them", "<Note a=\"&amp;lt; &lt;&amp;&gt; &#38;gt;\" b=\"&lt;\"/>"),
+    ])
+  func entityMarkers(kind: String, snippet: String) throws {
+    let text = try Self.bigSample(copies: 4)
+    var result = text
+    for fraction in [3, 2, 1] {
+      // Between two top-level Records: every range verifies, none is read in sequence.
+      let at = result.index(result.startIndex, offsetBy: result.count * fraction / 4)
+      let line = try #require(result.range(of: "\n <Record ", range: at..<result.endIndex)).lowerBound
+      result.insert(contentsOf: "\n " + snippet, at: line)
+    }
+    let readers = Self.expectSame(Array(result.utf8), kind, rangeSizes: [256, 2048, 65536])
+    #expect(readers.allSatisfy { $0.sequentialFrom == nil }, "\(kind): \(readers.map { $0.sequentialFrom })")
+  }
+
+  @Test("entity markers: every reference swapped and back, byte for byte; none in bytes with a DEL")
+  func entityMarkerBytes() throws {
+    var bytes = Array(try Self.bigSample(copies: 2).utf8)
+    let original = bytes
+    let references =
+      String(decoding: bytes, as: UTF8.self).components(separatedBy: "&lt;").count - 1
+      + String(decoding: bytes, as: UTF8.self).components(separatedBy: "&gt;").count - 1
+    #expect(references > 50)
+    let swapped = bytes.withUnsafeMutableBytes { EntityMarkers.substitute(in: $0) }
+    #expect(swapped == references)
+    // Same lengths (lines and columns kept): two bytes of each reference changed, nothing else.
+    #expect(zip(bytes, original).filter { $0 != $1 }.count == 2 * references)
+    #expect(String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{7F}lt\u{7F}").count - 1 > 0)
+    #expect(!String(decoding: bytes, as: UTF8.self).contains("&lt;"))
+    bytes.withUnsafeMutableBytes { EntityMarkers.restore(in: $0) }
+    #expect(bytes == original)
+    var withDelete = original + [0x7F]
+    #expect(withDelete.withUnsafeMutableBytes { EntityMarkers.substitute(in: $0) } == 0)
+    #expect(withDelete == original + [0x7F])
   }
 
   @Test(

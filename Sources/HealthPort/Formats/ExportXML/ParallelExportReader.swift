@@ -197,8 +197,8 @@ final class ParallelExportReader {
           }
           let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(end - start)])
           let read = try document.read(at: start, into: slice)
-          outcome = RangeParser.parse(
-            UnsafeRawBufferPointer(rebasing: slice[0..<read]), start: start, isLast: end == document.size,
+          outcome = RangeParser.parseWithMarkers(
+            UnsafeMutableRawBufferPointer(rebasing: slice[0..<read]), start: start, isLast: end == document.size,
             name: document.displayName, builder: builder)
           if read < end - start { outcome.failed = true }  // the file shrank: read it in sequence
         } else if index == 0 {

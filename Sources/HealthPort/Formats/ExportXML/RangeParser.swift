@@ -124,8 +124,11 @@ enum RangeParser {
 
   /// A range cut from a stream; one the stream's error ended fails, to be read in sequence.
   static func parse(_ raw: RawRange, name: String, builder: RangeBuilder) -> RangeOutcome {
-    var outcome = raw.bytes.withUnsafeBytes {
-      parse($0, start: raw.start, isLast: raw.isLast, name: name, builder: builder)
+    // The board keeps the bytes as written (a read gone on in sequence is fed them): the markers
+    // go into a copy.
+    var bytes = raw.bytes
+    var outcome = bytes.withUnsafeMutableBytes {
+      parseWithMarkers($0, start: raw.start, isLast: raw.isLast, name: name, builder: builder)
     }
     outcome.isLast = raw.isLast
     outcome.consumed = raw.consumed
@@ -134,14 +137,34 @@ enum RangeParser {
     return outcome
   }
 
+  /// Parses a range after the first with ``EntityMarkers`` in place of `&lt;` and `&gt;` (the
+  /// bytes are changed, and changed back when the range has to be parsed as written: when it
+  /// failed, or when a marker was not in an attribute value).
+  static func parseWithMarkers(
+    _ bytes: UnsafeMutableRawBufferPointer, start: Int, isLast: Bool, name: String, builder: RangeBuilder
+  ) -> RangeOutcome {
+    let markers = start > 0 ? EntityMarkers.substitute(in: bytes) : 0
+    if markers > 0 {
+      let outcome = parse(
+        UnsafeRawBufferPointer(bytes), start: start, isLast: isLast, name: name, builder: builder, markers: markers)
+      if !outcome.failed { return outcome }
+      EntityMarkers.restore(in: bytes)
+    }
+    return parse(UnsafeRawBufferPointer(bytes), start: start, isLast: isLast, name: name, builder: builder)
+  }
+
+  /// `markers`: how many ``EntityMarkers`` the bytes hold; the range fails unless every one was
+  /// turned back in an attribute value.
   static func parse(
-    _ bytes: UnsafeRawBufferPointer, start: Int, isLast: Bool, name: String, builder rangeBuilder: RangeBuilder
+    _ bytes: UnsafeRawBufferPointer, start: Int, isLast: Bool, name: String, builder rangeBuilder: RangeBuilder,
+    markers: Int = 0
   ) -> RangeOutcome {
     var outcome = RangeOutcome()
     outcome.start = start
     outcome.end = start + bytes.count
     let builder = rangeBuilder.next(first: start == 0)
     let parser = XMLPushParser(documentName: name, handler: XMLElementFeed(builder))
+    parser.restoresEntityMarkers = markers > 0
     var positions: [UInt64] = []
     var recordsBefore: [Int] = []
     let tally = builder.recordTally
@@ -172,6 +195,7 @@ enum RangeParser {
       try parser.feed(bytes)
       if !isLast { try syntheticEnd.withUnsafeBytes { try parser.feed($0) } }
       try parser.finish()
+      if parser.restoredEntityMarkers != markers { throw ExportDataError(message: "a marker outside a value") }
     } catch {
       outcome.failed = true
       _ = builder.takeCollected()
