@@ -429,7 +429,7 @@ final class EventDispatcher {
     return false
   }
 
-  /// Turns the ``EntityMarkers`` in the values back into `<` and `>` where they lie, each value
+  /// Turns the ``EntityMarkers`` in the values back into `<`, `>` and `’` where they lie, each value
   /// moved together and its end pointer moved back: libxml2 never reads a value's bytes again
   /// after this event (it frees a value it made by its start pointer, which stays).
   private func restoreMarkers(_ raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) {
@@ -443,15 +443,20 @@ final class EventDispatcher {
       var read = first
       while read < end {
         // `read` is at a DEL: a marker, or (the count then falls short) a DEL kept as it is.
-        if let character = EntityMarkers.character(at: read, available: end - read) {
-          write.pointee = character
-          read += 4
+        if let marker = EntityMarkers.marker(at: read, available: end - read) {
+          write[0] = marker.value.0
+          if marker.count == 3 {
+            write[1] = marker.value.1
+            write[2] = marker.value.2
+          }
+          write += marker.count
+          read += marker.length
           restoredMarkers += 1
         } else {
           write.pointee = read.pointee
+          write += 1
           read += 1
         }
-        write += 1
         let next = read < end ? memchr(read, delete, end - read)?.assumingMemoryBound(to: UInt8.self) ?? end : end
         if next > read { memmove(write, read, next - read) }
         write += next - read

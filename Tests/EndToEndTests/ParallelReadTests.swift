@@ -161,6 +161,37 @@ struct ParallelReadTests {
     }
   }
 
+  /// For the writers that encode on the parsing threads, `’` is a marker too (``EntityMarkers``):
+  /// planted where a marker must not be turned back (text, a comment, CDATA) and where it must (a
+  /// value, beside `&lt;`), the rows are the one-thread rows.
+  @Test("apostrophes and references around the markers: the same rows")
+  func apostropheMarkers() throws {
+    let work = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    var text = try String(contentsOf: Self.sampleXML, encoding: .utf8)
+    let snippets = [
+      "<Note>Anna’s &lt;Watch&gt;</Note>", "<!-- Anna’s -->", "<Note><![CDATA[Anna’s &lt;]]></Note>",
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Anna’s Apple Watch\" "
+        + "device=\"&lt;&lt;HKDevice: 0x1&gt;, name:Anna’s Watch&gt;\" unit=\"count\" "
+        + "creationDate=\"2024-01-01 10:00:00 +0100\" startDate=\"2024-01-01 10:00:00 +0100\" "
+        + "endDate=\"2024-01-01 10:01:00 +0100\" value=\"12\"/>",
+    ]
+    for (index, snippet) in snippets.enumerated() {
+      let at = text.index(text.startIndex, offsetBy: text.count * (index + 1) / 20)
+      let line = try #require(text.range(of: "\n <Record ", range: at..<text.endIndex)).lowerBound
+      text.insert(contentsOf: "\n " + snippet, at: line)
+    }
+    let file = work.appendingPathComponent("apostrophes.xml")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    for format in ["csv", "jsonl", "xml"] {
+      for rangeBytes in [300, 2000] {
+        let result = try Self.same(["convert", file.path, "--to", format], rangeBytes: rangeBytes)
+        #expect(result.status == 0, "\(format): \(result.stderr)")
+        #expect(result.stdoutText.contains("Anna’s Apple Watch"), "\(format)")
+      }
+    }
+  }
+
   /// Rows encoded on the parsing threads reach stdout at the rows where one thread writes its
   /// blocks, so that what is written before an error (stdout cannot be taken back) is the same.
   @Test("an error late in a large export: the same rows on stdout before it")

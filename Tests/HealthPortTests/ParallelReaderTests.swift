@@ -231,6 +231,16 @@ struct ParallelReaderTests {
     #expect(!String(decoding: bytes, as: UTF8.self).contains("&lt;"))
     bytes.withUnsafeMutableBytes { EntityMarkers.restore(in: $0) }
     #expect(bytes == original)
+    // With apostrophes (`’`, three bytes, as `DEL q DEL`): swapped and back as well.
+    var named = Array(("<Note a=\"Anna’s &lt;Watch&gt;\">’’</Note>" + String(decoding: original, as: UTF8.self)).utf8)
+    let namedOriginal = named
+    let apostrophes = String(decoding: named, as: UTF8.self).filter { $0 == "’" }.count
+    #expect(apostrophes >= 3)
+    let both = named.withUnsafeMutableBytes { EntityMarkers.substitute(in: $0, apostrophes: true) }
+    #expect(both == references + 2 + apostrophes)
+    #expect(!named.contains(0xE2) || !String(decoding: named, as: UTF8.self).contains("’"))
+    named.withUnsafeMutableBytes { EntityMarkers.restore(in: $0) }
+    #expect(named == namedOriginal)
     var withDelete = original + [0x7F]
     #expect(withDelete.withUnsafeMutableBytes { EntityMarkers.substitute(in: $0) } == 0)
     #expect(withDelete == original + [0x7F])

@@ -143,7 +143,8 @@ enum RangeParser {
   static func parseWithMarkers(
     _ bytes: UnsafeMutableRawBufferPointer, start: Int, isLast: Bool, name: String, builder: RangeBuilder
   ) -> RangeOutcome {
-    let markers = start > 0 ? EntityMarkers.substitute(in: bytes) : 0
+    // `’` too for a sink that shares its work out: no element's place is reported from the range.
+    let markers = start > 0 ? EntityMarkers.substitute(in: bytes, apostrophes: builder.worker != nil) : 0
     if markers > 0 {
       let outcome = parse(
         UnsafeRawBufferPointer(bytes), start: start, isLast: isLast, name: name, builder: builder, markers: markers)
