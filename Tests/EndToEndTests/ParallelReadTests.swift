@@ -213,16 +213,12 @@ struct ParallelReadTests {
     }
   }
 
+  /// The benchmark's generator: an export of about `megabytes` MB in the Health app's layout.
   static func generate(megabytes: Int, seed: Int, to file: URL) throws {
-    let generator = Process()
-    generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    generator.arguments = [
-      "python3", Harness.repoRoot.appendingPathComponent("Benchmarks/generate_export.py").path, "--size-mb",
-      "\(megabytes)", "--seed", "\(seed)", "-o", file.path,
-    ]
-    try generator.run()
-    generator.waitUntilExit()
-    try #require(generator.terminationStatus == 0)
+    let generator = Harness.repoRoot.appendingPathComponent("Benchmarks/generate_export.py").path
+    let result = try Harness.runTool(
+      "/usr/bin/env", ["python3", generator, "--size-mb", "\(megabytes)", "--seed", "\(seed)", "-o", file.path])
+    try #require(result.status == 0, "\(result.output)")
   }
 
   @Test("a large generated export: parsers on real-sized ranges")
@@ -230,15 +226,7 @@ struct ParallelReadTests {
     let work = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }
     let file = work.appendingPathComponent("generated.xml")
-    let generator = Process()
-    generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    generator.arguments = [
-      "python3", Harness.repoRoot.appendingPathComponent("Benchmarks/generate_export.py").path, "--size-mb", "6",
-      "--seed", "3", "-o", file.path,
-    ]
-    try generator.run()
-    generator.waitUntilExit()
-    try #require(generator.terminationStatus == 0)
+    try Self.generate(megabytes: 6, seed: 3, to: file)
     for command in Self.commands { try Self.same(command + [file.path], rangeBytes: 1 << 20) }
     // Every top-level Record is counted, as the text says (one space of indentation).
     let text = try String(contentsOf: file, encoding: .utf8)

@@ -158,6 +158,24 @@ struct ParallelReaderTests {
     Self.expectSame(bytes, "stop at \(k)", stopAt: k)
   }
 
+  /// `snippet` on a line of its own at a quarter, a half and three quarters of `text`: after the
+  /// next line that ends a Record (which may be inside a Correlation or Workout), or, `topLevel`,
+  /// before the next top-level Record.
+  static func plantAtQuarters(_ snippet: String, in text: String, topLevel: Bool) throws -> String {
+    var result = text
+    for fraction in [3, 2, 1] {
+      let at = result.index(result.startIndex, offsetBy: result.count * fraction / 4)
+      if topLevel {
+        let line = try #require(result.range(of: "\n <Record ", range: at..<result.endIndex)).lowerBound
+        result.insert(contentsOf: "\n " + snippet, at: line)
+      } else {
+        let line = try #require(result.range(of: "/>\n", range: at..<result.endIndex)).upperBound
+        result.insert(contentsOf: " " + snippet + "\n", at: line)
+      }
+    }
+    return result
+  }
+
   /// Lines that look like top-level elements, planted where they are not.
   static let fakeElements =
     "\n <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"X\"/>\n <Fake a=\"1\">\n"
@@ -171,14 +189,7 @@ struct ParallelReaderTests {
       ("processing instruction", "<?note \(fakeElements)?>"),
     ])
   func planted(kind: String, snippet: String) throws {
-    let text = try Self.bigSample(copies: 4)
-    // Planted at a quarter, a half and three quarters of the document, each after a Record.
-    var result = text
-    for fraction in [3, 2, 1] {
-      let at = result.index(result.startIndex, offsetBy: result.count * fraction / 4)
-      let line = try #require(result.range(of: "/>\n", range: at..<result.endIndex)).upperBound
-      result.insert(contentsOf: " " + snippet + "\n", at: line)
-    }
+    let result = try Self.plantAtQuarters(snippet, in: try Self.bigSample(copies: 4), topLevel: false)
     let readers = Self.expectSame(Array(result.utf8), kind, rangeSizes: [64, 256, 2048])
     // Split by offset, a range ends at the planted line whatever the size; cut from a stream, a
     // range of 64 bytes ends at nearly every candidate.
@@ -203,14 +214,8 @@ struct ParallelReaderTests {
       ("ampersands beside them", "<Note a=\"&amp;lt; &lt;&amp;&gt; &#38;gt;\" b=\"&lt;\"/>"),
     ])
   func entityMarkers(kind: String, snippet: String) throws {
-    let text = try Self.bigSample(copies: 4)
-    var result = text
-    for fraction in [3, 2, 1] {
-      // Between two top-level Records: every range verifies, none is read in sequence.
-      let at = result.index(result.startIndex, offsetBy: result.count * fraction / 4)
-      let line = try #require(result.range(of: "\n <Record ", range: at..<result.endIndex)).lowerBound
-      result.insert(contentsOf: "\n " + snippet, at: line)
-    }
+    // Between two top-level Records: every range verifies, none is read in sequence.
+    let result = try Self.plantAtQuarters(snippet, in: try Self.bigSample(copies: 4), topLevel: true)
     let readers = Self.expectSame(Array(result.utf8), kind, rangeSizes: [256, 2048, 65536])
     #expect(readers.allSatisfy { $0.sequentialFrom == nil }, "\(kind): \(readers.map { $0.sequentialFrom })")
   }
