@@ -14,7 +14,13 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   /// What follows the address (everything, when `address` is nil).
   public var rest: String
 
-  static let head = Array("<<HKDevice: 0x".utf8)
+  /// The canonical head, `<<HKDevice: 0x`: 14 bytes.
+  static let headText: StaticString = "<<HKDevice: 0x"
+  static let headCount = 14
+  /// Its bytes 0–7 and 6–13 as little-endian words: `split` compares the head as two loads
+  /// rather than through a shared array (which both parsing threads would retain).
+  static let headFirstWord: UInt64 = 0x6976_6544_4B48_3C3C  // "<<HKDevi"
+  static let headSecondWord: UInt64 = 0x7830_203A_6563_6976  // "vice: 0x"
 
   public init(_ text: String) {
     var text = text
@@ -35,27 +41,34 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   /// The address and where the rest starts, for the canonical form: `<<HKDevice: 0x`, 1–16
   /// lowercase hex digits without a leading zero, then `>`. Otherwise (nil, 0).
   static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64?, Int) {
-    let head = Self.head
-    guard bytes.count > head.count + 1,
-      head.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, head.count) }) == 0
+    let headCount = Self.headCount
+    guard bytes.count > headCount + 1, let base = bytes.baseAddress else { return (nil, 0) }
+    let raw = UnsafeRawPointer(base)
+    guard raw.loadUnaligned(as: UInt64.self).littleEndian == Self.headFirstWord,
+      raw.loadUnaligned(fromByteOffset: 6, as: UInt64.self).littleEndian == Self.headSecondWord
     else { return (nil, 0) }
-    var index = head.count
+    var index = headCount
     var value: UInt64 = 0
-    while index < bytes.count, index - head.count < 16 {
-      let byte = bytes[index]
-      let digit: UInt64
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - 48)
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt64(byte - 87)
-      default: digit = 16
+    let end = min(bytes.count, headCount + 16)
+    while index < end {
+      let byte = base[index]
+      // '0'–'9' and 'a'–'f' only: `byte | 0x20` would also take 'A'–'F', which the export never writes.
+      let decimal = byte &- UInt8(ascii: "0")
+      let letter = byte &- UInt8(ascii: "a")
+      let digit: UInt8
+      if decimal < 10 {
+        digit = decimal
+      } else if letter < 6 {
+        digit = letter &+ 10
+      } else {
+        break
       }
-      if digit == 16 { break }
-      value = value << 4 | digit
+      value = value << 4 | UInt64(digit)
       index += 1
     }
-    let digits = index - head.count
-    guard digits > 0, index < bytes.count, bytes[index] == UInt8(ascii: ">"),
-      digits == 1 || bytes[head.count] != UInt8(ascii: "0")
+    let digits = index - headCount
+    guard digits > 0, index < bytes.count, base[index] == UInt8(ascii: ">"),
+      digits == 1 || base[headCount] != UInt8(ascii: "0")
     else { return (nil, 0) }
     return (value, index)
   }
@@ -70,7 +83,7 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   /// Appends the string exactly as written.
   public func append(to bytes: inout [UInt8]) {
     if let address {
-      bytes.append(contentsOf: Self.head)
+      Self.headText.withUTF8Buffer { bytes.append(contentsOf: $0) }
       Self.appendHex(address, to: &bytes)
     }
     bytes.append(contentsOf: rest.utf8)
