@@ -192,6 +192,85 @@ struct ParallelReadTests {
     }
   }
 
+  /// Records in every form a start tag and its children take, planted among the sample's: the
+  /// CSV and JSON writers encode a top-level Record on a parsing thread from its start tag's
+  /// bytes and its children (``RecordTag``), never making the Record, and must write what the
+  /// one-thread writer writes of the Record it makes.
+  static let oddRecords = [
+    // Quotes and a comma in the name, no version, a device without the canonical head (capital
+    // hex), an unknown attribute, a category value, no unit.
+    #"<Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Bob, &quot;the&quot; Phone" "#
+      + #"device="&lt;&lt;HKDevice: 0xABC&gt;, name:Bob’s&gt;" creationDate="2024-02-01 01:00:00 +0100" "#
+      + #"startDate="2024-02-01 01:00:00 +0100" endDate="2024-02-01 06:30:00 +0100" "#
+      + #"value="HKCategoryValueSleepAnalysisAsleepCore" futureAttribute="1"/>"#,
+    // Metadata with a repeated key, an HRV list with a beat and an unknown child, an unknown
+    // child with a child of its own and text.
+    #"<Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Anna’s Apple Watch" "#
+      + #"sourceVersion="9.0" device="&lt;&lt;HKDevice: 0x1f&gt;, name:Apple Watch, model:Watch&gt;" unit="ms" "#
+      + #"creationDate="2024-02-02 20:05:00 +0100" startDate="2024-02-02 20:00:00 +0100" "#
+      + #"endDate="2024-02-02 20:01:00 +0100" value="41.5">"# + "\n"
+      + #"  <MetadataEntry key="HKAlgorithmVersion" value="2"/>"# + "\n"
+      + #"  <MetadataEntry key="HKAlgorithmVersion" value="3, &quot;b&quot;"/>"# + "\n"
+      + "  <HeartRateVariabilityMetadataList>\n"
+      + #"   <InstantaneousBeatsPerMinute bpm="61" time="8:01:02.35 PM"/>"# + "\n"
+      + #"   <Oddity a="1"/>"# + "\n"
+      + "  </HeartRateVariabilityMetadataList>\n"
+      + #"  <FutureChild x="y">text<Deeper/></FutureChild>"# + "\n"
+      + " </Record>",
+    // An empty unit beside a value that is no number; an empty version and device.
+    #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="S" sourceVersion="" device="" unit="" "#
+      + #"startDate="2024-02-03 10:00:00 -0500" endDate="2024-02-03 10:01:00 -0500" value="abc"/>"#,
+    // No value at all; an empty value; an exponent; a negative integer.
+    #"<Record type="HKCategoryTypeIdentifierMindfulSession" sourceName="S" "#
+      + #"startDate="2024-02-04 10:00:00 +0000" endDate="2024-02-04 10:10:00 +0000"/>"#,
+    #"<Record type="HKCategoryTypeIdentifierMindfulSession" sourceName="S" "#
+      + #"startDate="2024-02-04 11:00:00 +0000" endDate="2024-02-04 11:10:00 +0000" value=""/>"#,
+    #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="S" unit="count" "#
+      + #"startDate="2024-02-05 10:00:00 +0000" endDate="2024-02-05 10:01:00 +0000" value="1.5e+06"/>"#,
+    #"<Record type="HKQuantityTypeIdentifierHeight" sourceName="S" unit="cm" "#
+      + #"startDate="2024-02-05 10:00:00 +0000" endDate="2024-02-05 10:01:00 +0000" value="-3"/>"#,
+  ]
+
+  @Test("Records written from their start tags: every odd form, the same rows")
+  func recordTags() throws {
+    let work = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    var text = try String(contentsOf: Self.sampleXML, encoding: .utf8)
+    for (index, snippet) in Self.oddRecords.enumerated() {
+      let at = text.index(text.startIndex, offsetBy: text.count * (index + 2) / (Self.oddRecords.count + 3))
+      let line = try #require(text.range(of: "\n <Record ", range: at..<text.endIndex)).lowerBound
+      text.insert(contentsOf: "\n " + snippet, at: line)
+    }
+    let file = work.appendingPathComponent("odd-records.xml")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    for format in ["csv", "jsonl", "json"] {
+      for rangeBytes in [300, 2000] {
+        // Without --quiet: the counts by element name and the warnings (records without a
+        // value, unknown attributes and elements) come from the parsing threads too.
+        let result = try Self.same(["convert", file.path, "--to", format], rangeBytes: rangeBytes)
+        #expect(result.status == 0, "\(format): \(result.stderr)")
+        #expect(result.stdoutText.contains("HKCategoryValueSleepAnalysisAsleepCore"), "\(format)")
+        #expect(result.stdoutText.contains("HKAlgorithmVersion"), "\(format)")
+      }
+    }
+    let jsonl = try Self.same(["convert", file.path, "--to", "jsonl", "--quiet"], rangeBytes: 300).stdoutText
+    for part in ["FutureChild", "Oddity", "futureAttribute", "8:01:02.35 PM", #""value":"abc""#] {
+      #expect(jsonl.contains(part), "\(part)")
+    }
+
+    // A child that fails inside a Record whose row was begun: the range is read again in
+    // sequence, with the same first error and the same rows before it.
+    let bad = text.replacingOccurrences(
+      of: #"<MetadataEntry key="HKAlgorithmVersion" value="2"/>"#, with: #"<MetadataEntry key="HKAlgorithmVersion"/>"#)
+    let badFile = work.appendingPathComponent("odd-records-bad.xml")
+    try bad.write(to: badFile, atomically: true, encoding: .utf8)
+    for format in ["csv", "jsonl"] {
+      let result = try Self.same(["convert", badFile.path, "--to", format], rangeBytes: 300)
+      #expect(result.status == 65, "\(format): \(result.stderr)")
+      #expect(result.stderr.contains("MetadataEntry is missing its required attribute 'value'"), "\(result.stderr)")
+    }
+  }
+
   /// Rows encoded on the parsing threads reach stdout at the rows where one thread writes its
   /// blocks, so that what is written before an error (stdout cannot be taken back) is the same.
   @Test("an error late in a large export: the same rows on stdout before it")

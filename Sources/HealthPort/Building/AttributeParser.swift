@@ -82,7 +82,8 @@ struct AttributeParser {
   var values = StringCache()
   private var deviceProducts = ByteKeyedTable<DeviceProduct>()
   private var nameProducts = ByteKeyedTable<String?>()
-  private var names = AttributeNameCache()
+  /// (Internal for ``recordTag(_:)``, like the members below it uses.)
+  var names = AttributeNameCache()
   private var dates = DateParser()
   // The previous values of the Record fields that repeat from record to record.
   private var recentType = RecentString()
@@ -94,7 +95,7 @@ struct AttributeParser {
   private var recentDeviceProduct: DeviceProduct = .other(model: nil)
   /// ``record``, kept here: a static with a computed initial value is reached through a
   /// `swift_once` check on every access, twice per Record.
-  private let recordMask = AttributeParser.record
+  let recordMask = AttributeParser.record
 
   static let record: UInt32 = mask(
     .type, .sourceName, .sourceVersion, .device, .unit, .creationDate, .startDate, .endDate, .value)
@@ -318,10 +319,30 @@ struct AttributeParser {
     return (device, product)
   }
 
+  /// The Apple product a Record's `sourceName` names, as ``recordSource(_:)`` finds it, without
+  /// the name's String.
+  @inline(__always)
+  mutating func recordSourceProduct(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    if recentSource.matches(bytes) { return recentSourceProduct }
+    return recordSource(bytes).1
+  }
+
+  /// The product of a Record's device, as ``recordDevice(_:)`` finds it, from the device's
+  /// address and rest (``DeviceString/split(_:)``).
+  @inline(__always)
+  mutating func recordDeviceProduct(address: UInt64?, rest: UnsafeBufferPointer<UInt8>) -> DeviceProduct {
+    if recentDevice.matches(rest) { return recentDeviceProduct }
+    let text = interner.intern(rest, limit: 1024)
+    let product = deviceProduct(rest, device: DeviceString(address: address, rest: text))
+    recentDevice.remember(rest, text)
+    recentDeviceProduct = product
+    return product
+  }
+
   /// The source product: the device's Apple product, else one named in the source name, else
   /// the device's model.
   @inline(__always)
-  private static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
+  static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
     switch device {
     case .apple(let apple): apple
     case .other(let model): named ?? model
@@ -332,7 +353,7 @@ struct AttributeParser {
   /// The reader's rule for a Record's value (``RecordValueRule``); `text` gives the value for
   /// the message, only when there is one to write.
   @inline(__always)
-  private static func checkValue(
+  static func checkValue(
     _ rule: RecordValueRule, present: Bool, isNumber: Bool, unit: String?, type: String, text: () -> String?
   ) throws {
     switch rule {
@@ -348,7 +369,7 @@ struct AttributeParser {
 
   /// The date of a Record attribute, in the export's form or, when the reader allows it, ISO 8601.
   @inline(__always)
-  private mutating func recordDate<Attributes: ElementAttributes>(
+  mutating func recordDate<Attributes: ElementAttributes>(
     _ value: ByteView, _ name: StaticString, _ attributes: Attributes
   ) throws -> HealthDate {
     guard attributes.acceptsISO8601Dates else { return try dates.parse(value, name, "Record") }

@@ -12,7 +12,11 @@ final class ElementBuilder {
   var onElement: (ExportElement) throws -> Void = { _ in }
   /// Instead of `onElement` (a parallel read for a sink that shares its work out): each
   /// top-level element is moved to this worker (``RangeWorkSharing``).
-  var worker: (any RangeWorker)?
+  var worker: (any RangeWorker)? {
+    didSet { takesRecordTags = worker?.takesRecordTags ?? false }
+  }
+  /// Whether top-level Records go to `worker` as their start tag and children, never made.
+  private var takesRecordTags = false
   /// Instead of `onElement` (a range parser's way): every top-level element is moved into
   /// `collected`, without a call or a copy, and `onCollect` is called after each (for its place).
   var collects = false
@@ -57,6 +61,10 @@ final class ElementBuilder {
   private var hasPendingRecord: Bool {
     if case .some = pendingRecord { true } else { false }
   }
+  /// A top-level Record handed to `worker` as its tag (``RecordTag``) is open; its children,
+  /// built as a pending Record's are, wait in `tagChildren` for its end tag.
+  private var hasPendingTag = false
+  private var tagChildren: [Record.Child] = []
   /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
   /// top-level Records are not built: their attributes are checked as building checks them,
   /// and they and their elements are counted into the tally.
@@ -102,6 +110,7 @@ final class ElementBuilder {
       skipping = true
       stack.removeAll(keepingCapacity: true)
       pendingRecord = nil
+      dropPendingTag()
       tallied.removeAll(keepingCapacity: true)
       if depth == 2 {
         // The damaged element is the top-level one: its own end tag ends the skip.
@@ -118,9 +127,15 @@ final class ElementBuilder {
     depth = 0
     stack.removeAll(keepingCapacity: true)
     pendingRecord = nil
+    dropPendingTag()
     tallied.removeAll(keepingCapacity: true)
     skipping = false
     resuming = true
+  }
+
+  private func dropPendingTag() {
+    hasPendingTag = false
+    tagChildren = []
   }
 
   private var resuming = false
@@ -152,11 +167,19 @@ final class ElementBuilder {
       tallied.append(.record)
       return
     }
+    if depth == 2, kind == .record, takesRecordTags {
+      let tag = try attributes.recordTag(xml)
+      if tag.value == nil { recordsWithoutValue += 1 }
+      unknownAttributeCount += tag.extraAttributes.count
+      try worker!.startRecord(tag)
+      hasPendingTag = true
+      return
+    }
     if depth == 2, kind == .record {
       pendingRecord = try attributes.record(xml)
       return
     }
-    if stack.isEmpty, hasPendingRecord {
+    if stack.isEmpty, hasPendingRecord || hasPendingTag {
       try startRecordChild(name, kind, xml)
       return
     }
@@ -215,6 +238,13 @@ final class ElementBuilder {
       tallied.removeLast()
       return
     }
+    if stack.isEmpty, hasPendingTag {
+      hasPendingTag = false
+      var children: [Record.Child] = []
+      swap(&children, &tagChildren)
+      try worker!.endRecord(children: children)
+      return
+    }
     if stack.isEmpty, hasPendingRecord {
       let record = pendingRecord.take()!
       if record.value == nil { recordsWithoutValue += 1 }
@@ -223,7 +253,7 @@ final class ElementBuilder {
       return
     }
     let frame = stack.removeLast()
-    if stack.isEmpty, hasPendingRecord {
+    if stack.isEmpty, hasPendingRecord || hasPendingTag {
       attachToPendingRecord(frame)
       return
     }
@@ -336,10 +366,16 @@ final class ElementBuilder {
   }
 
   private func attachToPendingRecord(_ child: consuming Frame) {
+    let recordChild: Record.Child
     switch consume child {
-    case .metadata(let entry): pendingRecord!.children.append(.metadata(entry))
-    case .hrvList(let list): pendingRecord!.children.append(.heartRateVariability(list))
-    case let other: pendingRecord!.children.append(.other(other.asNode))
+    case .metadata(let entry): recordChild = .metadata(entry)
+    case .hrvList(let list): recordChild = .heartRateVariability(list)
+    case let other: recordChild = .other(other.asNode)
+    }
+    if hasPendingTag {
+      tagChildren.append(recordChild)
+    } else {
+      pendingRecord!.children.append(recordChild)
     }
   }
 

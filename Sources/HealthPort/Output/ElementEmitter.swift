@@ -92,7 +92,13 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("endDate", record.endDate)
     numericAttribute("value", record.value)
     extras(record.extraAttributes)
-    finish("Record", record.children) { emitter, child in
+    finishRecord(record.children)
+  }
+
+  /// A Record's children, and its end: after its attributes.
+  @inline(__always)
+  mutating func finishRecord(_ children: [Record.Child]) {
+    finish("Record", children) { emitter, child in
       switch child {
       case .metadata(let entry): emitter.emit(entry)
       case .heartRateVariability(let list): emitter.emit(list)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The encoded bytes (quoted, escaped) of the last string written in one field, reused while
 /// the following rows carry the same string.
 ///
@@ -94,5 +98,39 @@ struct RecordHeadCache {
     strings = (record.type, record.sourceName, record.sourceVersion)
     bytes.removeAll(keepingCapacity: true)
     bytes.append(contentsOf: written)
+  }
+}
+
+/// The encoded bytes of the last text written in one field, kept with that text's bytes and
+/// reused while the following rows carry the same bytes: ``EncodedFieldCache`` for texts that
+/// are bytes in the reader's buffer (``RecordTag``) rather than Strings.
+struct EncodedBytesCache {
+  private var key: [UInt8] = []
+  private var encoded: [UInt8] = []
+  private var filled = false
+  /// A fact about the encoding that the caller stores with it (e.g. "needs quotes").
+  private(set) var flag = false
+
+  /// True when `bytes` are the bytes whose encoding is stored.
+  @inline(__always)
+  func holds(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard filled, bytes.count == key.count else { return false }
+    return bytes.isEmpty || key.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+  }
+
+  /// Stores `encoded` as the encoding of `bytes`.
+  mutating func store(_ bytes: UnsafeBufferPointer<UInt8>, encoded: UnsafeBufferPointer<UInt8>, flag: Bool = false) {
+    key.removeAll(keepingCapacity: true)
+    key.append(contentsOf: bytes)
+    self.encoded.removeAll(keepingCapacity: true)
+    self.encoded.append(contentsOf: encoded)
+    self.flag = flag
+    filled = true
+  }
+
+  /// Appends the stored encoding.
+  @inline(__always)
+  func append(to out: inout ByteBuffer) {
+    encoded.withUnsafeBufferPointer { out.append(bytes: $0) }
   }
 }

@@ -49,6 +49,15 @@ extension CountingSink: RangeWorkSharing {
       defer { tally = ElementNameCounts() }
       return StageResult(tally, next: next.finishRange())
     }
+
+    var takesRecordTags: Bool { next.takesRecordTags }
+
+    func startRecord(_ tag: borrowing RecordTag) throws {
+      tally.addRecord()
+      try next.startRecord(tag)
+    }
+
+    func endRecord(children: consuming [Record.Child]) throws { try next.endRecord(children: children) }
   }
 }
 
@@ -63,15 +72,21 @@ struct ElementNameCounts {
   private var correlationSlot = -1
 
   mutating func add(_ element: ExportElement) {
+    if case .record = element { return addRecord() }
     total += 1
     let slot: Int
     switch element {
-    case .record: slot = recordSlot >= 0 ? recordSlot : self.slot("Record")
     case .workout: slot = workoutSlot >= 0 ? workoutSlot : self.slot("Workout")
     case .correlation: slot = correlationSlot >= 0 ? correlationSlot : self.slot("Correlation")
     default: slot = self.slot(element.elementName)
     }
     counts[slot].count += 1
+  }
+
+  /// Counts a top-level Record.
+  mutating func addRecord() {
+    total += 1
+    counts[recordSlot >= 0 ? recordSlot : slot("Record")].count += 1
   }
 
   /// Adds the counts of the elements that came after these.

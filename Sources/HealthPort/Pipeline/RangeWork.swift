@@ -26,6 +26,24 @@ protocol RangeWorker: AnyObject {
   func process(_ element: consuming ExportElement) throws
   /// What the range gave; the worker starts afresh on the next range.
   func finishRange() -> any RangeResult
+  /// True when top-level Records may come as ``startRecord(_:)`` and ``endRecord(children:)``
+  /// instead of ``process(_:)``: the worker's output for a Record needs no more than its start
+  /// tag's texts and its children, so the builder never makes the Record (``RecordTag``).
+  var takesRecordTags: Bool { get }
+  /// A top-level Record's start tag, checked; its children and ``endRecord(children:)`` follow.
+  func startRecord(_ tag: borrowing RecordTag) throws
+  /// The children of the Record whose tag came last, at its end tag.
+  func endRecord(children: consuming [Record.Child]) throws
+}
+
+extension RangeWorker {
+  var takesRecordTags: Bool { false }
+  func startRecord(_ tag: borrowing RecordTag) throws {
+    preconditionFailure("\(Self.self) takes no Record tags")
+  }
+  func endRecord(children: consuming [Record.Child]) throws {
+    preconditionFailure("\(Self.self) takes no Record tags")
+  }
 }
 
 /// What a ``RangeWorker`` made of one range, handed to the delivering thread.

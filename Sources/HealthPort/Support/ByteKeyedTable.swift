@@ -121,6 +121,13 @@ struct RecentString {
     return bytes.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 } ? string : nil
   }
 
+  /// True when `value` has the previous bytes (``match(_:)`` without the String).
+  @inline(__always)
+  func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard value.count == bytes.count, !bytes.isEmpty else { return false }
+    return bytes.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 }
+  }
+
   mutating func remember(_ value: UnsafeBufferPointer<UInt8>, _ string: String) {
     bytes.removeAll(keepingCapacity: true)
     bytes.append(contentsOf: value)

@@ -103,11 +103,17 @@ public enum CSVEncoding {
   /// head and address never need quoting, its shared rest may (it holds commas).
   public static func appendField<Out: ByteAppender & ~Copyable>(_ device: DeviceString?, to out: inout Out) {
     guard let device else { return }
-    device.rest.withUTF8Bytes { rest in
-      let quoted = needsQuotes(rest) || (device.address == nil && rest.isEmpty)
-      appendDevice(address: device.address, quoted: quoted, to: &out) { out in
-        if quoted { appendDoublingQuotes(rest, to: &out) } else { out.append(bytes: rest) }
-      }
+    device.rest.withUTF8Bytes { appendDevice(address: device.address, rest: $0, to: &out) }
+  }
+
+  /// The same from a device string's address and the bytes of its rest (``DeviceString/split(_:)``).
+  @inline(__always)
+  static func appendDevice<Out: ByteAppender & ~Copyable>(
+    address: UInt64?, rest: UnsafeBufferPointer<UInt8>, to out: inout Out
+  ) {
+    let quoted = needsQuotes(rest) || (address == nil && rest.isEmpty)
+    appendDevice(address: address, quoted: quoted, to: &out) { out in
+      if quoted { appendDoublingQuotes(rest, to: &out) } else { out.append(bytes: rest) }
     }
   }
 

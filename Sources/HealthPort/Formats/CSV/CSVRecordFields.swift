@@ -10,6 +10,7 @@ struct CSVRecordFields {
   private var sourceProduct = EncodedFieldCache()
   private var unit = EncodedFieldCache()
   private var deviceRest = EncodedFieldCache()
+  private var deviceRestBytes = EncodedBytesCache()
 
   @inline(__always)
   static func encode(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
@@ -45,6 +46,45 @@ struct CSVRecordFields {
     Self.append(record.unit, &unit, to: &out)
   }
 
+  /// ``appendSource(_:to:)`` from a Record's start tag (``RecordTag``): the same bytes.
+  @inline(__always)
+  mutating func appendSource(_ tag: borrowing RecordTag, to out: inout ByteBuffer) {
+    CSVEncoding.appendField(tag.type, to: &out)
+    out.append(CSVEncoding.comma)
+    CSVEncoding.appendField(tag.sourceName, to: &out)
+    out.append(CSVEncoding.comma)
+    if let version = tag.sourceVersion { CSVEncoding.appendField(version, to: &out) }
+    out.append(CSVEncoding.comma)
+    Self.append(tag.sourceProduct, &sourceProduct, to: &out)
+    if let rest = tag.deviceRest { appendDevice(address: tag.deviceAddress, rest: rest, to: &out) }
+    out.append(CSVEncoding.comma)
+    if let unit = tag.unit { CSVEncoding.appendField(unit, to: &out) }
+    out.append(CSVEncoding.comma)
+  }
+
+  /// A device from its address and the bytes of its rest, the rest's encoding kept while the
+  /// next Records' rests have the same bytes (its ~170 bytes compared rather than scanned).
+  @inline(__always)
+  private mutating func appendDevice(address: UInt64?, rest: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+    guard let address else { return CSVEncoding.appendDevice(address: nil, rest: rest, to: &out) }
+    if !deviceRestBytes.holds(rest) {
+      let (quoted, escaped) = Self.encodeRest(rest)
+      escaped.withUnsafeBufferPointer { deviceRestBytes.store(rest, encoded: $0, flag: quoted) }
+    }
+    CSVEncoding.appendDevice(address: address, quoted: deviceRestBytes.flag, to: &out) {
+      deviceRestBytes.append(to: &$0)
+    }
+  }
+
+  /// A device string's rest as it stands in a field after the address: its quotes doubled when
+  /// the field needs quoting (`quoted`).
+  private static func encodeRest(_ rest: UnsafeBufferPointer<UInt8>) -> (quoted: Bool, bytes: [UInt8]) {
+    let quoted = CSVEncoding.needsQuotes(rest)
+    var escaped: [UInt8] = []
+    if quoted { CSVEncoding.appendDoublingQuotes(rest, to: &escaped) } else { escaped.append(contentsOf: rest) }
+    return (quoted, escaped)
+  }
+
   /// A device string: `"<<HKDevice: 0x…` with the address, then the shared rest, encoded once
   /// per run; the cache's flag says whether the rest needs the field quoted.
   @inline(__always)
@@ -55,9 +95,7 @@ struct CSVRecordFields {
     }
     if !deviceRest.holds(device.rest) {
       device.rest.withUTF8Bytes { rest in
-        let quoted = CSVEncoding.needsQuotes(rest)
-        var escaped: [UInt8] = []
-        if quoted { CSVEncoding.appendDoublingQuotes(rest, to: &escaped) } else { escaped.append(contentsOf: rest) }
+        let (quoted, escaped) = Self.encodeRest(rest)
         escaped.withUnsafeBufferPointer { deviceRest.store(device.rest, encoded: $0, flag: quoted) }
       }
     }

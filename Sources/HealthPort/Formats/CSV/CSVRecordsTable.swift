@@ -74,19 +74,24 @@ enum CSVRecordsTable {
   @inline(__always)
   static func appendValue(_ value: String?, to out: inout ByteBuffer) {
     guard var value else { return out.append(CSVEncoding.comma) }
-    value.withUTF8 { bytes in
-      switch kind(bytes) {
-      case .integer:
-        out.append(bytes: bytes)
-        out.append(UInt8(ascii: "."))
-        out.append(CSVEncoding.comma)
-      case .decimal:
-        out.append(bytes: bytes)
-        out.append(CSVEncoding.comma)
-      case .text:
-        out.append(CSVEncoding.comma)
-        CSVEncoding.appendField(bytes, to: &out)
-      }
+    value.withUTF8 { appendValue($0, to: &out) }
+  }
+
+  /// The same for a value's bytes (nil: no value).
+  @inline(__always)
+  static func appendValue(_ bytes: UnsafeBufferPointer<UInt8>?, to out: inout ByteBuffer) {
+    guard let bytes else { return out.append(CSVEncoding.comma) }
+    switch kind(bytes) {
+    case .integer:
+      out.append(bytes: bytes)
+      out.append(UInt8(ascii: "."))
+      out.append(CSVEncoding.comma)
+    case .decimal:
+      out.append(bytes: bytes)
+      out.append(CSVEncoding.comma)
+    case .text:
+      out.append(CSVEncoding.comma)
+      CSVEncoding.appendField(bytes, to: &out)
     }
   }
 

@@ -79,6 +79,15 @@ extension CSVRecordsWriter: RangeWorkSharing {
       defer { result = EncodedRows() }
       return result
     }
+
+    var takesRecordTags: Bool { true }
+
+    func startRecord(_ tag: borrowing RecordTag) throws { rows.appendHead(tag, to: &result.bytes) }
+
+    func endRecord(children: consuming [Record.Child]) throws {
+      rows.appendTail(children, to: &result.bytes)
+      result.endRow()
+    }
   }
 }
 
@@ -95,22 +104,48 @@ struct CSVRecordRows: ~Copyable {
     fields.appendSource(record, to: &out)
     CSVRecordsTable.appendValue(record.value, to: &out)
     out.append(CSVEncoding.comma)
-    Self.appendDates(record, &dates, to: &out)
+    appendDates(record.creationDate, record.startDate, record.endDate, to: &out)
+    appendTail(record.children, to: &out)
+  }
+
+  /// The row of a Record from its start tag (``RecordTag``), up to its `metadata` column:
+  /// ``appendTail(_:to:)`` ends it with the Record's children. The same bytes as ``append(_:to:)``.
+  mutating func appendHead(_ tag: borrowing RecordTag, to out: inout ByteBuffer) {
+    fields.appendSource(tag, to: &out)
+    CSVRecordsTable.appendValue(tag.value, to: &out)
     out.append(CSVEncoding.comma)
-    Self.appendDates(record, &utc, to: &out)
-    out.append(CSVEncoding.comma)
-    if !record.children.isEmpty { appendMetadata(record.children, to: &out) }
+    appendDates(tag.creationDate, tag.startDate, tag.endDate, to: &out)
+  }
+
+  /// The `metadata` column of a Record with these children, and the line feed.
+  @inline(__always)
+  mutating func appendTail(_ children: [Record.Child], to out: inout ByteBuffer) {
+    if !children.isEmpty { appendMetadata(children, to: &out) }
     out.append(CSVEncoding.newline)
+  }
+
+  /// `creationDate,startDate,endDate,creationUTC,startUTC,endUTC,` (with the trailing comma).
+  @inline(__always)
+  private mutating func appendDates(
+    _ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, to out: inout ByteBuffer
+  ) {
+    Self.appendDates(creation, start, end, &dates, to: &out)
+    out.append(CSVEncoding.comma)
+    Self.appendDates(creation, start, end, &utc, to: &out)
+    out.append(CSVEncoding.comma)
   }
 
   /// `creationDate,startDate,endDate` in one style (no trailing comma).
   @inline(__always)
-  private static func appendDates(_ record: Record, _ formatter: inout ExportDateFormatter, to out: inout ByteBuffer) {
-    formatter.append(record.creationDate, to: &out)
+  private static func appendDates(
+    _ creation: HealthDate?, _ start: HealthDate, _ end: HealthDate, _ formatter: inout ExportDateFormatter,
+    to out: inout ByteBuffer
+  ) {
+    formatter.append(creation, to: &out)
     out.append(CSVEncoding.comma)
-    formatter.append(record.startDate, to: &out)
+    formatter.append(start, to: &out)
     out.append(CSVEncoding.comma)
-    formatter.append(record.endDate, to: &out)
+    formatter.append(end, to: &out)
   }
 
   /// The `metadata` column: the Record's MetadataEntry children as JSON, quoted as CSV needs.

@@ -182,6 +182,19 @@ extension JSONLinesWriter: RangeWorkSharing {
       defer { result = EncodedRows() }
       return result
     }
+
+    var takesRecordTags: Bool { true }
+
+    func startRecord(_ tag: borrowing RecordTag) throws {
+      if style == .document && result.rows > 0 { emitter.out.append(UInt8(ascii: ",")) }
+      emitter.beginRecord(tag)
+    }
+
+    func endRecord(children: consuming [Record.Child]) throws {
+      emitter.finishRecord(children)
+      emitter.out.append(0x0A)
+      result.rowEnds.append(emitter.out.count)
+    }
   }
 }
 
@@ -201,6 +214,7 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
   private var strings = EscapedStringCache()
   private var dates = ExportDateFormatter()
   private var head = RecordHeadCache()
+  private var deviceRest = EncodedBytesCache()
 
   init() {
     childrenEmpty.reserveCapacity(8)
@@ -262,10 +276,54 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
     out.append(UInt8(ascii: "\""))
   }
 
+  /// A top-level Record from its start tag (``RecordTag``), its attributes written and the
+  /// element left open for ``finishRecord(_:)`` with its children: the bytes ``emit(_:)`` writes
+  /// for the Record.
+  mutating func beginRecord(_ tag: borrowing RecordTag) {
+    begin("Record")
+    attribute("type", bytes: tag.type)
+    attribute("sourceName", bytes: tag.sourceName)
+    if let version = tag.sourceVersion { attribute("sourceVersion", bytes: version) }
+    if let rest = tag.deviceRest {
+      key("device")
+      if let address = tag.deviceAddress {
+        out.append("<<HKDevice: 0x")
+        DeviceString.appendHex(address, to: &out)
+        if !deviceRest.holds(rest) {
+          let start = out.count
+          Self.escape(rest, to: &out)
+          deviceRest.store(rest, encoded: out.bytes(in: start..<out.count))
+        } else {
+          deviceRest.append(to: &out)
+        }
+      } else {
+        Self.escape(rest, to: &out)
+      }
+      out.append(UInt8(ascii: "\""))
+    }
+    if let unit = tag.unit { attribute("unit", bytes: unit) }
+    attribute("creationDate", tag.creationDate)
+    attribute("startDate", tag.startDate)
+    attribute("endDate", tag.endDate)
+    if let value = tag.value { numericAttribute("value", bytes: value) }
+    extras(tag.extraAttributes)
+  }
+
+  @inline(__always)
+  private mutating func attribute(_ name: Name, bytes: UnsafeBufferPointer<UInt8>) {
+    key(name)
+    Self.escape(bytes, to: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+
   mutating func numericAttribute(_ name: Name, _ value: String) {
+    value.withUTF8Bytes { numericAttribute(name, bytes: $0) }
+  }
+
+  mutating func numericAttribute(_ name: Name, bytes value: UnsafeBufferPointer<UInt8>) {
     key(name)
     let start = out.count
-    value.withUTF8Bytes { JSONEscaping.appendEscaped($0, to: &out) }
+    JSONEscaping.appendEscaped(value, to: &out)
     let range = start..<out.count
     out.append(UInt8(ascii: "\""))
     // The common case (a Record's value): the first number, a literal name, JSON-number text.
