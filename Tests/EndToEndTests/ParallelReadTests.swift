@@ -237,7 +237,7 @@ struct ParallelReadTests {
     defer { try? FileManager.default.removeItem(at: work) }
     var text = try String(contentsOf: Self.sampleXML, encoding: .utf8)
     for (index, snippet) in Self.oddRecords.enumerated() {
-      let at = text.index(text.startIndex, offsetBy: text.count * (index + 2) / (Self.oddRecords.count + 3))
+      let at = text.index(text.startIndex, offsetBy: text.count * (index + 1) / 20)
       let line = try #require(text.range(of: "\n <Record ", range: at..<text.endIndex)).lowerBound
       text.insert(contentsOf: "\n " + snippet, at: line)
     }
