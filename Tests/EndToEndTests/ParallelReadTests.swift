@@ -253,6 +253,16 @@ struct ParallelReadTests {
         #expect(result.stdoutText.contains("HKAlgorithmVersion"), "\(format)")
       }
     }
+    // Behind the filter and the source names (their warnings): Records kept and dropped by tag.
+    for filter in [
+      ["--source-product", "Watch"], ["--type", "HeartRateVariabilitySDNN", "--source", "anna"],
+      ["--from", "2024-02-03", "--source-product", "Wacth"],
+    ] {
+      for format in ["csv", "jsonl"] {
+        let result = try Self.same(["convert", file.path, "--to", format] + filter, rangeBytes: 300)
+        #expect(result.status == 0, "\(format) \(filter): \(result.stderr)")
+      }
+    }
     let jsonl = try Self.same(["convert", file.path, "--to", "jsonl", "--quiet"], rangeBytes: 300).stdoutText
     for part in ["FutureChild", "Oddity", "futureAttribute", "8:01:02.35 PM", #""value":"abc""#] {
       #expect(jsonl.contains(part), "\(part)")

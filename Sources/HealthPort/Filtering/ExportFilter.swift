@@ -116,9 +116,8 @@ public struct ExportFilter {
     case .exportDate, .me:
       return true
     case .record(let record):
-      if activities != nil && types == nil { return false }
-      if let types, !types.contains(record.type) { return false }
-      return matchesSource(name: record.sourceName, product: record.sourceProduct) && inRange(record.startDate)
+      return includesRecord(
+        type: record.type, sourceName: record.sourceName, product: record.sourceProduct, start: record.startDate)
     case .correlation(let correlation):
       if activities != nil && types == nil { return false }
       if let types, !types.contains(correlation.type) { return false }
@@ -143,6 +142,13 @@ public struct ExportFilter {
     case .other(let node):
       return genericIncludes(node, dateAttribute: "startDate")
     }
+  }
+
+  /// Whether a top-level Record with these fields passes (``includes(_:)``, without the Record).
+  func includesRecord(type: String, sourceName: String, product: String?, start: HealthDate) -> Bool {
+    if activities != nil && types == nil { return false }
+    if let types, !types.contains(type) { return false }
+    return matchesSource(name: sourceName, product: product) && inRange(start)
   }
 
   private func genericIncludes(_ node: ElementNode, dateAttribute: String) -> Bool {

@@ -93,5 +93,23 @@ extension FilteringSink: RangeWorkSharing {
       defer { dropped = 0 }
       return StageResult(dropped, next: next.finishRange())
     }
+
+    // A Record as its start tag (``RecordTag``): kept or dropped by its type, source, product
+    // and start, as ``ExportFilter/includes(_:)`` keeps the Record; its end goes where it went.
+    var takesRecordTags: Bool { next.takesRecordTags }
+    private var type = RecentString()
+    private var sourceName = RecentString()
+    private var keepsRecord = false
+
+    func startRecord(_ tag: borrowing RecordTag) throws {
+      keepsRecord = filter.includesRecord(
+        type: type.text(tag.type), sourceName: sourceName.text(tag.sourceName), product: tag.sourceProduct,
+        start: tag.startDate)
+      if keepsRecord { try next.startRecord(tag) } else { dropped += 1 }
+    }
+
+    func endRecord(children: consuming [Record.Child]) throws {
+      if keepsRecord { try next.endRecord(children: children) }
+    }
   }
 }

@@ -33,7 +33,7 @@ public final class SourceNamesSink: ExportSink {
   public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 
   @inline(__always)
-  private func note(_ name: String, _ product: String?) {
+  fileprivate func note(_ name: String, _ product: String?) {
     if let last, last.name == name, last.product == product { return }
     note(SourceName(name: name, product: product))
   }
@@ -115,6 +115,16 @@ extension SourceNamesSink: RangeWorkSharing {
       defer { names.forget() }
       return StageResult(names.sources, next: next.finishRange())
     }
+
+    var takesRecordTags: Bool { next.takesRecordTags }
+    private var sourceName = RecentString()
+
+    func startRecord(_ tag: borrowing RecordTag) throws {
+      names.note(sourceName.text(tag.sourceName), tag.sourceProduct)
+      try next.startRecord(tag)
+    }
+
+    func endRecord(children: consuming [Record.Child]) throws { try next.endRecord(children: children) }
   }
 
   fileprivate func forget() {

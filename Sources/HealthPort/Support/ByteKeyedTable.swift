@@ -121,6 +121,15 @@ struct RecentString {
     return bytes.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 } ? string : nil
   }
 
+  /// The String of `value`: the previous one when the bytes repeat, else a new one (remembered).
+  @inline(__always)
+  mutating func text(_ value: UnsafeBufferPointer<UInt8>) -> String {
+    if let same = match(value) { return same }
+    let text = String(decoding: value, as: UTF8.self)
+    remember(value, text)
+    return text
+  }
+
   /// True when `value` has the previous bytes (``match(_:)`` without the String).
   @inline(__always)
   func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
