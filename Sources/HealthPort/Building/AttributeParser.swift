@@ -441,6 +441,28 @@ struct AttributeParser {
     return entry
   }
 
+  /// Reads an `<InstantaneousBeatsPerMinute bpm="…" time="…"/>` start tag as ``parse(_:allowed:element:)``
+  /// reads it (the last of a repeated name wins; every other attribute is an extra), without a
+  /// ``ParsedAttributes`` (copying and destroying its thirty fields cost more than the beat).
+  mutating func beat<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> InstantaneousBeatsPerMinute {
+    var bpm: String?
+    var time: String?
+    var extras: [Attribute] = []
+    for index in 0..<attributes.count {
+      let bytes = attributes.value(at: index)
+      switch names.name(attributes, index) {
+      case .bpm: bpm = bytes.string
+      case .time: time = bytes.string
+      default: extras.append(Attribute(interner.intern(attributes.name(at: index).buffer), bytes.string))
+      }
+    }
+    var beat = InstantaneousBeatsPerMinute(
+      bpm: try require(bpm, "bpm", of: "InstantaneousBeatsPerMinute"),
+      time: try require(time, "time", of: "InstantaneousBeatsPerMinute"))
+    beat.extraAttributes = extras
+    return beat
+  }
+
   /// All attributes in order, for generic elements.
   mutating func parseGeneric<Attributes: ElementAttributes>(_ attributes: Attributes) -> [Attribute] {
     var result: [Attribute] = []

@@ -13,10 +13,15 @@ final class ElementBuilder {
   /// Instead of `onElement` (a parallel read for a sink that shares its work out): each
   /// top-level element is moved to this worker (``RangeWorkSharing``).
   var worker: (any RangeWorker)? {
-    didSet { takesRecordTags = worker?.takesRecordTags ?? false }
+    didSet {
+      takesRecordTags = worker?.takesRecordTags ?? false
+      tagWorker = worker
+    }
   }
   /// Whether top-level Records go to `worker` as their start tag and children, never made.
   private var takesRecordTags = false
+  /// `worker`, reached without a retain and a release around each call (`worker` keeps it).
+  private unowned(unsafe) var tagWorker: (any RangeWorker)?
   /// Instead of `onElement` (a range parser's way): every top-level element is moved into
   /// `collected`, without a call or a copy, and `onCollect` is called after each (for its place).
   var collects = false
@@ -171,7 +176,7 @@ final class ElementBuilder {
       let tag = try attributes.recordTag(xml)
       if tag.value == nil { recordsWithoutValue += 1 }
       unknownAttributeCount += tag.extraAttributes.count
-      try worker!.startRecord(tag)
+      try tagWorker!.startRecord(tag)
       hasPendingTag = true
       return
     }
@@ -240,9 +245,8 @@ final class ElementBuilder {
     }
     if stack.isEmpty, hasPendingTag {
       hasPendingTag = false
-      var children: [Record.Child] = []
-      swap(&children, &tagChildren)
-      try worker!.endRecord(children: children)
+      defer { if !tagChildren.isEmpty { tagChildren.removeAll(keepingCapacity: true) } }
+      try tagWorker!.endRecord(children: tagChildren)
       return
     }
     if stack.isEmpty, hasPendingRecord {
@@ -453,11 +457,6 @@ final class ElementBuilder {
   }
 
   private func beat<Attributes: ElementAttributes>(_ xml: Attributes) throws -> InstantaneousBeatsPerMinute {
-    let p = try attributes.parse(xml, allowed: AttributeParser.beat, element: "InstantaneousBeatsPerMinute")
-    var beat = InstantaneousBeatsPerMinute(
-      bpm: try require(p.bpm, "bpm", of: "InstantaneousBeatsPerMinute"),
-      time: try require(p.time, "time", of: "InstantaneousBeatsPerMinute"))
-    beat.extraAttributes = p.extras
-    return beat
+    try attributes.beat(xml)
   }
 }

@@ -108,7 +108,7 @@ extension FilteringSink: RangeWorkSharing {
       if keepsRecord { try next.startRecord(tag) } else { dropped += 1 }
     }
 
-    func endRecord(children: consuming [Record.Child]) throws {
+    func endRecord(children: borrowing [Record.Child]) throws {
       if keepsRecord { try next.endRecord(children: children) }
     }
   }

@@ -124,7 +124,7 @@ extension SourceNamesSink: RangeWorkSharing {
       try next.startRecord(tag)
     }
 
-    func endRecord(children: consuming [Record.Child]) throws { try next.endRecord(children: children) }
+    func endRecord(children: borrowing [Record.Child]) throws { try next.endRecord(children: children) }
   }
 
   fileprivate func forget() {

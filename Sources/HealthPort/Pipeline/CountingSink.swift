@@ -57,7 +57,7 @@ extension CountingSink: RangeWorkSharing {
       try next.startRecord(tag)
     }
 
-    func endRecord(children: consuming [Record.Child]) throws { try next.endRecord(children: children) }
+    func endRecord(children: borrowing [Record.Child]) throws { try next.endRecord(children: children) }
   }
 }
 

@@ -190,7 +190,7 @@ extension JSONLinesWriter: RangeWorkSharing {
       emitter.beginRecord(tag)
     }
 
-    func endRecord(children: consuming [Record.Child]) throws {
+    func endRecord(children: borrowing [Record.Child]) throws {
       emitter.finishRecord(children)
       emitter.out.append(0x0A)
       result.rowEnds.append(emitter.out.count)
