@@ -82,8 +82,7 @@ struct AttributeParser {
   var values = StringCache()
   private var deviceProducts = ByteKeyedTable<DeviceProduct>()
   private var nameProducts = ByteKeyedTable<String?>()
-  /// (Internal for ``recordTag(_:)``, like the members below it uses.)
-  var names = AttributeNameCache()
+  private var names = AttributeNameCache()
   private var dates = DateParser()
   // The previous values of the Record fields that repeat from record to record.
   private var recentType = RecentString()
@@ -95,7 +94,7 @@ struct AttributeParser {
   private var recentDeviceProduct: DeviceProduct = .other(model: nil)
   /// ``record``, kept here: a static with a computed initial value is reached through a
   /// `swift_once` check on every access, twice per Record.
-  let recordMask = AttributeParser.record
+  private let recordMask = AttributeParser.record
 
   static let record: UInt32 = mask(
     .type, .sourceName, .sourceVersion, .device, .unit, .creationDate, .startDate, .endDate, .value)
@@ -170,18 +169,52 @@ struct AttributeParser {
     return parsed
   }
 
-  /// Reads a `<Record>` start tag straight into a ``Record``: the hot path of every command,
-  /// so it keeps its fields in locals rather than in ``ParsedAttributes``.
+  /// Reads a `<Record>` start tag into a ``Record``: the tag as ``recordTag(_:)`` reads and checks
+  /// it (one reading of a Record's attributes for every path), its texts made Strings, the ones
+  /// that repeat from Record to Record interned.
   mutating func record<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> Record {
-    var type: String?
-    var sourceName: String?
+    let tag = try recordTag(attributes)
     var sourceVersion: String?
+    if let version = tag.sourceVersion { sourceVersion = Self.recent(&recentVersion, &interner, version) }
     var device: DeviceString?
+    if let rest = tag.deviceRest { device = DeviceString(address: tag.deviceAddress, rest: recordDeviceRest(rest)) }
     var unit: String?
+    if let bytes = tag.unit { unit = Self.recent(&recentUnit, &interner, bytes) }
+    var value: String?
+    if let bytes = tag.value { value = String(decoding: bytes, as: UTF8.self) }
+    // The Record made in one go: made and then changed, it was copied once and destroyed.
+    return Record(
+      type: Self.recent(&recentType, &interner, tag.type), sourceName: recordSource(tag.sourceName).0,
+      sourceVersion: sourceVersion, deviceString: device, unit: unit, creationDate: tag.creationDate,
+      startDate: tag.startDate, endDate: tag.endDate, value: value, extraAttributes: tag.extraAttributes,
+      sourceProduct: tag.sourceProduct)
+  }
+
+  /// What a ``RecordTally`` needs of a `<Record>` start tag, read and checked as ``record(_:)``
+  /// reads it, without making the Record: no value, version, creation date or device kept.
+  mutating func recordFacts<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> RecordFacts {
+    let tag = try recordTag(attributes)
+    var unit: String?
+    if let bytes = tag.unit { unit = Self.recent(&recentUnit, &interner, bytes) }
+    return RecordFacts(
+      type: Self.recent(&recentType, &interner, tag.type), unit: unit, sourceName: recordSource(tag.sourceName).0,
+      sourceProduct: tag.sourceProduct, startDate: tag.startDate, endDate: tag.endDate, hasValue: tag.value != nil,
+      extraAttributes: tag.extraAttributes.count)
+  }
+
+  /// Reads a `<Record>` start tag as ``record(_:)`` reads it, throwing exactly where it throws,
+  /// without making the Record (``RecordTag``).
+  mutating func recordTag<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> RecordTag {
+    var type: UnsafeBufferPointer<UInt8>?
+    var sourceName: UnsafeBufferPointer<UInt8>?
+    var sourceVersion: UnsafeBufferPointer<UInt8>?
+    var deviceAddress: UInt64?
+    var deviceRest: UnsafeBufferPointer<UInt8>?
+    var unit: UnsafeBufferPointer<UInt8>?
     var creationDate: HealthDate?
     var startDate: HealthDate?
     var endDate: HealthDate?
-    var value: String?
+    var value: UnsafeBufferPointer<UInt8>?
     var extras: [Attribute] = []
     var deviceProduct: DeviceProduct?
     var nameProduct: String?
@@ -194,85 +227,50 @@ struct AttributeParser {
         continue
       }
       switch id {
-      case .type: type = Self.recent(&recentType, &interner, bytes.buffer)
-      case .sourceName: (sourceName, nameProduct) = recordSource(bytes.buffer)
-      case .sourceVersion: sourceVersion = Self.recent(&recentVersion, &interner, bytes.buffer)
+      case .type: type = bytes.buffer
+      case .sourceName:
+        sourceName = bytes.buffer
+        nameProduct = recordSourceProduct(bytes.buffer)
+      case .sourceVersion: sourceVersion = bytes.buffer
       case .device:
-        let read = recordDevice(bytes.buffer)
-        device = read.device
-        deviceProduct = read.product
-      case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
+        let (address, restStart) = DeviceString.split(bytes.buffer)
+        let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
+        deviceAddress = address
+        deviceRest = rest
+        deviceProduct = recordDeviceProduct(address: address, rest: rest)
+      case .unit: unit = bytes.buffer
       case .creationDate: creationDate = try recordDate(bytes, "creationDate", attributes)
       case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
       case .endDate: endDate = try recordDate(bytes, "endDate", attributes)
       case .value:
-        value = String(decoding: bytes.buffer, as: UTF8.self)
+        value = bytes.buffer
         if attributes.recordValueRule == .numberWithUnit { valueIsNumber = Self.isNumber(bytes.buffer) }
       default: break
       }
     }
-    // Every check before the Record is made, and the Record made in one go: made and then
-    // changed, it was copied once and destroyed (3 % of a parsing thread's instructions).
     let recordType = try require(type, "type", of: "Record")
     let recordSource = try require(sourceName, "sourceName", of: "Record")
     let start = try require(startDate, "startDate", of: "Record")
     let end = try require(endDate, "endDate", of: "Record")
-    try Self.checkValue(
-      attributes.recordValueRule, present: value != nil, isNumber: valueIsNumber, unit: unit, type: recordType
-    ) { value }
-    let product = Self.product(deviceProduct, nameProduct)
-    return Record(
-      type: recordType, sourceName: recordSource, sourceVersion: sourceVersion, deviceString: device, unit: unit,
-      creationDate: creationDate, startDate: start, endDate: end, value: value, extraAttributes: extras,
-      sourceProduct: product)
+    if attributes.recordValueRule == .numberWithUnit {
+      // ``checkValue``'s rule, on the bytes: Strings only for the message.
+      if let unit, !unit.isEmpty, let value, !valueIsNumber {
+        throw ExportDataError(
+          message: "Record value \"\(Self.text(value))\" is not a number (a quantity with unit \(Self.text(unit)))")
+      }
+    } else {
+      try Self.checkValue(
+        attributes.recordValueRule, present: value != nil, isNumber: valueIsNumber, unit: unit.map(Self.text),
+        type: Self.text(recordType)
+      ) { value.map(Self.text) }
+    }
+    return RecordTag(
+      type: recordType, sourceName: recordSource, sourceVersion: sourceVersion, deviceAddress: deviceAddress,
+      deviceRest: deviceRest, unit: unit, creationDate: creationDate, startDate: start, endDate: end, value: value,
+      extraAttributes: extras, sourceProduct: Self.product(deviceProduct, nameProduct))
   }
 
-  /// What a ``RecordTally`` needs of a `<Record>` start tag, read as ``record(_:)`` reads it and
-  /// throwing exactly where it throws, without making the Record: no value, version, creation
-  /// date or device kept, unknown attributes only counted.
-  mutating func recordFacts<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> RecordFacts {
-    var type: String?
-    var sourceName: String?
-    var unit: String?
-    var startDate: HealthDate?
-    var endDate: HealthDate?
-    var deviceProduct: DeviceProduct?
-    var nameProduct: String?
-    var value: ByteView?
-    var valueIsNumber = true
-    var extras = 0
-    for index in 0..<attributes.count {
-      let bytes = attributes.value(at: index)
-      let id = names.name(attributes, index)
-      guard id != .unknown, recordMask & id.bit != 0 else {
-        extras += 1
-        continue
-      }
-      switch id {
-      case .type: type = Self.recent(&recentType, &interner, bytes.buffer)
-      case .sourceName: (sourceName, nameProduct) = recordSource(bytes.buffer)
-      case .device: deviceProduct = recordDevice(bytes.buffer).product
-      case .unit: unit = Self.recent(&recentUnit, &interner, bytes.buffer)
-      case .creationDate: _ = try recordDate(bytes, "creationDate", attributes)
-      case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
-      case .endDate: endDate = try recordDate(bytes, "endDate", attributes)
-      case .value:
-        value = bytes
-        if attributes.recordValueRule == .numberWithUnit { valueIsNumber = Self.isNumber(bytes.buffer) }
-      default: break
-      }
-    }
-    let recordType = try require(type, "type", of: "Record")
-    let recordSource = try require(sourceName, "sourceName", of: "Record")
-    let start = try require(startDate, "startDate", of: "Record")
-    let end = try require(endDate, "endDate", of: "Record")
-    try Self.checkValue(
-      attributes.recordValueRule, present: value != nil, isNumber: valueIsNumber, unit: unit, type: recordType
-    ) { value?.string }
-    return RecordFacts(
-      type: recordType, unit: unit, sourceName: recordSource, sourceProduct: Self.product(deviceProduct, nameProduct),
-      startDate: start, endDate: end, hasValue: value != nil, extraAttributes: extras)
-  }
+  private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
   /// Throws where reading the element would: `MetadataEntry` without its `key` or `value`
   /// (``metadataEntry(_:)``), `InstantaneousBeatsPerMinute` without its `bpm` or `time`; builds nothing.
@@ -302,35 +300,27 @@ struct AttributeParser {
     return (text, product)
   }
 
-  /// A Record's `device`: its address and shared rest, and the product that rest names (the
-  /// previous Record's when the rest repeats).
+  /// The interned rest of a Record's device, which ``recordDeviceProduct(address:rest:)`` remembered.
   @inline(__always)
-  private mutating func recordDevice(_ bytes: UnsafeBufferPointer<UInt8>) -> (
-    device: DeviceString, product: DeviceProduct
-  ) {
-    let (address, restStart) = DeviceString.split(bytes)
-    let rest = UnsafeBufferPointer(rebasing: bytes[restStart...])
-    if let same = recentDevice.match(rest) { return (DeviceString(address: address, rest: same), recentDeviceProduct) }
+  private mutating func recordDeviceRest(_ rest: UnsafeBufferPointer<UInt8>) -> String {
+    if let same = recentDevice.match(rest) { return same }
     let text = interner.intern(rest, limit: 1024)
-    let device = DeviceString(address: address, rest: text)
-    let product = deviceProduct(rest, device: device)
     recentDevice.remember(rest, text)
-    recentDeviceProduct = product
-    return (device, product)
+    return text
   }
 
-  /// The Apple product a Record's `sourceName` names, as ``recordSource(_:)`` finds it, without
-  /// the name's String.
+  /// The Apple product a Record's `sourceName` names (``recordSource(_:)``), without the name's
+  /// String when the bytes repeat.
   @inline(__always)
-  mutating func recordSourceProduct(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  private mutating func recordSourceProduct(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     if recentSource.matches(bytes) { return recentSourceProduct }
     return recordSource(bytes).1
   }
 
-  /// The product of a Record's device, as ``recordDevice(_:)`` finds it, from the device's
+  /// The product of a Record's device, cached by the rest of its string, from the device's
   /// address and rest (``DeviceString/split(_:)``).
   @inline(__always)
-  mutating func recordDeviceProduct(address: UInt64?, rest: UnsafeBufferPointer<UInt8>) -> DeviceProduct {
+  private mutating func recordDeviceProduct(address: UInt64?, rest: UnsafeBufferPointer<UInt8>) -> DeviceProduct {
     if recentDevice.matches(rest) { return recentDeviceProduct }
     let text = interner.intern(rest, limit: 1024)
     let product = deviceProduct(rest, device: DeviceString(address: address, rest: text))
@@ -342,7 +332,7 @@ struct AttributeParser {
   /// The source product: the device's Apple product, else one named in the source name, else
   /// the device's model.
   @inline(__always)
-  static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
+  private static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
     switch device {
     case .apple(let apple): apple
     case .other(let model): named ?? model
@@ -353,7 +343,7 @@ struct AttributeParser {
   /// The reader's rule for a Record's value (``RecordValueRule``); `text` gives the value for
   /// the message, only when there is one to write.
   @inline(__always)
-  static func checkValue(
+  private static func checkValue(
     _ rule: RecordValueRule, present: Bool, isNumber: Bool, unit: String?, type: String, text: () -> String?
   ) throws {
     switch rule {
@@ -369,7 +359,7 @@ struct AttributeParser {
 
   /// The date of a Record attribute, in the export's form or, when the reader allows it, ISO 8601.
   @inline(__always)
-  mutating func recordDate<Attributes: ElementAttributes>(
+  private mutating func recordDate<Attributes: ElementAttributes>(
     _ value: ByteView, _ name: StaticString, _ attributes: Attributes
   ) throws -> HealthDate {
     guard attributes.acceptsISO8601Dates else { return try dates.parse(value, name, "Record") }
