@@ -161,6 +161,18 @@ struct ParallelReadTests {
     }
   }
 
+  /// `text` with each snippet, in turn, on a line of its own before the first top-level Record
+  /// past the next twentieth of the text.
+  static func planted(_ snippets: [String], in text: String) throws -> String {
+    var text = text
+    for (index, snippet) in snippets.enumerated() {
+      let at = text.index(text.startIndex, offsetBy: text.count * (index + 1) / 20)
+      let line = try #require(text.range(of: "\n <Record ", range: at..<text.endIndex)).lowerBound
+      text.insert(contentsOf: "\n " + snippet, at: line)
+    }
+    return text
+  }
+
   /// For the writers that encode on the parsing threads, `’` is a marker too (``EntityMarkers``):
   /// planted where a marker must not be turned back (text, a comment, CDATA) and where it must (a
   /// value, beside `&lt;`), the rows are the one-thread rows.
@@ -176,11 +188,7 @@ struct ParallelReadTests {
         + "creationDate=\"2024-01-01 10:00:00 +0100\" startDate=\"2024-01-01 10:00:00 +0100\" "
         + "endDate=\"2024-01-01 10:01:00 +0100\" value=\"12\"/>",
     ]
-    for (index, snippet) in snippets.enumerated() {
-      let at = text.index(text.startIndex, offsetBy: text.count * (index + 1) / 20)
-      let line = try #require(text.range(of: "\n <Record ", range: at..<text.endIndex)).lowerBound
-      text.insert(contentsOf: "\n " + snippet, at: line)
-    }
+    text = try Self.planted(snippets, in: text)
     let file = work.appendingPathComponent("apostrophes.xml")
     try text.write(to: file, atomically: true, encoding: .utf8)
     for format in ["csv", "jsonl", "xml"] {
@@ -236,11 +244,7 @@ struct ParallelReadTests {
     let work = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }
     var text = try String(contentsOf: Self.sampleXML, encoding: .utf8)
-    for (index, snippet) in Self.oddRecords.enumerated() {
-      let at = text.index(text.startIndex, offsetBy: text.count * (index + 1) / 20)
-      let line = try #require(text.range(of: "\n <Record ", range: at..<text.endIndex)).lowerBound
-      text.insert(contentsOf: "\n " + snippet, at: line)
-    }
+    text = try Self.planted(Self.oddRecords, in: text)
     let file = work.appendingPathComponent("odd-records.xml")
     try text.write(to: file, atomically: true, encoding: .utf8)
     for format in ["csv", "jsonl", "json"] {
