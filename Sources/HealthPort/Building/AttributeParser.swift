@@ -252,18 +252,8 @@ struct AttributeParser {
     let recordSource = try require(sourceName, "sourceName", of: "Record")
     let start = try require(startDate, "startDate", of: "Record")
     let end = try require(endDate, "endDate", of: "Record")
-    if attributes.recordValueRule == .numberWithUnit {
-      // ``checkValue``'s rule, on the bytes: Strings only for the message.
-      if let unit, !unit.isEmpty, let value, !valueIsNumber {
-        throw ExportDataError(
-          message: "Record value \"\(Self.text(value))\" is not a number (a quantity with unit \(Self.text(unit)))")
-      }
-    } else {
-      try Self.checkValue(
-        attributes.recordValueRule, present: value != nil, isNumber: valueIsNumber, unit: unit.map(Self.text),
-        type: Self.text(recordType)
-      ) { value.map(Self.text) }
-    }
+    try Self.checkValue(
+      attributes.recordValueRule, value: value, isNumber: valueIsNumber, unit: unit, type: recordType)
     return RecordTag(
       type: recordType, sourceName: recordSource, sourceVersion: sourceVersion, deviceAddress: deviceAddress,
       deviceRest: deviceRest, unit: unit, creationDate: creationDate, startDate: start, endDate: end, value: value,
@@ -340,20 +330,21 @@ struct AttributeParser {
     }
   }
 
-  /// The reader's rule for a Record's value (``RecordValueRule``); `text` gives the value for
-  /// the message, only when there is one to write.
+  /// The reader's rule for a Record's value (``RecordValueRule``), on the tag's bytes: Strings
+  /// are made only for a message, or for the rule of CSV from other tools.
   @inline(__always)
   private static func checkValue(
-    _ rule: RecordValueRule, present: Bool, isNumber: Bool, unit: String?, type: String, text: () -> String?
+    _ rule: RecordValueRule, value: UnsafeBufferPointer<UInt8>?, isNumber: Bool, unit: UnsafeBufferPointer<UInt8>?,
+    type: UnsafeBufferPointer<UInt8>
   ) throws {
     switch rule {
     case .numberWithUnit:
-      if let unit, !unit.isEmpty, present, !isNumber {
+      if let unit, !unit.isEmpty, let value, !isNumber {
         throw ExportDataError(
-          message: "Record value \"\(text() ?? "")\" is not a number (a quantity with unit \(unit))")
+          message: "Record value \"\(text(value))\" is not a number (a quantity with unit \(text(unit)))")
       }
     case .unchecked: break
-    case .numberForQuantityTypes: try checkQuantityValue(text(), of: type)
+    case .numberForQuantityTypes: try checkQuantityValue(value.map(text), of: text(type))
     }
   }
 

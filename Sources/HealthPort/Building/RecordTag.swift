@@ -3,10 +3,9 @@
 ///
 /// For the writers that encode a Record's row on the parsing threads (``RangeWorker/startRecord(_:)``):
 /// what they write of a Record depends only on these bytes, its dates and its children, so the
-/// Record's Strings (and their reference counts, copies and releases, a third of the Swift side
-/// of a parsing thread) are never made. ``AttributeParser/recordTag(_:)`` checks the tag exactly
-/// as ``AttributeParser/record(_:)`` does; each field is the text that `record(_:)` would have
-/// made the Record's field of.
+/// Record's Strings, and their reference counts, copies and releases, are never made. ``AttributeParser/recordTag(_:)`` reads and checks every
+/// Record's start tag (``AttributeParser/record(_:)`` makes its Record from the tag); each field
+/// is the text the Record's field is made of.
 struct RecordTag {
   var type: UnsafeBufferPointer<UInt8>
   var sourceName: UnsafeBufferPointer<UInt8>

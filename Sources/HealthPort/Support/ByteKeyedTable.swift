@@ -117,8 +117,7 @@ struct RecentString {
   /// The previous String when `value` has the same bytes, else nil.
   @inline(__always)
   func match(_ value: UnsafeBufferPointer<UInt8>) -> String? {
-    guard value.count == bytes.count, !bytes.isEmpty else { return nil }
-    return bytes.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 } ? string : nil
+    matches(value) ? string : nil
   }
 
   /// The String of `value`: the previous one when the bytes repeat, else a new one (remembered).

@@ -9,8 +9,7 @@ struct CSVRecordFields {
   private var sourceVersion = EncodedFieldCache()
   private var sourceProduct = EncodedFieldCache()
   private var unit = EncodedFieldCache()
-  private var deviceRest = EncodedFieldCache()
-  private var deviceRestBytes = EncodedBytesCache()
+  private var deviceRest = EncodedBytesCache()
 
   @inline(__always)
   static func encode(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
@@ -67,38 +66,21 @@ struct CSVRecordFields {
   @inline(__always)
   private mutating func appendDevice(address: UInt64?, rest: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
     guard let address else { return CSVEncoding.appendDevice(address: nil, rest: rest, to: &out) }
-    if !deviceRestBytes.holds(rest) {
-      let (quoted, escaped) = Self.encodeRest(rest)
-      escaped.withUnsafeBufferPointer { deviceRestBytes.store(rest, encoded: $0, flag: quoted) }
-    }
-    CSVEncoding.appendDevice(address: address, quoted: deviceRestBytes.flag, to: &out) {
-      deviceRestBytes.append(to: &$0)
-    }
-  }
-
-  /// A device string's rest as it stands in a field after the address: its quotes doubled when
-  /// the field needs quoting (`quoted`).
-  private static func encodeRest(_ rest: UnsafeBufferPointer<UInt8>) -> (quoted: Bool, bytes: [UInt8]) {
-    let quoted = CSVEncoding.needsQuotes(rest)
-    var escaped: [UInt8] = []
-    if quoted { CSVEncoding.appendDoublingQuotes(rest, to: &escaped) } else { escaped.append(contentsOf: rest) }
-    return (quoted, escaped)
-  }
-
-  /// A device string: `"<<HKDevice: 0x…` with the address, then the shared rest, encoded once
-  /// per run; the cache's flag says whether the rest needs the field quoted.
-  @inline(__always)
-  private mutating func appendDevice(_ device: DeviceString, to out: inout ByteBuffer) {
-    guard let address = device.address else {
-      CSVEncoding.appendField(device, to: &out)
-      return
-    }
-    if !deviceRest.holds(device.rest) {
-      device.rest.withUTF8Bytes { rest in
-        let (quoted, escaped) = Self.encodeRest(rest)
-        escaped.withUnsafeBufferPointer { deviceRest.store(device.rest, encoded: $0, flag: quoted) }
-      }
+    if !deviceRest.holds(rest) {
+      // The field is quoted when the rest needs it; the stored rest has its quotes doubled then.
+      let quoted = CSVEncoding.needsQuotes(rest)
+      var escaped: [UInt8] = []
+      if quoted { CSVEncoding.appendDoublingQuotes(rest, to: &escaped) } else { escaped.append(contentsOf: rest) }
+      escaped.withUnsafeBufferPointer { deviceRest.store(rest, encoded: $0, flag: quoted) }
     }
     CSVEncoding.appendDevice(address: address, quoted: deviceRest.flag, to: &out) { deviceRest.append(to: &$0) }
   }
+
+  /// A device string: `"<<HKDevice: 0x…` with the address, then the shared rest, encoded once
+  /// per run of the same rest.
+  @inline(__always)
+  private mutating func appendDevice(_ device: DeviceString, to out: inout ByteBuffer) {
+    device.rest.withUTF8Bytes { appendDevice(address: device.address, rest: $0, to: &out) }
+  }
+
 }

@@ -267,12 +267,25 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
   }
 
   mutating func attribute(_ name: Name, _ device: DeviceString) {
+    device.rest.withUTF8Bytes { deviceAttribute(name, address: device.address, rest: $0) }
+  }
+
+  /// A device string from its address and the bytes of its rest, the rest's escaping kept while
+  /// the next Records' rests have the same bytes.
+  @inline(__always)
+  private mutating func deviceAttribute(_ name: Name, address: UInt64?, rest: UnsafeBufferPointer<UInt8>) {
     key(name)
-    if let address = device.address {
+    if let address {
       out.append("<<HKDevice: 0x")
       DeviceString.appendHex(address, to: &out)
     }
-    strings.append(device.rest, to: &out, encode: Self.escape)
+    if deviceRest.holds(rest) {
+      deviceRest.append(to: &out)
+    } else {
+      let start = out.count
+      Self.escape(rest, to: &out)
+      deviceRest.store(rest, encoded: out.bytes(in: start..<out.count))
+    }
     out.append(UInt8(ascii: "\""))
   }
 
@@ -284,23 +297,7 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
     attribute("type", bytes: tag.type)
     attribute("sourceName", bytes: tag.sourceName)
     if let version = tag.sourceVersion { attribute("sourceVersion", bytes: version) }
-    if let rest = tag.deviceRest {
-      key("device")
-      if let address = tag.deviceAddress {
-        out.append("<<HKDevice: 0x")
-        DeviceString.appendHex(address, to: &out)
-        if !deviceRest.holds(rest) {
-          let start = out.count
-          Self.escape(rest, to: &out)
-          deviceRest.store(rest, encoded: out.bytes(in: start..<out.count))
-        } else {
-          deviceRest.append(to: &out)
-        }
-      } else {
-        Self.escape(rest, to: &out)
-      }
-      out.append(UInt8(ascii: "\""))
-    }
+    if let rest = tag.deviceRest { deviceAttribute("device", address: tag.deviceAddress, rest: rest) }
     if let unit = tag.unit { attribute("unit", bytes: unit) }
     attribute("creationDate", tag.creationDate)
     attribute("startDate", tag.startDate)
