@@ -4,14 +4,15 @@ import Testing
 
 @testable import HealthPort
 
-/// The README's column tables and the catalog the writers take their headers from name the same
+/// The column tables of `docs/csv.md` and the catalog the writers take their headers from name the same
 /// columns, in the same order.
 struct CSVColumnCatalogTests {
-  /// The lines of the README section that starts with `heading`, up to the next heading of the
+  /// The lines of the `docs/csv.md` section that starts with `heading`, up to the next heading of the
   /// same or a higher level.
   static func section(_ heading: String) throws -> [Substring] {
-    let readme = try String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    let page = try String(
+      contentsOf: TestEnvironment.repoRoot.appendingPathComponent("docs/csv.md"), encoding: .utf8)
+    let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
     guard let start = lines.firstIndex(where: { $0.hasPrefix(heading) }) else { return [] }
     let level = heading.prefix { $0 == "#" }
     let end = lines[(start + 1)...].firstIndex { line in
@@ -67,24 +68,24 @@ struct CSVColumnCatalogTests {
 
   static func expectSameColumns(_ documented: [String], _ table: TableDefinition) {
     let names = table.columnNames
-    #expect(documented.count == names.count, "\(table.name): the README lists \(documented), the catalog \(names)")
+    #expect(documented.count == names.count, "\(table.name): docs/csv.md lists \(documented), the catalog \(names)")
     for (readme, name) in zip(documented, names) {
-      #expect(matches(readme, name), "\(table.name): the README says \(readme) where the catalog has \(name)")
+      #expect(matches(readme, name), "\(table.name): docs/csv.md says \(readme) where the catalog has \(name)")
     }
   }
 
-  @Test("the README's single-table columns are the catalog's")
+  @Test("the single-table columns of docs/csv.md are the catalog's")
   func singleTable() throws {
-    let rows = Self.rows(try Self.section("### The single table"))
+    let rows = Self.rows(try Self.section("## The single table"))
     #expect(!rows.isEmpty)
     let documented = rows.flatMap { Self.columnNames($0[0]) }
     Self.expectSameColumns(documented, ColumnCatalog.records)
     #expect(CSVRecordsWriter.columns == ColumnCatalog.records.columnNames)
   }
 
-  @Test("the README's --split tables are the catalog's, with the same rows and columns")
+  @Test("the --split tables of docs/csv.md are the catalog's, with the same rows and columns")
   func splitTables() throws {
-    let rows = Self.rows(try Self.section("#### Tables"))
+    let rows = Self.rows(try Self.section("### Tables"))
     #expect(rows.count == ColumnCatalog.splitTables.count)
     for (row, table) in zip(rows, ColumnCatalog.splitTables) {
       #expect(Self.codeSpans(row[0]).first == table.name + ".csv")
