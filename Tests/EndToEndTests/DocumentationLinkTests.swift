@@ -9,11 +9,11 @@ struct DocumentationLinkTests {
   /// Names of documents that exist only beside the developers' checkout.
   static let privateDocuments = ["FORMAT.md", "SPEC-NOTES", "STYLE.md"]
 
-  /// Every tracked text file a user reads: the README, sources, tests, scripts, the Makefile.
+  /// Every tracked text file a user reads: the README, the manual, sources, tests, scripts, the Makefile.
   static func userVisibleFiles() throws -> [URL] {
     let root = TestEnvironment.repoRoot
     var files = [root.appendingPathComponent("README.md"), root.appendingPathComponent("Makefile")]
-    for folder in ["Sources", "Tests", "Benchmarks", "scripts", "Fuzz"] {
+    for folder in ["docs", "Sources", "Tests", "Benchmarks", "scripts", "Fuzz"] {
       guard
         let walker = FileManager.default.enumerator(
           at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
@@ -38,7 +38,7 @@ struct DocumentationLinkTests {
     }
   }
 
-  @Test("every docs/… path and every README anchor that help or the README names exists")
+  @Test("every docs/… path and every link of the README and the manual leads somewhere")
   func pathsAndAnchorsExist() throws {
     let root = TestEnvironment.repoRoot
     var texts = try Self.userVisibleFiles().map { ($0.path, try String(contentsOf: $0, encoding: .utf8)) }
@@ -56,12 +56,41 @@ struct DocumentationLinkTests {
           "\(name) points to \(path), which does not exist")
       }
     }
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let anchors = Set(
-      readme.split(separator: "\n").filter { $0.hasPrefix("#") }.map { Self.anchor(of: String($0)) })
-    for match in readme.matches(of: try Regex(#"\]\(#([^)]+)\)"#)) {
-      let anchor = String(readme[match.range]).dropFirst(3).dropLast()
-      #expect(anchors.contains(String(anchor)), "README links to #\(anchor), which no heading makes")
+    try Self.expectLinksResolve()
+  }
+
+  /// Every relative link of the README and the manual (`docs/*.md`) names a file that exists and,
+  /// after a `#`, a heading of that file.
+  static func expectLinksResolve() throws {
+    let root = TestEnvironment.repoRoot
+    let docs = root.appendingPathComponent("docs")
+    let pages =
+      [root.appendingPathComponent("README.md")]
+      + (try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil))
+      .filter { $0.pathExtension == "md" }
+    func anchors(_ page: URL) throws -> Set<String> {
+      let text = try String(contentsOf: page, encoding: .utf8)
+      return Set(text.split(separator: "\n").filter { $0.hasPrefix("#") }.map { anchor(of: String($0)) })
+    }
+    let link = try Regex(#"\]\(([^)\s]+)\)"#)
+    for page in pages {
+      let text = try String(contentsOf: page, encoding: .utf8)
+      for match in text.matches(of: link) {
+        let target = String(text[match.range].dropFirst(2).dropLast())
+        if target.contains("://") || target.hasPrefix("mailto:") { continue }
+        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let file =
+          parts[0].isEmpty
+          ? page : page.deletingLastPathComponent().appendingPathComponent(String(parts[0])).standardizedFileURL
+        let name = page.lastPathComponent
+        guard FileManager.default.fileExists(atPath: file.path) else {
+          Issue.record("\(name) links to \(target), which does not exist")
+          continue
+        }
+        if parts.count == 2, file.pathExtension == "md" {
+          #expect(try anchors(file).contains(String(parts[1])), "\(name) links to \(target), which no heading makes")
+        }
+      }
     }
   }
 
