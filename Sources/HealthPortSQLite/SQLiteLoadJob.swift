@@ -7,8 +7,9 @@ import SQLiteStore
 /// Each input is read with ``ExportReader`` into a ``SQLiteLoader`` (parsing on the caller's
 /// thread, SQLite on another). A new database is built under a temporary name and put in place
 /// at the end; an existing one is loaded in place through its WAL. A reader's error (a truncated
-/// or malformed input) stops the job after committing every whole element read before it, then
-/// is rethrown; a store error rolls back the batch in flight and leaves no new database.
+/// or malformed input) stops the job, then is rethrown: an existing database keeps every whole
+/// element read before it (`completed = 0`); a new one is not created, unless ``keepPartial``.
+/// A store error rolls back the batch in flight and leaves no new database.
 public struct SQLiteLoadJob: Sendable {
   /// The database file to create or add to.
   public var database: String
@@ -20,6 +21,9 @@ public struct SQLiteLoadJob: Sendable {
   public var pipelined = true
   /// How long to wait for another connection's write lock before giving up.
   public var busyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
+  /// A new database whose input failed is kept with what was read before the damage
+  /// (`--keep-partial`), instead of not being created.
+  public var keepPartial = false
 
   public init(database: String, person: String = "") {
     self.database = database
@@ -48,6 +52,10 @@ public struct SQLiteLoadJob: Sendable {
           break
         }
         session.finished(input)
+      }
+      if readerError != nil, session.isNew, !keepPartial {
+        session.discard()
+        throw readerError!
       }
       try session.close()
     } catch {
@@ -127,6 +135,9 @@ final class SQLiteLoadSession {
       pipelined ? LoaderPipeline(sink: loader, storeError: { Self.storeError($0, database: database) }) : nil
     return SQLiteInputLoad(loader: loader, pipeline: pipeline, session: self)
   }
+
+  /// True when the database is being created by this job (under its temporary name).
+  var isNew: Bool { new != nil }
 
   /// Keeps the result of an input read to its end.
   func finished(_ input: SQLiteInputLoad) { results.append(input.loader.result) }

@@ -10,21 +10,29 @@ import HealthPort
 public enum SQLiteOutput {
   public static let format = OutputFormat(
     name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it (needs -o PATH)",
-    needsPath: true, filters: .typesOnly, missingPathMessage: "--to sqlite needs -o PATH (the database)",
+    options: [keepPartial], needsPath: true, filters: .typesOnly,
+    missingPathMessage: "--to sqlite needs -o PATH (the database)",
     helpNote: "--to sqlite is `healthport load INPUT --db PATH` (needs -o PATH).",
     makeWriter: { try Writer(request: $0) })
+
+  /// `--keep-partial`: a new database is kept after a damaged input, as `load --keep-partial`.
+  public static let keepPartial = OutputFormatOption(
+    name: "--keep-partial",
+    help: "With --to sqlite: keep a new database after a damaged input, with what was read before the damage.")
 
   /// One conversion's load into a database, as one ``SQLiteLoadJob`` input.
   ///
   /// ``commit()`` finishes the database (a new one, built under a temporary name, is linked into
-  /// place). ``abort()`` follows the job's rules: after a damaged input it keeps every whole
-  /// element read before the damage, as `load` does; after a failure of the store it rolls back
-  /// and leaves no new database.
+  /// place). ``abort()`` follows the job's rules: after a damaged input an existing database
+  /// keeps every whole element read before the damage, as `load` does, and a new one is not
+  /// created (unless `--keep-partial`); after a failure of the store it rolls back and leaves no
+  /// new database.
   public final class Writer: FormatWriter {
     /// The database file (`-o PATH`).
     public let database: String
     private let session: SQLiteLoadSession
     private let input: SQLiteInputLoad
+    private let keepsPartial: Bool
     private var ended = false
 
     /// Opens (or begins) the database at `request.path` for the input `request.input`.
@@ -37,6 +45,7 @@ public enum SQLiteOutput {
         throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
       }
       database = path
+      keepsPartial = request.flag(SQLiteOutput.keepPartial.name)
       session = try SQLiteLoadSession(
         database: path, busyTimeoutMilliseconds: SQLiteDatabase.defaultBusyTimeoutMilliseconds)
       do {
@@ -64,6 +73,12 @@ public enum SQLiteOutput {
     public func abort() {
       guard !ended else { return }
       ended = true
+      if session.isNew && !keepsPartial {
+        _ = input.abandon(nil)
+        input.close()
+        session.discard()
+        return
+      }
       do {
         try input.keepWholeElements(after: nil)
       } catch {

@@ -53,7 +53,10 @@ public final class SQLiteConnection {
   public init(path: String, mode: SQLiteOpenMode = .readWriteCreate) throws {
     _ = Self.configureOnce
     var pointer: OpaquePointer?
-    let rc = sqlite3_open_v2(path, &pointer, mode.flags | SQLITE_OPEN_NOMUTEX, nil)
+    // A path is a path: `file:x.db` names the file `file:x.db`, not a URI (SQLite may be built
+    // to read URIs everywhere), unless the mode asks for a URI.
+    let name = (mode.flags & SQLITE_OPEN_URI) == 0 && path.hasPrefix("file:") ? "./" + path : path
+    let rc = sqlite3_open_v2(name, &pointer, mode.flags | SQLITE_OPEN_NOMUTEX, nil)
     guard rc == SQLITE_OK, let pointer else {
       let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
       if let pointer { sqlite3_close_v2(pointer) }

@@ -42,7 +42,7 @@ struct CommandDescriptor {
 
 /// Entry point: dispatches to subcommands, prints errors, maps them to exit codes.
 enum CommandLineTool {
-  static let version = "0.1.0"
+  static let version = healthportVersion
 
   static var commands: [CommandDescriptor] {
     [

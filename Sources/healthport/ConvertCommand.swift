@@ -111,10 +111,7 @@ enum ConvertCommand: Command {
     for option in format.options where option.needsPath && request.flag(option.name) && outputPath == nil {
       throw HealthPortError(.usage, message: option.missingPathMessage ?? "\(option.name) needs -o PATH")
     }
-    if let outputPath, let input, input != "-", OutputStream.sameFile(outputPath, input) {
-      throw HealthPortError(
-        .usage, file: outputPath, message: "the output would overwrite the input; choose another path")
-    }
+    if let outputPath, let conflict = ReadFiles([input]).conflict(withFile: outputPath) { throw conflict }
     if format.needsPath && outputPath == nil {
       throw HealthPortError(.usage, message: format.missingPathMessage ?? "--to \(format.name) needs -o PATH")
     }

@@ -21,9 +21,12 @@ enum LoadCommand: Command {
         "Only these record types (repeatable or comma-separated); a single one names the rows of a CSV without a type column.",
       repeatable: true),
     ReadingFlags.skipInvalidOption,
+    OptionSpec(
+      name: "--keep-partial", short: nil, valueName: nil,
+      help: "Keep a new database after a damaged input, with what was read before the damage."),
   ]
   static let usage = """
-    USAGE: healthport load [INPUT ...] --db <path> [--person <name>] [--type <type>] [--quiet]
+    USAGE: healthport load [INPUT ...] --db <path> [--person <name>] [--type <type>] [--keep-partial] [--quiet]
 
     ARGUMENTS:
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
@@ -33,8 +36,10 @@ enum LoadCommand: Command {
     A database that healthport did not create, or of a later schema version, is refused and left
     unchanged; an older healthport database is migrated. Loading an export again adds nothing;
     loading a newer export adds only what is new. An interrupted load leaves the database
-    consistent: run the command again. A truncated export keeps every whole element before the
-    damage. The schema and views are documented in the README, section "Loading into SQLite".
+    consistent: run the command again. A truncated export loaded into an existing database keeps
+    every whole element before the damage (its load marked incomplete); a new database is then
+    not created, unless --keep-partial. --db is a file path (`file:` has no meaning). The schema
+    and views are in docs/sqlite.md.
 
     EXAMPLES:
       healthport load export.zip --db health.db
@@ -51,21 +56,19 @@ enum LoadCommand: Command {
     if inputs.filter({ $0 == nil || $0 == "-" }).count > 1 {
       throw HealthPortError(.usage, message: "stdin (-) can be read only once")
     }
-    for input in inputs where input == database {
-      throw HealthPortError(.usage, message: "--db names the input file \(database)")
-    }
+    if let conflict = ReadFiles(inputs).conflict(withFile: database) { throw conflict }
     // `--type` means what it means in every reading command: a single one names the rows of a
     // CSV without a type column; otherwise (and for the rows of any other input) it filters.
     let filter = try FilterOptions.parse(arguments, command: name)
     try load(
       inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet,
-      skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+      skipInvalid: arguments.flag("--skip-invalid"), keepPartial: arguments.flag("--keep-partial"), filter: filter)
   }
 
   /// Checks the inputs, runs the ``SQLiteLoadJob`` with progress bars and prints what it did.
   /// `filter` holds `--type` only.
   static func load(
-    inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool,
+    inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool, keepPartial: Bool = false,
     filter: ExportFilter = ExportFilter()
   ) throws {
     // Check the inputs before the database is created, so a typo leaves no empty database behind.
@@ -75,7 +78,9 @@ enum LoadCommand: Command {
     // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
     for input in inputs { try FilterOptions.checkInput(input, command: name) }
     var bars: [ProgressBar] = []
-    let results = try SQLiteLoadJob(database: database, person: person).run(
+    var job = SQLiteLoadJob(database: database, person: person)
+    job.keepPartial = keepPartial
+    let results = try job.run(
       paths: inputs,
       readOptions: { path in
         let bar = ProgressBar.make(inputPath: path, quiet: quiet)

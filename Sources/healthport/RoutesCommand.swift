@@ -52,13 +52,18 @@ enum RoutesCommand: Command {
     try FilterOptions.read(input, into: spool, filter: filter, arguments: arguments, command: name)
     let workouts = spool.workouts.filter { !$0.routes.isEmpty }
     if perWorkout, let output {
-      if mkdir(output, 0o755) != 0 && errno != EEXIST {
-        throw HealthPortError(.failure, file: output, message: "cannot create the folder")
-      }
-      for workout in workouts {
-        let stamp = RouteSpool.utcText(workout.start).filter { $0 != ":" && $0 != "-" }
-        let out = try OutputStream(path: "\(output)/route_\(workout.number)_\(workout.activity)_\(stamp).gpx")
-        try writeGPX([workout], spool, to: out)
+      // One folder output: every file appears, with the manifest, or none does.
+      let folder = try FolderOutput(path: output, protecting: input, writes: "--per-workout")
+      do {
+        for workout in workouts {
+          let stamp = RouteSpool.utcText(workout.start).filter { $0 != ":" && $0 != "-" }
+          let name = FileNames.sanitized("route_\(workout.number)_\(workout.activity)_\(stamp)") + ".gpx"
+          try writeGPX([workout], spool, to: try OutputStream(path: folder.root + "/" + name))
+        }
+        try folder.commit()
+      } catch {
+        folder.abort()
+        throw error
       }
       return
     }

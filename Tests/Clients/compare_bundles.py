@@ -2,14 +2,18 @@
 
   compare_bundles.py A B [--order]
 
-A and B are each a zip or a folder (the folder's files are its members, by path relative to it).
+A and B are each a zip or a folder (the folder's files are its members, by path relative to it;
+a folder's `.healthport-manifest.json` is not a member, but it must list every member with its size).
 Prints one line per difference and exits 1 if there is any; with --order, the members' order
 must be equal too (zips only). `__MACOSX/` and folder entries count as members in a zip.
 """
 
+import json
 import os
 import sys
 import zipfile
+
+MANIFEST = ".healthport-manifest.json"
 
 
 def members(path):
@@ -20,6 +24,13 @@ def members(path):
                 full = os.path.join(root, name)
                 with open(full, "rb") as f:
                     found[os.path.relpath(full, path)] = f.read()
+        manifest = found.pop(MANIFEST, None)
+        if manifest is not None:
+            listed = {f["path"]: f["bytes"] for f in json.loads(manifest)["files"]}
+            actual = {name: len(data) for name, data in found.items()}
+            if listed != actual:
+                print(f"{path}/{MANIFEST}: lists {sorted(listed.items())}, the folder holds {sorted(actual.items())}")
+                sys.exit(1)
         return sorted(found), found
     with zipfile.ZipFile(path) as z:
         names = [info.filename for info in z.infolist()]

@@ -78,9 +78,20 @@ struct BundleRoundTripTests {
     try FileManager.default.createDirectory(at: again, withIntermediateDirectories: false)
     try Self.convert(jsonl, "xml", again)
     try Self.expectSame(GeneratedBundle.zip, again)
-    // A folder that holds something is refused, untouched.
-    let refused = try Harness.run(["convert", jsonl.path, "--to", "xml", "-o", again.path + "/", "--quiet"])
-    #expect(refused.status == 64, "stderr: \(refused.stderr)")
+    // A folder healthport wrote (its manifest says so) is written again in place.
+    try Self.convert(jsonl, "xml", again, slash: true)
+    try Self.expectSame(GeneratedBundle.zip, again)
+    // Its zip holds the members only, not the manifest.
+    let zipped = directory.appendingPathComponent("again.zip")
+    try Self.convert(again, "zip", zipped)
+    try Self.expectSame(GeneratedBundle.zip, zipped)
+    // A folder that holds files healthport did not write is refused, untouched.
+    let foreign = directory.appendingPathComponent("foreign")
+    try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: false)
+    try Data("mine".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+    let refused = try Harness.run(["convert", jsonl.path, "--to", "xml", "-o", foreign.path + "/", "--quiet"])
+    #expect(refused.status == 1, "stderr: \(refused.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == ["notes.txt"])
   }
 
   /// Counts of the lines of each kind in a JSON Lines file, and the route and ECG members that

@@ -245,7 +245,7 @@ struct LoadStoreTests {
       let cut = directory.appendingPathComponent("cut-\(offset).xml")
       try data.prefix(offset).write(to: cut)
       let db = directory.appendingPathComponent("cut-\(offset).db").path
-      let result = try LoadTests.load([cut.path], db: db)
+      let result = try LoadTests.load([cut.path], db: db, options: ["--keep-partial"])
       #expect(result.status == 65, "cut at \(offset): \(result.stderr)")
       let records = try Self.sqlite(db, "SELECT coalesce(sum(copies), 0) FROM records").first?[0] as? Int
       #expect(records == count, "cut at \(offset)")

@@ -43,8 +43,10 @@ struct LoadTests {
     return url.path
   }
 
-  static func load(_ inputs: [String], db: String, person: String? = nil) throws -> Harness.Result {
-    var arguments = ["load"] + inputs + ["--db", db]
+  static func load(_ inputs: [String], db: String, person: String? = nil, options: [String] = []) throws
+    -> Harness.Result
+  {
+    var arguments = ["load"] + inputs + ["--db", db] + options
     if let person { arguments += ["--person", person] }
     return try Harness.run(arguments)
   }
@@ -469,7 +471,12 @@ struct LoadTests {
     let data = try Data(contentsOf: Self.sample)
     try data.prefix(data.count / 2).write(to: truncated)
     let db = Self.database(in: directory)
-    let result = try Self.load([truncated.path], db: db)
+    // A new database is not created from a damaged export…
+    let refused = try Self.load([truncated.path], db: db)
+    #expect(refused.status == 65, "stderr: \(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: db))
+    // …unless --keep-partial asks for what was read before the damage.
+    let result = try Self.load([truncated.path], db: db, options: ["--keep-partial"])
     #expect(result.status == 65, "stderr: \(result.stderr)")
     let actual = try SQLiteExpectations.actual(db)
     #expect((actual["exports"] as? [[Any]])?.allSatisfy { $0[1] as? Int == 0 } == true)

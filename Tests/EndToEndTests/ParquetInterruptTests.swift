@@ -67,8 +67,9 @@ struct ParquetInterruptTests {
       let arguments = [
         "convert", input.path, "--to", "parquet", "-o", "cohort", "--person", person, "--partition-by", "type,year",
       ]
+      // Mid-write: the run's temporary folder beside the dataset holds part files.
       let run = try InterruptTests.interrupt(arguments, in: work, with: SIGTERM) {
-        Self.partFiles(dataset) >= existing + 20
+        Self.partFiles(work) >= existing + 20
       }
       #expect(run.interrupted, "the conversion ended before it was interrupted: make the input larger")
       #expect(run.reason == .uncaughtSignal && run.status == SIGTERM, "ended with \(run.reason) \(run.status)")

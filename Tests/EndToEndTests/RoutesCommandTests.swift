@@ -93,8 +93,13 @@ struct RoutesCommandTests {
       try Harness.run(["routes", GeneratedBundle.zip.path, "--format", "gpx", "--per-workout", "-o", folder.path])
         .status
         == 0)
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    // The GPX files, and the folder's manifest (docs/outputs.md).
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gpx") }
+      .sorted()
     #expect(files.count == count["tracks"] as? Int)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        == [".healthport-manifest.json"] + files)
     let each = try SQLiteExpectations.python(
       #"""
       import json, sys, xml.etree.ElementTree as ET

@@ -101,7 +101,9 @@ struct CSVSplitTests {
     let (original, back, output) = try Self.roundTrip("<HealthData locale=\"en_US\"/>\n")
     #expect(original.elements.isEmpty && back.elements.isEmpty)
     #expect(back.header == original.header)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["export.csv"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        == [".healthport-manifest.json", "export.csv"])
   }
 
   @Test("150 record types stay within the open-file budget and read back")
@@ -124,7 +126,8 @@ struct CSVSplitTests {
     let (original, back, output) = try Self.roundTrip(xml)
     #expect(original.elements.count == 650)
     #expect(back.elements == original.elements)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).count == 151)
+    // 150 record tables, export.csv and the manifest.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).count == 152)
   }
 
   final class FailingSink: ExportSink {

@@ -40,13 +40,13 @@ struct SQLiteOutputTests {
     return try db.scalarInt(sql)
   }
 
-  @Test("the format is named sqlite, needs a path and takes --type only")
+  @Test("the format is named sqlite, needs a path and takes --type and --keep-partial only")
   func declaration() {
     let format = SQLiteOutput.format
     #expect(format.name == "sqlite")
     #expect(format.needsPath)
     #expect(format.filters == .typesOnly)
-    #expect(format.options.isEmpty)
+    #expect(format.options.map(\.name) == ["--keep-partial"])
   }
 
   @Test("a write and a commit make the database, with every row of the export and load's summary")
@@ -93,14 +93,19 @@ struct SQLiteOutputTests {
     #expect(directory.names == ["export.xml"])
   }
 
-  @Test("after a damaged input, abort keeps the whole elements read before the damage, as load does")
+  @Test("after a damaged input, abort leaves no new database, or with --keep-partial the whole elements read")
   func abortAfterDamage() throws {
     let directory = try Directory()
     let input = directory.file("cut.xml")
     let cut = Self.export.range(of: "<Record type=\"HKQuantityTypeIdentifierHeartRate\"")!.lowerBound
     try String(Self.export[..<cut]).write(toFile: input, atomically: true, encoding: .utf8)
     let database = directory.file("out.db")
-    let writer = try SQLiteOutput.format.makeWriter(OutputRequest(path: database, input: input))
+    let dropped = try SQLiteOutput.format.makeWriter(OutputRequest(path: database, input: input))
+    #expect(throws: (any Error).self) { try ExportReader(path: input).read(into: dropped.sink) }
+    dropped.abort()
+    #expect(directory.names == ["cut.xml"])
+    let writer = try SQLiteOutput.format.makeWriter(
+      OutputRequest(path: database, input: input, options: ["--keep-partial": []]))
     #expect(throws: (any Error).self) { try ExportReader(path: input).read(into: writer.sink) }
     writer.abort()
     #expect(directory.names == ["cut.xml", "out.db"])

@@ -5,13 +5,11 @@
 /// Raised when the reader of stdout went away (`| head`): the command ends quietly.
 public struct BrokenPipeError: Error {}
 
-/// A buffered byte output to stdout or to a file written atomically.
+/// A buffered byte output to stdout or to a file (a ``FileOutput``: atomic, or a device in place).
 ///
 /// Bytes are appended to a buffer and written in blocks of 256 KiB by a loop that writes
-/// everything. A file output goes to a temporary file beside the target (`.name.tmp-PID`),
-/// which ``commit()`` renames into place; ``abort()`` (or deinit without commit) removes it,
-/// so no half-written file is ever left at the target path. The temporary file is registered in
-/// ``TemporaryFiles`` meanwhile, so that an interrupted process removes it too.
+/// everything. ``commit()`` flushes and makes a file output appear; ``abort()`` (or deinit
+/// without commit) drops it, so no half-written file is ever left at the target path.
 public final class OutputStream {
   public static let blockSize = 256 << 10
 
@@ -19,10 +17,8 @@ public final class OutputStream {
   public var buffer: [UInt8] = []
   public let displayName: String
   private let fileDescriptor: Int32
-  private let finalPath: String?
-  private let temporaryPath: String?
-  /// The temporary file in ``TemporaryFiles``, removed if the process is interrupted.
-  private var registration: TemporaryFiles.Registration?
+  /// The file written, nil for stdout or a consumer.
+  private let file: FileOutput?
   private var committed = false
   public private(set) var bytesWritten: Int64 = 0
   /// Takes the bytes instead of a file descriptor (a zip member being written).
@@ -31,8 +27,7 @@ public final class OutputStream {
   /// Standard output.
   public init() {
     fileDescriptor = 1
-    finalPath = nil
-    temporaryPath = nil
+    file = nil
     displayName = "<stdout>"
     buffer.reserveCapacity(Self.blockSize * 2)
   }
@@ -40,35 +35,24 @@ public final class OutputStream {
   /// Hands the bytes, in blocks, to `consumer` (which owns atomicity: a bundle's zip or folder).
   public init(name: String, consumer: @escaping (UnsafeRawBufferPointer) throws -> Void) {
     fileDescriptor = -1
-    finalPath = nil
-    temporaryPath = nil
+    file = nil
     displayName = name
     self.consumer = consumer
     buffer.reserveCapacity(Self.blockSize * 2)
   }
 
-  /// A file at `path`, created atomically. Refuses to write over `protectedPath` (the input).
-  public init(path: String, protecting protectedPath: String? = nil) throws {
-    if let protectedPath, OutputStream.sameFile(path, protectedPath) {
-      throw HealthPortError(.usage, file: path, message: "the output would overwrite the input; choose another path")
-    }
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())"
-    let registration = TemporaryFiles.registerFile(temporary)
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      TemporaryFiles.unregister(registration)
-      throw HealthPortError(
-        .failure, file: path, message: "cannot create the output: \(String(cString: strerror(errno)))")
-    }
-    fileDescriptor = fd
-    finalPath = path
-    temporaryPath = temporary
-    self.registration = registration
-    displayName = path
+  /// The output `-o path` names (see ``FileOutput``), never a file the command reads (`reads`).
+  public init(path: String, reads: ReadFiles) throws {
+    let file = try FileOutput(path: path, reads: reads)
+    self.file = file
+    fileDescriptor = file.descriptor
+    displayName = FileOutput.isStandardOutput(path) ? "<stdout>" : path
     buffer.reserveCapacity(Self.blockSize * 2)
+  }
+
+  /// The output `-o path` names, for a command that reads `protectedPath` (nil or `-`: stdin).
+  public convenience init(path: String, protecting protectedPath: String? = nil) throws {
+    try self.init(path: path, reads: ReadFiles([protectedPath]))
   }
 
   deinit {
@@ -132,35 +116,13 @@ public final class OutputStream {
   public func commit() throws {
     try flush()
     committed = true
-    guard let finalPath, let temporaryPath else { return }
-    defer { TemporaryFiles.unregister(registration) }
-    if fsync(fileDescriptor) != 0 || close(fileDescriptor) != 0 {
-      unlink(temporaryPath)
-      throw HealthPortError(.failure, file: finalPath, message: "cannot write: \(String(cString: strerror(errno)))")
-    }
-    if rename(temporaryPath, finalPath) != 0 {
-      let message = String(cString: strerror(errno))
-      unlink(temporaryPath)
-      throw HealthPortError(.failure, file: finalPath, message: "cannot move the output into place: \(message)")
-    }
+    try file?.commit()
   }
 
   /// Drops a file output: the temporary file is removed and nothing appears at the target.
   public func abort() {
     guard !committed else { return }
     committed = true
-    if let temporaryPath {
-      close(fileDescriptor)
-      unlink(temporaryPath)
-      TemporaryFiles.unregister(registration)
-    }
-  }
-
-  /// True when both paths name the same existing file.
-  public static func sameFile(_ a: String, _ b: String) -> Bool {
-    var first = stat()
-    var second = stat()
-    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
-    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    file?.abort()
   }
 }

@@ -203,7 +203,8 @@ enum BundleReader {
     }
     if members.lossless {
       var index = 0
-      for relative in filePaths(in: folder) where relative != exportName {
+      // The manifest of a folder healthport wrote (`--to xml -o DIR/`) is not a member.
+      for relative in filePaths(in: folder) where relative != exportName && relative != FolderOutput.manifestName {
         index += 1
         let path = folder + "/" + relative
         try members.deliver(

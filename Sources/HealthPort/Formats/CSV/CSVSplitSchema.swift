@@ -137,17 +137,9 @@ enum CSVSplitSchema {
       name = name.dropFirst(prefix.count)
       break
     }
-    var bytes = Array(name.utf8)
-    for index in bytes.indices {
-      let byte = bytes[index]
-      let allowed =
-        (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte)
-        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-      if !allowed { bytes[index] = UInt8(ascii: "_") }
-    }
-    let result = String(decoding: bytes, as: UTF8.self)
+    let result = FileNames.sanitized(name)
     let reserved = Set((Table.allCases.map(\.definition) + ColumnCatalog.sideFileTables).map(\.name))
-    if result.isEmpty || result.hasPrefix(".") || reserved.contains(result.lowercased()) || bytes.count > 200 {
+    if result.isEmpty || result.hasPrefix(".") || reserved.contains(result.lowercased()) || result.utf8.count > 200 {
       return "record_" + String(result.prefix(200))
     }
     return result

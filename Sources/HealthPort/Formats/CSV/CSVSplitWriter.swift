@@ -6,20 +6,18 @@
 /// hold the whole export, so that it can be reassembled exactly (see ``CSVSplitSchema`` and
 /// the README's "The whole export: `convert --to csv --split -o DIR`").
 ///
-/// The folder is built in a temporary sibling (`.DIR.tmp-PID`) and renamed into place by
-/// ``end(_:)``; if anything fails before, or the writer is dropped without reaching the end,
-/// the temporary folder is removed and nothing appears at the target. The folder and each table's
-/// file are registered in ``TemporaryFiles`` meanwhile, so that an interrupted process removes
-/// them too. An existing target is replaced only when it is an empty folder or a previous split
-/// folder (it holds `export.csv`).
+/// The folder is a ``FolderOutput``: built in a temporary sibling and made to appear by
+/// ``end(_:)`` with its manifest; if anything fails before, or the writer is dropped without
+/// reaching the end, nothing new appears at the target. Each table's file is registered in
+/// ``TemporaryFiles`` meanwhile, so that an interrupted process removes it too.
 public final class CSVSplitWriter: ExportSink {
   /// Descriptors the writer keeps open at once; other tables reopen their file per flush.
   public static let openFileBudget = 48
 
-  public let directory: String
-  private let temporaryDirectory: String
-  /// The temporary folder in ``TemporaryFiles``; each table registers its own file.
-  private var registration: TemporaryFiles.Registration?
+  public var directory: String { folder.target }
+  private let folder: FolderOutput
+  /// Where the tables are written until the end.
+  private var temporaryDirectory: String { folder.root }
   private var tables: [CSVTableFile?]
   private var recordTables: [String: CSVTableFile] = [:]
   private var recordTablesByType: [String: CSVTableFile] = [:]
@@ -39,35 +37,9 @@ public final class CSVSplitWriter: ExportSink {
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
   public init(directory: String, protecting protectedPath: String? = nil) throws {
-    var path = directory
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-    if let protectedPath, OutputStream.sameFile(path, protectedPath) {
-      throw HealthPortError(.usage, file: path, message: "the output would overwrite the input; choose another folder")
-    }
-    self.directory = path
-    let slash = path.lastIndex(of: "/")
-    let parent = slash.map { String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    temporaryDirectory = (parent.isEmpty ? "" : parent + "/") + ".\(name).tmp-\(getpid())"
+    folder = try FolderOutput(path: directory, protecting: protectedPath, writes: "--split")
     tables = Array(repeating: nil, count: CSVSplitSchema.Table.allCases.count)
-    sideFiles = CSVSideFileTables(folder: temporaryDirectory)
-    var info = stat()
-    if stat(path, &info) == 0 {
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw HealthPortError(.usage, file: path, message: "exists and is not a folder; --split writes a folder")
-      }
-      guard CSVSplitFolder.isReplaceable(path) else {
-        throw HealthPortError(
-          .usage, file: path, message: "the folder exists and is not a healthport split folder; choose another folder")
-      }
-    }
-    CSVSplitFolder.remove(temporaryDirectory)
-    registration = TemporaryFiles.registerFolder(temporaryDirectory)
-    guard mkdir(temporaryDirectory, 0o755) == 0 else {
-      let error = CSVTableFile.error(temporaryDirectory, "cannot create the output folder")
-      TemporaryFiles.unregister(registration)
-      throw error
-    }
+    sideFiles = CSVSideFileTables(folder: folder.root)
   }
 
   deinit { abort() }
@@ -76,7 +48,7 @@ public final class CSVSplitWriter: ExportSink {
   public func abort() {
     guard !finished else { return }
     finished = true
-    CSVSplitFolder.remove(temporaryDirectory)
+    folder.abort()
     forgetTemporaryFiles()
     tables.removeAll()
     recordTables.removeAll()
@@ -87,8 +59,6 @@ public final class CSVSplitWriter: ExportSink {
   /// Unregisters the tables' files and the folder, once it was renamed into place or removed.
   private func forgetTemporaryFiles() {
     for table in tables.compactMap({ $0 }) + Array(recordTables.values) + sideFiles.files { table.forget() }
-    TemporaryFiles.unregister(registration)
-    registration = nil
   }
 
   // MARK: ExportSink
@@ -144,18 +114,9 @@ public final class CSVSplitWriter: ExportSink {
       abort()
       throw error
     }
-    var info = stat()
-    if stat(directory, &info) == 0 {
-      let aside = temporaryDirectory + "-old"
-      guard CSVSplitFolder.isReplaceable(directory), rename(directory, aside) == 0 else {
-        let error = CSVTableFile.error(directory, "cannot replace the existing folder")
-        abort()
-        throw error
-      }
-      CSVSplitFolder.remove(aside)
-    }
-    guard rename(temporaryDirectory, directory) == 0 else {
-      let error = CSVTableFile.error(directory, "cannot move the output folder into place")
+    do {
+      try folder.commit()
+    } catch {
       abort()
       throw error
     }

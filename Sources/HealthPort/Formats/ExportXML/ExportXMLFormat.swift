@@ -3,7 +3,9 @@
 extension OutputFormat {
   static let xml = OutputFormat(name: "xml", summary: "the export XML format, byte-faithful") { request in
     // `-o DIR/`: the unzipped bundle, side files and other members included.
-    if BundleOutputPath.isFolder(request.path) { return BundleFormatWriter(try FolderDestination(path: request.path!)) }
+    if BundleOutputPath.isFolder(request.path) {
+      return BundleFormatWriter(try FolderDestination(path: request.path!, protecting: request.input))
+    }
     return try StreamFormatWriter(request) { XMLExportWriter(output: $0) }
   }
 }

@@ -4,9 +4,9 @@ import ZipStream
   import Glibc
 #endif
 
-/// Where a bundle is written member by member: a zip (``ZipDestination``) or a folder
-/// (``FolderDestination``), both atomic: a temporary file or folder beside the target, renamed
-/// into place by ``commit()``, removed by ``abort()`` or on a signal.
+/// Where a bundle is written member by member: a zip (``ZipDestination``, on a ``FileOutput``) or
+/// a folder (``FolderDestination``, on a ``FolderOutput``), both made to appear by ``commit()``
+/// and dropped by ``abort()`` or on a signal.
 protocol BundleDestination: AnyObject {
   func beginMember(_ member: BundleMember, size: Int64?) throws
   func write(_ bytes: UnsafeRawBufferPointer) throws
@@ -17,49 +17,28 @@ protocol BundleDestination: AnyObject {
   func abort()
 }
 
-/// The temporary name beside `path`: `.NAME.tmp-PID`.
-private func temporaryPath(beside path: String) -> (final: String, temporary: String) {
-  var final = path
-  while final.count > 1, final.hasSuffix("/") { final.removeLast() }
-  let slash = final.lastIndex(of: "/")
-  let directory = slash.map { String(final[..<$0]) } ?? "."
-  let name = slash.map { String(final[final.index(after: $0)...]) } ?? final
-  return (final, (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())")
-}
-
 private func systemError(_ path: String, _ what: String) -> HealthPortError {
   HealthPortError(.failure, file: path, message: "\(what): \(String(cString: strerror(errno)))")
 }
 
 /// An export.zip, deflated, through libarchive.
 final class ZipDestination: BundleDestination {
-  private let finalPath: String
-  private let temporary: String
-  private let descriptor: Int32
-  private let registration: TemporaryFiles.Registration?
+  private let file: FileOutput
   private var zip: ZipArchiveWriter
   private var done = false
 
   init(path: String, protecting input: String?) throws {
-    if let input, OutputStream.sameFile(path, input) {
-      throw HealthPortError(.usage, file: path, message: "the output would overwrite the input; choose another path")
-    }
-    (finalPath, temporary) = temporaryPath(beside: path)
-    registration = TemporaryFiles.registerFile(temporary)
-    descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      TemporaryFiles.unregister(registration)
-      throw systemError(finalPath, "cannot create the output")
-    }
+    file = try FileOutput(path: path, protecting: input, wholeFolders: true)
     do {
-      zip = try ZipArchiveWriter(fileDescriptor: descriptor, name: finalPath)
+      zip = try ZipArchiveWriter(fileDescriptor: file.descriptor, name: path)
     } catch let error as ZipStreamError {
-      close(descriptor)
-      unlink(temporary)
-      TemporaryFiles.unregister(registration)
-      throw HealthPortError(.failure, file: finalPath, message: error.message)
+      file.abort()
+      throw HealthPortError(.failure, file: path, message: error.message)
     }
   }
+
+  private var finalPath: String { file.path }
+  private var descriptor: Int32 { file.descriptor }
 
   deinit { abort() }
 
@@ -75,6 +54,13 @@ final class ZipDestination: BundleDestination {
 
   func restartFirstMember(_ member: BundleMember) throws {
     try wrap {
+      guard file.isSeekable else {
+        throw HealthPortError(
+          .failure, file: finalPath,
+          message:
+            "this export's layout needs its zip rewritten from the start, which a pipe or device cannot do; write to a file"
+        )
+      }
       zip = try ZipArchiveWriter(fileDescriptor: descriptor, name: finalPath)
       guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
         throw systemError(finalPath, "cannot write")
@@ -86,24 +72,13 @@ final class ZipDestination: BundleDestination {
   func commit() throws {
     try wrap { try zip.finish() }
     done = true
-    defer { TemporaryFiles.unregister(registration) }
-    if fsync(descriptor) != 0 || close(descriptor) != 0 {
-      unlink(temporary)
-      throw systemError(finalPath, "cannot write")
-    }
-    if rename(temporary, finalPath) != 0 {
-      let error = systemError(finalPath, "cannot move the output into place")
-      unlink(temporary)
-      throw error
-    }
+    try file.commit()
   }
 
   func abort() {
     guard !done else { return }
     done = true
-    close(descriptor)
-    unlink(temporary)
-    TemporaryFiles.unregister(registration)
+    file.abort()
   }
 
   private func wrap(_ body: () throws -> Void) throws {
@@ -115,27 +90,19 @@ final class ZipDestination: BundleDestination {
 
 /// The unzipped layout, as `unzip -d DIR` would make it: each member's path under the folder.
 final class FolderDestination: BundleDestination {
-  private let finalPath: String
-  private let temporary: String
-  private let registration: TemporaryFiles.Registration?
+  private let folder: FolderOutput
   /// Every file and folder made inside, so that a signal removes them too.
   private var made: [TemporaryFiles.Registration?] = []
   private var file: Int32 = -1
   private var filePath = ""
   private var done = false
 
-  init(path: String) throws {
-    (finalPath, temporary) = temporaryPath(beside: path)
-    if let names = CSVSplitFolder.entryNames(finalPath), !names.isEmpty {
-      throw HealthPortError(
-        .usage, file: finalPath, message: "the folder exists and is not empty; name a new or empty folder")
-    }
-    registration = TemporaryFiles.registerFolder(temporary)
-    guard mkdir(temporary, 0o755) == 0 else {
-      TemporaryFiles.unregister(registration)
-      throw systemError(finalPath, "cannot create the output folder")
-    }
+  init(path: String, protecting input: String?) throws {
+    folder = try FolderOutput(path: path, protecting: input, writes: "--to xml -o DIR/", wholeFolders: true)
   }
+
+  private var finalPath: String { folder.path }
+  private var temporary: String { folder.root }
 
   deinit { abort() }
 
@@ -183,36 +150,15 @@ final class FolderDestination: BundleDestination {
   func commit() throws {
     try endMember()
     done = true
-    defer {
-      TemporaryFiles.unregister(made.compactMap { $0 })
-      TemporaryFiles.unregister(registration)
-    }
-    rmdir(finalPath)  // an empty folder there is replaced
-    if rename(temporary, finalPath) != 0 {
-      let error = systemError(finalPath, "cannot move the output into place")
-      Self.removeTree(temporary)
-      throw error
-    }
+    defer { TemporaryFiles.unregister(made.compactMap { $0 }) }
+    try folder.commit()
   }
 
   func abort() {
     guard !done else { return }
     done = true
     if file >= 0 { close(file) }
-    Self.removeTree(temporary)
+    folder.abort()
     TemporaryFiles.unregister(made.compactMap { $0 })
-    TemporaryFiles.unregister(registration)
-  }
-
-  /// Removes a folder and everything under it.
-  static func removeTree(_ path: String) {
-    if let names = CSVSplitFolder.entryNames(path) {
-      for name in names {
-        let child = path + "/" + name
-        var info = stat()
-        if lstat(child, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { removeTree(child) } else { unlink(child) }
-      }
-    }
-    rmdir(path)
   }
 }

@@ -1,0 +1,229 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a folder output is written (`--split`, `--to parquet`, `--to xml -o DIR/`, `routes
+/// --per-workout`), and how it appears (the output table in `docs/outputs.md`).
+///
+/// A run writes everything into a temporary folder beside the target (``root``,
+/// `.DIR.tmp-PID`); ``commit()`` then makes it appear with its manifest,
+/// `.healthport-manifest.json` (healthport's version and every file healthport wrote there, with
+/// its size), written last:
+/// - a new or empty target: the temporary folder is renamed into place, manifest inside;
+/// - a target with a manifest (an earlier run's): each new file is renamed into place, the files
+///   the earlier manifest lists that this run replaces and did not write again are removed, and
+///   the manifest is replaced. No file the manifest does not list is ever touched.
+///
+/// A non-empty target without a manifest is refused (exit 1): healthport does not know what in
+/// it is the user's. ``abort()`` (or dropping it uncommitted) removes the temporary folder; the
+/// target keeps what it held. The temporary folder is registered in ``TemporaryFiles``; the
+/// writers register the files they make inside it.
+public final class FolderOutput {
+  public static let manifestName = ".healthport-manifest.json"
+
+  /// One file healthport wrote, by its path relative to the folder.
+  public struct ManifestEntry: Equatable, Sendable {
+    public var path: String
+    public var bytes: Int64
+  }
+
+  /// The path as the user gave it, for messages.
+  public let path: String
+  /// The folder that ends up written: `path` without trailing slashes, links followed.
+  public let target: String
+  /// Where the run writes its files.
+  public let root: String
+  /// The files the target's manifest lists; nil when the target is new or empty.
+  public let earlier: [ManifestEntry]?
+  private var registration: TemporaryFiles.Registration?
+  private var ended = false
+
+  /// Prepares the temporary folder for an output at `path`. `writes` names the output in
+  /// messages (`--split writes a folder`). Refuses a target that holds or is inside what the
+  /// command reads (exit 64), a file (exit 64) and a non-empty folder without a manifest (exit 1).
+  public init(path: String, reads: ReadFiles, writes: String) throws {
+    self.path = path
+    var trimmed = path
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    let target = try FileOutput.followLinks(trimmed)
+    self.target = target
+    if let conflict = reads.conflict(withFolder: target) { throw conflict }
+    var info = stat()
+    if stat(target, &info) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw HealthPortError(.usage, file: path, message: "exists and is not a folder; \(writes) writes a folder")
+      }
+      guard let names = FolderEntries.names(target) else {
+        throw FileOutput.systemError(path, "cannot open the folder")
+      }
+      if names.contains(Self.manifestName) {
+        earlier = try Self.readManifest(target + "/" + Self.manifestName, folder: path)
+      } else if names.isEmpty {
+        earlier = nil
+      } else {
+        let hint =
+          names.contains("export.csv")
+          ? "; it looks like a split folder of an earlier healthport, which wrote no manifest: remove or rename it"
+          : "; name a new or empty folder"
+        throw HealthPortError(
+          .failure, file: path,
+          message: "the folder holds files healthport did not write (it has no \(Self.manifestName))\(hint)")
+      }
+    } else {
+      earlier = nil
+    }
+    root = FileOutput.temporaryPath(beside: target)
+    FolderEntries.removeTree(root)
+    registration = TemporaryFiles.registerFolder(root)
+    guard mkdir(root, 0o755) == 0 else {
+      TemporaryFiles.unregister(registration)
+      throw FileOutput.systemError(path, "cannot create the output folder")
+    }
+  }
+
+  /// The output at `path` for a command reading `input` (nil or `-`: stdin).
+  public convenience init(path: String, protecting input: String?, writes: String, wholeFolders: Bool = false)
+    throws
+  {
+    try self.init(path: path, reads: ReadFiles([input], wholeFolders: wholeFolders), writes: writes)
+  }
+
+  deinit { abort() }
+
+  /// True when the target holds an earlier run's files.
+  public var isExisting: Bool { earlier != nil }
+
+  /// Makes the run's files appear at the target. `replaces` says which files of the earlier
+  /// manifest this run stands for (by default all): those it did not write again are removed;
+  /// the others stay and stay listed.
+  public func commit(replaces: (String) -> Bool = { _ in true }) throws {
+    guard !ended else { return }
+    var written: [ManifestEntry] = []
+    Self.walk(root, prefix: "") { relative, bytes in written.append(ManifestEntry(path: relative, bytes: bytes)) }
+    guard let earlier else {
+      do {
+        try Self.writeManifest(written, to: root + "/" + Self.manifestName)
+      } catch {
+        abort()
+        throw HealthPortError(.failure, file: path, message: "cannot write the manifest: \(error)")
+      }
+      guard rename(root, target) == 0 else {
+        let error = FileOutput.systemError(path, "cannot move the output folder into place")
+        abort()
+        throw error
+      }
+      ended = true
+      TemporaryFiles.unregister(registration)
+      return
+    }
+    let writtenPaths = Set(written.map(\.path))
+    for file in written {
+      let destination = target + "/" + file.path
+      guard makeParents(of: file.path), rename(root + "/" + file.path, destination) == 0 else {
+        let error = FileOutput.systemError(destination, "cannot move the file into place")
+        abort()
+        throw error
+      }
+    }
+    var kept: [ManifestEntry] = []
+    for entry in earlier where !writtenPaths.contains(entry.path) {
+      if replaces(entry.path) {
+        unlink(target + "/" + entry.path)
+        removeEmptyParents(of: entry.path)
+      } else {
+        kept.append(entry)
+      }
+    }
+    ended = true
+    FolderEntries.removeTree(root)
+    TemporaryFiles.unregister(registration)
+    let manifest = target + "/" + Self.manifestName
+    let temporary = FileOutput.temporaryPath(beside: manifest)
+    do {
+      try Self.writeManifest(kept + written, to: temporary)
+    } catch {
+      unlink(temporary)
+      throw HealthPortError(.failure, file: path, message: "cannot write the manifest: \(error)")
+    }
+    guard rename(temporary, manifest) == 0 else {
+      let error = FileOutput.systemError(manifest, "cannot move the manifest into place")
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Drops the run's files; the target stays as it was.
+  public func abort() {
+    guard !ended else { return }
+    ended = true
+    FolderEntries.removeTree(root)
+    TemporaryFiles.unregister(registration)
+  }
+
+  /// Creates the folders of `relative` under the target.
+  private func makeParents(of relative: String) -> Bool {
+    var folder = target
+    for component in relative.split(separator: "/").dropLast() {
+      folder += "/" + component
+      if mkdir(folder, 0o755) != 0 && errno != EEXIST { return false }
+    }
+    return true
+  }
+
+  /// Removes the folders of `relative` under the target that are left empty.
+  private func removeEmptyParents(of relative: String) {
+    var components = relative.split(separator: "/").dropLast()
+    while !components.isEmpty {
+      guard rmdir(target + "/" + components.joined(separator: "/")) == 0 else { return }
+      components.removeLast()
+    }
+  }
+
+  /// Every file below `folder` with its size, as a path relative to it.
+  private static func walk(_ folder: String, prefix: String, _ body: (String, Int64) -> Void) {
+    for name in (FolderEntries.names(folder) ?? []).sorted() {
+      let child = folder + "/" + name
+      var info = stat()
+      guard lstat(child, &info) == 0 else { continue }
+      if (info.st_mode & S_IFMT) == S_IFDIR {
+        walk(child, prefix: prefix + name + "/", body)
+      } else {
+        body(prefix + name, Int64(info.st_size))
+      }
+    }
+  }
+
+  // MARK: The manifest
+
+  private static func writeManifest(_ entries: [ManifestEntry], to path: String) throws {
+    let files = entries.sorted { $0.path < $1.path }.map { ["path": $0.path, "bytes": $0.bytes] as [String: Any] }
+    var data = try JSONSerialization.data(
+      withJSONObject: ["healthport": healthportVersion, "files": files], options: [.sortedKeys, .prettyPrinted])
+    data.append(UInt8(ascii: "\n"))
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw HealthPortError(.failure, message: String(cString: strerror(errno))) }
+    defer { close(fd) }
+    try data.withUnsafeBytes { try StagedBytes.writeAll(fd, $0, name: path) }
+    guard fsync(fd) == 0 else { throw HealthPortError(.failure, message: String(cString: strerror(errno))) }
+  }
+
+  /// The entries of the manifest at `path`; a manifest that cannot be read is refused (exit 1)
+  /// rather than guessed at, and so is an entry that would lead outside the folder.
+  static func readManifest(_ path: String, folder: String) throws -> [ManifestEntry] {
+    let damaged = HealthPortError(
+      .failure, file: path, message: "the manifest cannot be read; remove the folder or name another one")
+    guard let data = FileManager.default.contents(atPath: path),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let files = object["files"] as? [[String: Any]]
+    else { throw damaged }
+    return try files.map { file in
+      guard let relative = file["path"] as? String, let bytes = file["bytes"] as? Int,
+        !relative.hasPrefix("/"), !relative.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+        !relative.isEmpty
+      else { throw damaged }
+      return ManifestEntry(path: relative, bytes: Int64(bytes))
+    }
+  }
+}

@@ -1,0 +1,359 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The rules of every output (docs/outputs.md), driven through the built binary: no output is
+/// ever an input, a folder output replaces only what its manifest lists, devices, FIFOs and
+/// links stay what they are, and a failed load leaves no new database.
+@Suite("outputs: nothing lost")
+struct OutputRulesTests {
+  static let manager = FileManager.default
+
+  /// `Samples/export.zip` unzipped by healthport itself: `DIR/apple_health_export/…`.
+  static func unzippedSample(in directory: URL, name: String = "fol") throws -> URL {
+    let folder = directory.appendingPathComponent(name)
+    let result = try Harness.run([
+      "convert", Harness.samples.appendingPathComponent("export.zip").path, "--to", "xml", "-o", folder.path + "/",
+      "--quiet",
+    ])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    try? manager.removeItem(at: folder.appendingPathComponent(".healthport-manifest.json"))
+    return folder
+  }
+
+  /// Every file below `folder` with its bytes, by relative path.
+  static func snapshot(_ folder: URL) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for relative in try manager.subpathsOfDirectory(atPath: folder.path) {
+      let path = folder.appendingPathComponent(relative).path
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+      files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+    return files
+  }
+
+  /// The manifest's entries, by path, with their sizes.
+  static func manifest(_ folder: URL) throws -> [String: Int] {
+    let data = try Data(contentsOf: folder.appendingPathComponent(".healthport-manifest.json"))
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let files = try #require(object["files"] as? [[String: Any]])
+    #expect(object["healthport"] as? String != nil)
+    return Dictionary(uniqueKeysWithValues: files.map { ($0["path"] as! String, $0["bytes"] as! Int) })
+  }
+
+  // MARK: The input is never written
+
+  @Test("-o naming a file the command reads, in a folder, beside an export.xml or in a split folder, is refused (64)")
+  func outputIsInput() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let folder = try Self.unzippedSample(in: directory)
+    let export = folder.appendingPathComponent("apple_health_export/export.xml")
+    let routes = folder.appendingPathComponent("apple_health_export/workout-routes")
+    let route = try #require(try Self.manager.contentsOfDirectory(atPath: routes.path).sorted().first)
+    let split = directory.appendingPathComponent("split")
+    #expect(try Harness.run(["convert", folder.path, "--to", "csv", "--split", "-o", split.path, "-q"]).status == 0)
+    let hardLink = directory.appendingPathComponent("hard-link.xml")
+    #expect(link(export.path, hardLink.path) == 0)
+    let before = try Self.snapshot(folder)
+    let splitBefore = try Self.snapshot(split)
+
+    let refused: [[String]] = [
+      ["convert", folder.path, "--type", "StepCount", "--to", "xml", "-o", export.path],
+      ["convert", folder.path, "--to", "zip", "-o", routes.appendingPathComponent(route).path],
+      ["convert", export.path, "--to", "jsonl", "-o", routes.appendingPathComponent(route).path],
+      ["convert", split.path, "--to", "jsonl", "-o", split.appendingPathComponent("StepCount.csv").path],
+      ["convert", export.path, "--to", "csv", "-o", hardLink.path],
+      [
+        "convert", folder.path, "--to", "csv", "--split", "-o",
+        folder.appendingPathComponent("apple_health_export").path,
+      ],
+      ["convert", folder.path, "--to", "zip", "-o", folder.appendingPathComponent("apple_health_export/new.zip").path],
+      ["steps", export.path, "-o", export.path],
+      ["load", folder.path, "--db", export.path],
+    ]
+    for arguments in refused {
+      let result = try Harness.run(arguments + ["--quiet"])
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains("that this command reads"), "\(arguments): \(result.stderr)")
+    }
+    #expect(try Self.snapshot(folder) == before)
+    #expect(try Self.snapshot(split) == splitBefore)
+
+    // A new path inside an input folder that the command does not read is allowed, twice.
+    let records = folder.appendingPathComponent("records.csv")
+    for _ in 0..<2 {
+      let allowed = try Harness.run(["convert", folder.path, "--to", "csv", "-o", records.path, "--quiet"])
+      #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
+    }
+    #expect(try Self.snapshot(folder).filter { $0.key != "records.csv" } == before)
+  }
+
+  // MARK: Folders and their manifest
+
+  @Test("--split into a folder without a manifest is refused (1) and nothing in it is touched")
+  func splitRefusesForeignFolder() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let target = directory.appendingPathComponent("mine")
+    try Self.manager.createDirectory(at: target.appendingPathComponent("photos"), withIntermediateDirectories: true)
+    try Data("thesis".utf8).write(to: target.appendingPathComponent("thesis.docx"))
+    try Data("a,b\n".utf8).write(to: target.appendingPathComponent("export.csv"))
+    try Data("jpeg".utf8).write(to: target.appendingPathComponent("photos/p.jpg"))
+    let before = try Self.snapshot(target)
+    let result = try Harness.run([
+      "convert", Harness.samples.appendingPathComponent("export.zip").path, "--to", "csv", "--split", "-o",
+      target.path, "--quiet",
+    ])
+    #expect(result.status == 1, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("remove or rename it"), "stderr: \(result.stderr)")
+    #expect(try Self.snapshot(target) == before)
+    #expect(try Self.manager.contentsOfDirectory(atPath: directory.path) == ["mine"], "no temporary folder left")
+  }
+
+  @Test("--split again replaces only the files its manifest lists; a user's file stays")
+  func splitReplacesListedFiles() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.zip").path
+    let target = directory.appendingPathComponent("tables")
+    #expect(try Harness.run(["convert", input, "--to", "csv", "--split", "-o", target.path, "-q"]).status == 0)
+    let first = try Self.manifest(target)
+    let files = try Self.snapshot(target).filter { $0.key != ".healthport-manifest.json" }
+    #expect(first == files.mapValues(\.count), "the manifest lists every file with its size")
+    #expect(first.count > 5)
+    try Data("mine".utf8).write(to: target.appendingPathComponent("notes.txt"))
+
+    let again = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv", "--split", "-o", target.path])
+    #expect(again.status == 0, "stderr: \(again.stderr)")
+    let second = try Self.manifest(target)
+    let now = try Self.snapshot(target)
+    #expect(Set(second.keys) == ["export.csv", "StepCount.csv", "me.csv"])
+    #expect(now["notes.txt"] == Data("mine".utf8))
+    #expect(Set(now.keys) == Set(second.keys).union(["notes.txt", ".healthport-manifest.json"]))
+    #expect(second == now.filter { second[$0.key] != nil }.mapValues(\.count))
+    // The folder reads back as what was written.
+    let info = try Harness.run(["info", target.path, "--format", "json"])
+    #expect(info.status == 0, "stderr: \(info.stderr)")
+  }
+
+  @Test("--to parquet into a dataset keeps files its manifest does not list")
+  func parquetKeepsForeignFiles() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.zip").path
+    let dataset = directory.appendingPathComponent("dataset")
+    #expect(try Harness.run(["convert", input, "--to", "parquet", "-o", dataset.path, "-q"]).status == 0)
+    let first = try Self.manifest(dataset)
+    #expect(first.keys.contains { $0.hasPrefix("workouts/") })
+    try Data("mine".utf8).write(to: dataset.appendingPathComponent("mine.parquet"))
+    try Data("other".utf8).write(to: dataset.appendingPathComponent("records/other.parquet"))
+    try Data("x".utf8).write(to: dataset.appendingPathComponent("workouts/x.parquet"))
+
+    let again = try Harness.run(["convert", input, "--type", "StepCount", "--to", "parquet", "-o", dataset.path])
+    #expect(again.status == 0, "stderr: \(again.stderr)")
+    let second = try Self.manifest(dataset)
+    let now = try Self.snapshot(dataset)
+    #expect(now["mine.parquet"] == Data("mine".utf8))
+    #expect(now["records/other.parquet"] == Data("other".utf8))
+    #expect(now["workouts/x.parquet"] == Data("x".utf8))
+    #expect(!second.keys.contains { $0.hasPrefix("workouts/") }, "this run wrote no workouts: the earlier ones went")
+    #expect(Set(first.keys).isDisjoint(with: second.keys), "every earlier file of this person was replaced")
+    for (path, bytes) in second { #expect(now[path]?.count == bytes, "\(path)") }
+  }
+
+  // MARK: Devices, FIFOs, links, stdout
+
+  @Test("-o on a character device or FIFO writes in place, a link is followed, - is stdout")
+  func specialTargets() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.xml").path
+    let expected = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv"]).stdout
+    #expect(expected.count > 1000)
+
+    // `/dev/stdout` only when a regression could not replace it (as root it could: the library
+    // test of FileOutput checks that name in-process).
+    for path in getuid() == 0 ? ["-"] : ["-", "/dev/stdout"] {
+      let result = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv", "-o", path, "-q"])
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+      #expect(result.stdout == expected, "-o \(path) is stdout")
+    }
+    // A character device of the test's own when it may make one (a node like /dev/null's), so that
+    // a regression replaces that node, never the system's /dev/null.
+    let node = directory.appendingPathComponent("null")
+    let nullDevice = dev_t(1 << 8 | 3)  // makedev(1, 3), as glibc encodes it
+    let device = mknod(node.path, S_IFCHR | 0o666, nullDevice) == 0 ? node.path : "/dev/null"
+    let null = try Harness.run(["convert", input, "--to", "csv", "-o", device, "-q"])
+    #expect(null.status == 0, "stderr: \(null.stderr)")
+    var info = stat()
+    #expect(lstat(device, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "\(device) is still a device")
+    try? Self.manager.removeItem(atPath: node.path)
+
+    let fifo = directory.appendingPathComponent("pipe")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let copy = directory.appendingPathComponent("from-pipe.csv")
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+    reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo.path, copy.path]
+    try reader.run()
+    let written = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv", "-o", fifo.path, "-q"])
+    // A FIFO replaced by a file never gets a writer: its reader would wait forever.
+    let deadline = Date().addingTimeInterval(20)
+    while reader.isRunning, Date() < deadline { usleep(10_000) }
+    if reader.isRunning { reader.terminate() }
+    reader.waitUntilExit()
+    #expect(written.status == 0, "stderr: \(written.stderr)")
+    #expect(try Data(contentsOf: copy) == expected, "the FIFO's reader got the output")
+    #expect(lstat(fifo.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO is still a FIFO")
+
+    let real = directory.appendingPathComponent("real.csv")
+    try Data("old".utf8).write(to: real)
+    let link = directory.appendingPathComponent("link.csv")
+    try Self.manager.createSymbolicLink(atPath: link.path, withDestinationPath: "real.csv")
+    let dangling = directory.appendingPathComponent("dangling.csv")
+    try Self.manager.createSymbolicLink(atPath: dangling.path, withDestinationPath: "new.csv")
+    for path in [link, dangling] {
+      let result = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv", "-o", path.path, "-q"])
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+      #expect(lstat(path.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "\(path.lastPathComponent) is a link")
+    }
+    #expect(try Data(contentsOf: real) == expected)
+    #expect(try Data(contentsOf: directory.appendingPathComponent("new.csv")) == expected)
+    #expect(try Self.manager.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".tmp-") })
+  }
+
+  // MARK: Databases
+
+  @Test("a damaged input leaves no new database (unless --keep-partial); an existing one keeps its whole elements")
+  func damagedInputDatabase() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let whole = try Data(contentsOf: Harness.samples.appendingPathComponent("export.xml"))
+    let cut = directory.appendingPathComponent("cut.xml")
+    try whole.prefix(whole.count / 2).write(to: cut)
+    for arguments in [["load", cut.path, "--db"], ["convert", cut.path, "--to", "sqlite", "-o"]] {
+      let database = directory.appendingPathComponent("new-\(arguments[0]).db")
+      let result = try Harness.run(arguments + [database.path, "--quiet"])
+      #expect(result.status == 65, "stderr: \(result.stderr)")
+      #expect(try Self.manager.contentsOfDirectory(atPath: directory.path) == ["cut.xml"], "nothing at \(database)")
+
+      let kept = directory.appendingPathComponent("kept-\(arguments[0]).db")
+      let keeping = try Harness.run(arguments + [kept.path, "--keep-partial", "--quiet"])
+      #expect(keeping.status == 65, "stderr: \(keeping.stderr)")
+      let rows = try SQLiteExpectations.actual(kept.path)
+      #expect(((rows["tables"] as? [String: Int])?["records"] ?? 0) > 0)
+      #expect((rows["exports"] as? [[Any]])?.map { $0[1] as? Int } == [0])
+      try Self.manager.removeItem(at: kept)
+    }
+    // An existing database keeps every whole element before the damage, marked incomplete.
+    let existing = directory.appendingPathComponent("existing.db")
+    #expect(
+      try Harness.run(["load", Harness.samples.appendingPathComponent("export.zip").path, "--db", existing.path, "-q"])
+        .status == 0)
+    #expect(try Harness.run(["load", cut.path, "--db", existing.path, "-q"]).status == 65)
+    let rows = try SQLiteExpectations.actual(existing.path)
+    #expect((rows["exports"] as? [[Any]])?.map { $0[1] as? Int } == [1, 0])
+  }
+
+  @Test("--db file:x.db is the file file:x.db, not a SQLite URI")
+  func fileColonPath() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.zip").path
+    for _ in 0..<2 {
+      let result = try Harness.run(["load", input, "--db", "file:x.db", "--quiet"], in: directory)
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+    #expect(
+      try Self.manager.contentsOfDirectory(atPath: directory.path).filter {
+        !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+      } == ["file:x.db"])
+    let rows = try SQLiteExpectations.actual(directory.appendingPathComponent("file:x.db").path)
+    #expect(((rows["tables"] as? [String: Int])?["records"] ?? 0) > 0)
+  }
+
+  @Test("a damaged database is refused before anything is loaded into it, and left as it was")
+  func damagedDatabase() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("health.db")
+    let sample = Harness.samples.appendingPathComponent("export.zip").path
+    #expect(try Harness.run(["load", sample, "--db", database.path, "-q"]).status == 0)
+    // Overwrite 4 KiB of one page after another, from the middle on, until SQLite's own
+    // integrity check (run by Python, not healthport) fails.
+    let damage = """
+      import random, sqlite3, sys
+      path = sys.argv[1]
+      random.seed(7)
+      size = 16384
+      with open(path, "rb") as f:
+          pages = len(f.read()) // size
+      for page in range(pages // 2, pages):
+          with open(path, "r+b") as f:
+              f.seek(page * size + 64)
+              f.write(bytes(random.getrandbits(8) for _ in range(4096)))
+          db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+          try:
+              ok = db.execute("pragma integrity_check").fetchone()[0] == "ok"
+          except sqlite3.DatabaseError:
+              ok = False
+          db.close()
+          if not ok:
+              print("damaged page", page)
+              sys.exit(0)
+      sys.exit(1)
+      """
+    let damaged = try Harness.runTool("/usr/bin/python3", ["-c", damage, database.path])
+    #expect(damaged.status == 0, "\(damaged.output)")
+    let before = try Data(contentsOf: database)
+    let other = directory.appendingPathComponent("other.xml")
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <HealthData locale="en_US">
+       <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" creationDate="2025-01-01 10:00:00 +0000" startDate="2025-01-01 09:00:00 +0000" endDate="2025-01-01 10:00:00 +0000" value="100"/>
+      </HealthData>
+
+      """.utf8
+    ).write(to: other)
+    for _ in 0..<2 {
+      let result = try Harness.run(["load", other.path, "--db", database.path, "-q"])
+      #expect(result.status == 1, "stderr: \(result.stderr)")
+      #expect(result.stderr.contains("the database is damaged"), "stderr: \(result.stderr)")
+      #expect(!result.stderr.contains("INSERT"), "stderr: \(result.stderr)")
+    }
+    #expect(try Data(contentsOf: database) == before, "the damaged database is left as it was")
+  }
+
+  // MARK: Escape
+
+  @Test("routes --per-workout keeps a crafted activity's name inside the folder, which appears whole")
+  func routesStayInside() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let folder = try Self.unzippedSample(in: directory)
+    let export = folder.appendingPathComponent("apple_health_export/export.xml")
+    var text = try String(contentsOf: export, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: "workoutActivityType=\"HKWorkoutActivityType",
+      with: "workoutActivityType=\"HKWorkoutActivityType../../../ESC_R1/")
+    try text.write(to: export, atomically: true, encoding: .utf8)
+    let out = directory.appendingPathComponent("routes")
+    for _ in 0..<2 {
+      let result = try Harness.run(["routes", folder.path, "--to", "gpx", "--per-workout", "-o", out.path, "-q"])
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+    let names = try Self.manager.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".gpx") }
+    #expect(names.count == 2, "\(names)")
+    #expect(names.allSatisfy { !$0.contains("/") && $0.contains("ESC_R1") })
+    #expect(Set(try Self.manifest(out).keys) == Set(names))
+    let escaped = try Self.manager.subpathsOfDirectory(atPath: directory.path).filter { $0.contains("ESC_R1") }
+    #expect(escaped.allSatisfy { $0.hasPrefix("routes/") }, "\(escaped)")
+  }
+}
