@@ -173,7 +173,14 @@ enum CommandLineTool {
     return "\(program): \(error.description)"
   }
 
+  /// Writes a message to stderr, its control characters (but newlines) shown as `\x1b`-style
+  /// escapes: names in messages come from exports, which may hold terminal escape sequences.
   static func writeError(_ text: String) {
+    writeTerminal(text.escapingControls(keepingNewlines: true))
+  }
+
+  /// Writes to stderr as it is (the progress bar's own cursor movements).
+  static func writeTerminal(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
   }

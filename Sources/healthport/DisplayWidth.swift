@@ -11,13 +11,34 @@ extension String {
     return width
   }
 
-  /// For tables: a non-breaking space (U+00A0, or the narrow U+202F) shown as `⍽`, so that two
-  /// names that differ only by one are told apart. Data outputs (CSV, JSON) keep it as written.
-  var showingNonBreakingSpaces: String {
-    guard unicodeScalars.contains(where: { $0 == "\u{A0}" || $0 == "\u{202F}" }) else { return self }
+  /// For tables: control characters shown as escapes (``escapingControls(keepingNewlines:)``)
+  /// and a non-breaking space (U+00A0, or the narrow U+202F) as `⍽`, so that two names that
+  /// differ only by one are told apart. Data outputs (CSV, JSON) keep them as written.
+  var shownInTable: String {
+    let escaped = escapingControls(keepingNewlines: false)
+    guard escaped.unicodeScalars.contains(where: { $0 == "\u{A0}" || $0 == "\u{202F}" }) else { return escaped }
+    var result = ""
+    for scalar in escaped.unicodeScalars {
+      result.unicodeScalars.append(scalar == "\u{A0}" || scalar == "\u{202F}" ? "⍽" : scalar)
+    }
+    return result
+  }
+
+  /// Control characters (C0, DEL, C1) as `\x1b`-style escapes, so that a name taken from an
+  /// export can neither move a terminal's cursor nor recolour it, nor hide in a message.
+  func escapingControls(keepingNewlines: Bool) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+      (scalar.value < 0x20 && !(keepingNewlines && scalar == "\n")) || (0x7F...0x9F).contains(scalar.value)
+    }
+    guard unicodeScalars.contains(where: isControl) else { return self }
+    let hex = Array("0123456789abcdef".unicodeScalars)
     var result = ""
     for scalar in unicodeScalars {
-      result.unicodeScalars.append(scalar == "\u{A0}" || scalar == "\u{202F}" ? "⍽" : scalar)
+      if isControl(scalar) {
+        result.unicodeScalars.append(contentsOf: ["\\", "x", hex[Int(scalar.value >> 4)], hex[Int(scalar.value & 15)]])
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
     }
     return result
   }

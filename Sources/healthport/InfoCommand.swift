@@ -162,8 +162,8 @@ enum InfoRendering {
     func row(_ label: String, _ value: String) { lines.append(label.padding(to: 20) + value) }
     row("Export", "\(report.documentName) (\(report.format.rawValue), \(formatBytes(report.documentBytes)))")
     row("Export version", s.exportVersion.map(String.init) ?? "none (no version comment)")
-    row("Locale", s.locale ?? "-")
-    row("Exported", s.exportDate ?? "-")
+    row("Locale", (s.locale ?? "-").shownInTable)
+    row("Exported", (s.exportDate ?? "-").shownInTable)
     row("Records", grouped(s.recordCount))
     if let first = s.firstDate, let last = s.lastDate { row("Dates", "\(first) … \(last)") }
     row("Workouts", grouped(s.workoutCount))
@@ -191,25 +191,26 @@ enum InfoRendering {
     if !s.recordsByType.isEmpty {
       lines.append("")
       lines.append("Records by type")
-      let width = min(60, s.recordsByType.keys.map(\.displayWidth).max() ?? 0)
+      let width = min(60, s.recordsByType.keys.map(\.shownInTable.displayWidth).max() ?? 0)
       for (type, count) in s.recordsByType.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-        let units = (s.unitsByType[type] ?? []).sorted().joined(separator: ", ")
+        let units = (s.unitsByType[type] ?? []).sorted().joined(separator: ", ").shownInTable
         lines.append(
-          "  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12) + (units.isEmpty ? "" : "  " + units))
+          "  " + type.shownInTable.padding(to: width + 2) + grouped(count).leftPadded(to: 12)
+            + (units.isEmpty ? "" : "  " + units))
       }
     }
     if !s.workoutsByActivity.isEmpty {
       lines.append("")
       lines.append("Workouts by activity")
-      let width = s.workoutsByActivity.keys.map(\.displayWidth).max() ?? 0
+      let width = s.workoutsByActivity.keys.map(\.shownInTable.displayWidth).max() ?? 0
       for (type, count) in s.workoutsByActivity.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-        lines.append("  " + type.padding(to: width + 2) + grouped(count).leftPadded(to: 12))
+        lines.append("  " + type.shownInTable.padding(to: width + 2) + grouped(count).leftPadded(to: 12))
       }
     }
     if !s.sources.isEmpty {
       lines.append("")
       lines.append("Sources (records)")
-      let labels = s.sources.map { "\($0.name) [\($0.product ?? "unknown product")]".showingNonBreakingSpaces }
+      let labels = s.sources.map { "\($0.name) [\($0.product ?? "unknown product")]".shownInTable }
       let width = labels.map(\.displayWidth).max() ?? 0
       for (label, source) in zip(labels, s.sources) {
         lines.append("  " + label.padding(to: width + 2) + grouped(source.records).leftPadded(to: 12))
@@ -220,7 +221,7 @@ enum InfoRendering {
       lines.append("Warnings: none")
     } else {
       lines.append("Warnings")
-      for warning in s.warnings { lines.append("  - " + warning) }
+      for warning in s.warnings { lines.append("  - " + warning.shownInTable) }
     }
     return lines.joined(separator: "\n") + "\n"
   }

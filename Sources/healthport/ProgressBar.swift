@@ -48,12 +48,12 @@ final class ProgressBar: @unchecked Sendable {
       let left = Double(max(0, total - done)) / 1e6 / rate
       line += "\(Int(rate.rounded())) MB/s \(Int(left.rounded()))s left "
     }
-    CommandLineTool.writeError(line + "\u{1B}[K")
+    CommandLineTool.writeTerminal(line + "\u{1B}[K")
     drawn = true
   }
 
   func finish() {
-    if drawn { CommandLineTool.writeError("\r\u{1B}[K") }
+    if drawn { CommandLineTool.writeTerminal("\r\u{1B}[K") }
   }
 
   static func now() -> Double {

@@ -75,7 +75,7 @@ struct TabularOutput {
     // Non-breaking spaces shown (text cells only); widths in terminal columns.
     let all: [[Cell]] = ([columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])).map { row in
       row.map { (cell: Cell) -> Cell in
-        if case .text(let text) = cell { return .text(text.showingNonBreakingSpaces) }
+        if case .text(let text) = cell { return .text(text.shownInTable) }
         return cell
       }
     }

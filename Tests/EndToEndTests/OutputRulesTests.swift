@@ -356,4 +356,38 @@ struct OutputRulesTests {
     let escaped = try Self.manager.subpathsOfDirectory(atPath: directory.path).filter { $0.contains("ESC_R1") }
     #expect(escaped.allSatisfy { $0.hasPrefix("routes/") }, "\(escaped)")
   }
+
+  @Test("terminal escape sequences from an export's names are shown as \\x1b in tables and messages")
+  func terminalEscapes() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let jsonl = directory.appendingPathComponent("export.jsonl")
+    let converted = try Harness.run([
+      "convert", Harness.samples.appendingPathComponent("export.zip").path, "--to", "jsonl", "-o", jsonl.path, "-q",
+    ])
+    #expect(converted.status == 0, "stderr: \(converted.stderr)")
+    var text = try String(contentsOf: jsonl, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: "HKQuantityTypeIdentifierStepCount", with: "HKQuantityTypeIdentifierStep\\u001b[2JCount")
+    text = text.replacingOccurrences(
+      of: "\"workoutActivityType\":\"HKWorkoutActivityType",
+      with: "\"workoutActivityType\":\"HKWorkoutActivityType\\u001b]0;owned\\u0007")
+    text = text.replacingOccurrences(of: "Apple Watch\"", with: "Apple Watch\\u001b[31m\"")
+    try text.write(to: jsonl, atomically: true, encoding: .utf8)
+    let escape = UInt8(0x1B)
+    for arguments in [
+      ["info", jsonl.path], ["workouts", jsonl.path], ["steps", jsonl.path, "--source", "Apple Watc"],
+    ] {
+      let result = try Harness.run(arguments)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(!result.stdout.contains(escape), "\(arguments): an escape byte reached stdout")
+      #expect(!Data(result.stderr.utf8).contains(escape), "\(arguments): an escape byte reached stderr")
+    }
+    let info = try Harness.run(["info", jsonl.path]).stdoutText
+    #expect(info.contains("HKQuantityTypeIdentifierStep\\x1b[2JCount"), "\(info)")
+    #expect(info.contains("\\x1b]0;owned\\x07"), "\(info)")
+    // Data outputs keep the names as they are.
+    let csv = try Harness.run(["convert", jsonl.path, "--to", "csv"])
+    #expect(csv.stdout.contains(escape))
+  }
 }
