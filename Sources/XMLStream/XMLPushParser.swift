@@ -35,6 +35,8 @@ public final class XMLPushParser {
   private var prolog = PrologScanner()
   private var scratch: [UInt8] = []
   private var finished = false
+  /// The first bytes were checked for an encoding healthport does not read (UTF-16).
+  private var checkedEncoding = false
 
   /// The name used in error messages (a path, or `<stdin>`).
   public let documentName: String
@@ -110,6 +112,12 @@ public final class XMLPushParser {
   public func feed(_ bytes: UnsafeRawBufferPointer) throws {
     precondition(!finished, "feed after finish")
     guard bytes.count > 0 else { return }
+    if !checkedEncoding {
+      checkedEncoding = true
+      if let problem = XMLEncodingCheck.problem(in: bytes, name: documentName) {
+        throw XMLStreamError(documentName: documentName, line: 1, column: 1, message: problem)
+      }
+    }
     if !prolog.isComplete {
       // The prolog is scanned after the control characters are removed, so that the scanner
       // sees exactly what libxml2 would (a `\x0b<!DOCTYPE` must be found and hidden too).

@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Input healthport cannot read is named for what it is, with how to fix it.
+@Suite("clear errors")
+struct ClearErrorsTests {
+  /// The sample export in another encoding, by `iconv` (not healthport).
+  static func encoded(_ encoding: String, in directory: URL) throws -> URL {
+    let target = directory.appendingPathComponent("export-\(encoding).xml")
+    let script = "iconv -f UTF-8 -t \(encoding) \"$0\" > \"$1\""
+    let result = try Harness.runTool(
+      "/bin/sh", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, target.path])
+    #expect(result.status == 0, "\(result.output)")
+    return target
+  }
+
+  @Test(
+    "a UTF-16 export is named as such, with the iconv that converts it",
+    arguments: [("UTF-16", "with a byte-order mark", "-f UTF-16 "), ("UTF-16LE", "no byte-order mark", "-f UTF-16LE ")])
+  func utf16(encoding: String, what: String, hint: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try Self.encoded(encoding, in: directory)
+    let result = try Harness.run(["info", file.path])
+    #expect(result.status == 65, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("\(file.path):1:1: error: the document is UTF-16"), "stderr: \(result.stderr)")
+    #expect(result.stderr.contains(what) && result.stderr.contains("iconv \(hint)-t UTF-8"), "stderr: \(result.stderr)")
+    // The hint works: the converted file reads as the sample does.
+    let converted = directory.appendingPathComponent("export-utf8.xml")
+    let iconv = try Harness.runTool(
+      "/bin/sh", ["-c", "iconv \(hint)-t UTF-8 \"$0\" > \"$1\"", file.path, converted.path])
+    #expect(iconv.status == 0, "\(iconv.output)")
+    let back = try Harness.run(["info", converted.path, "--format", "json"])
+    let sample = try Harness.run([
+      "info", Harness.samples.appendingPathComponent("export.xml").path, "--format", "json",
+    ])
+    #expect(back.status == 0)
+    let records = { (data: Data) in ((try? Harness.json(data)) as? [String: Any])?["recordCount"] as? Int }
+    #expect(records(back.stdout) != nil && records(back.stdout) == records(sample.stdout))
+  }
+
+  @Test("a UTF-8 export whose declaration says UTF-16 is named as such")
+  func mislabelled() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let text = try String(contentsOf: Harness.samples.appendingPathComponent("export.xml"), encoding: .utf8)
+    let file = directory.appendingPathComponent("export.xml")
+    try text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"").write(
+      to: file, atomically: true, encoding: .utf8)
+    let result = try Harness.run(["info", file.path])
+    #expect(result.status == 65, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("says the document is UTF-16, but its bytes are UTF-8"), "stderr: \(result.stderr)")
+  }
+}
