@@ -205,6 +205,21 @@ public enum SQLiteDatabase {
         + "to finish, in vain. Run this load again once the other has finished.")
   }
 
+  /// Another load created the database while this one built it under its temporary name: this
+  /// load's rows were not added. ``SQLiteLoadJob`` then loads its inputs again, into that database.
+  struct CreatedMeanwhile: Error, CustomStringConvertible {
+    let path: String
+
+    var error: HealthPortError {
+      HealthPortError(
+        .failure, file: path,
+        message: "another load created this database while this one ran; nothing was added. Run this load "
+          + "again to add its export.")
+    }
+
+    var description: String { error.description }
+  }
+
   /// A database that does not exist yet, built under a temporary name beside it (no journal, no
   /// fsync until the end) and put in place by ``install()`` when the load is complete: nothing
   /// is ever seen at `path` half-built. The temporary file (`PATH.healthport-PID`) and SQLite's
@@ -268,13 +283,7 @@ public enum SQLiteDatabase {
         guard link(temporaryPath, path) == 0 else {
           let code = errno
           discard()
-          if code == EEXIST {
-            throw HealthPortError(
-              .failure,
-              file: path,
-              message: "another load created this database while this one ran; nothing was added. Run "
-                + "this load again to add its export.")
-          }
+          if code == EEXIST { throw CreatedMeanwhile(path: path) }
           throw failure("cannot create the database")
         }
         unlink(temporaryPath)

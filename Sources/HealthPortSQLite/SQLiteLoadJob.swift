@@ -38,6 +38,24 @@ public struct SQLiteLoadJob: Sendable {
     paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
     wrap: (ExportSink) -> ExportSink = { $0 }
   ) throws -> [SQLiteLoader.Result] {
+    do {
+      return try runOnce(paths: paths, readOptions: readOptions, wrap: wrap)
+    } catch let meanwhile as SQLiteDatabase.CreatedMeanwhile {
+      // Two loads began a new database at once and the other one finished first: load into
+      // that database now (waiting for its lock as for any other load), which adds only what is
+      // new. Stdin cannot be read twice.
+      guard !paths.contains(where: { $0 == nil || $0 == "-" }) else { throw meanwhile.error }
+      do {
+        return try runOnce(paths: paths, readOptions: readOptions, wrap: wrap)
+      } catch let again as SQLiteDatabase.CreatedMeanwhile {
+        throw again.error
+      }
+    }
+  }
+
+  private func runOnce(
+    paths: [String?], readOptions: (String?) -> ReadOptions, wrap: (ExportSink) -> ExportSink
+  ) throws -> [SQLiteLoader.Result] {
     let session = try SQLiteLoadSession(database: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     var readerError: Error?
     do {

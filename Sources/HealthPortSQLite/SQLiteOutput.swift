@@ -106,7 +106,11 @@ public enum SQLiteOutput {
         session.discard()
         throw error
       }
-      try session.install()
+      do {
+        try session.install()
+      } catch let meanwhile as SQLiteDatabase.CreatedMeanwhile {
+        throw meanwhile.error
+      }
     }
   }
 }

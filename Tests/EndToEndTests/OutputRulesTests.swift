@@ -331,6 +331,37 @@ struct OutputRulesTests {
     #expect(try Data(contentsOf: database) == before, "the damaged database is left as it was")
   }
 
+  @Test("two loads that begin a new database at once both end in it, as one after the other would")
+  func concurrentNewDatabase() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let big = directory.appendingPathComponent("big.xml").path
+    try LoadTests.generate(records: 20_000, to: big)
+    let small = Harness.samples.appendingPathComponent("export.xml").path
+    let together = directory.appendingPathComponent("together.db").path
+    let processes = try [big, small].map { input in
+      let process = Process()
+      process.executableURL = Harness.binary
+      process.arguments = ["load", input, "--db", together, "--quiet"]
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      return (process, errors)
+    }
+    for (process, errors) in processes {
+      let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "stderr: \(stderr)")
+    }
+    let sequential = directory.appendingPathComponent("sequential.db").path
+    for input in [big, small] { #expect(try LoadTests.load([input], db: sequential).status == 0) }
+    let want = try SQLiteExpectations.actual(sequential)
+    let got = try SQLiteExpectations.actual(together)
+    #expect(got["tables"] as? [String: Int] == want["tables"] as? [String: Int])
+    #expect((got["exports"] as? [[Any]])?.count == 2)
+  }
+
   // MARK: Escape
 
   @Test("routes --per-workout keeps a crafted activity's name inside the folder, which appears whole")
