@@ -52,4 +52,35 @@ struct ClearErrorsTests {
     #expect(result.status == 65, "stderr: \(result.stderr)")
     #expect(result.stderr.contains("says the document is UTF-16, but its bytes are UTF-8"), "stderr: \(result.stderr)")
   }
+
+  @Test("a zip holding two exports is refused, naming both, whatever reads it")
+  func twoExportsInAZip() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let zip = directory.appendingPathComponent("two.zip")
+    let script = """
+      import sys, zipfile
+      data = open(sys.argv[1], "rb").read()
+      with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+          z.writestr("apple_health_export/export.xml", data)
+          z.writestr("apple_health_export/export_cda.xml", b"<?xml version='1.0'?><ClinicalDocument/>")
+          z.writestr("apple_health_export/workout-routes/route_1.gpx", b"<gpx/>")
+          z.writestr("other/eksport.xml", data)
+      """
+    let made = try Harness.runTool(
+      "/usr/bin/python3", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, zip.path])
+    #expect(made.status == 0, "\(made.output)")
+    let out = directory.appendingPathComponent("out")
+    for arguments in [
+      ["info", zip.path], ["steps", zip.path], ["convert", zip.path, "--to", "csv", "-o", out.path],
+      ["convert", zip.path, "--to", "zip", "-o", out.path + ".zip"], ["convert", "-", "--to", "jsonl", "-o", out.path],
+    ] {
+      let result = try Harness.run(arguments, stdin: arguments.contains("-") ? zip : nil)
+      #expect(result.status == 65, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.contains("holds two Apple Health exports, apple_health_export/export.xml and other/eksport.xml"),
+        "\(arguments): \(result.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["two.zip"], "no output left")
+  }
 }

@@ -26,6 +26,8 @@ enum BundleReader {
       var files = 0
       var ordinal = -1
       var readExport = false
+      /// The export's member path, for the error when a later member is an export too.
+      var exportPath = ""
       var later: Set<Int> = []
       var spooled: [(BundleMember, SpoolFile?, String)] = []
       defer { for (_, file, _) in spooled { file?.remove() } }
@@ -40,6 +42,7 @@ enum BundleReader {
         // temporary file each, until the pass comes.
         if readExport, !later.isEmpty || !spooled.isEmpty {
           if !entry.isDirectory { files += 1 }
+          let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
           guard members.lossless || SideFilePath(entry.path) != nil else { continue }
           if stream.path != nil {
             later.insert(ordinal)
@@ -47,7 +50,9 @@ enum BundleReader {
             spooled.append((member, nil, ""))
           } else {
             let source = memberSource(archive, entry: entry, name: name)
-            spooled.append((member, try SpoolFile(copying: source), source.displayName))
+            let file = try SpoolFile(
+              copying: prefix.isEmpty ? source : PrefixedByteSource(prefix: prefix, base: source))
+            spooled.append((member, file, source.displayName))
           }
           continue
         }
@@ -64,12 +69,17 @@ enum BundleReader {
         files += 1
         let source = memberSource(archive, entry: entry, name: name)
         if readExport {
-          if SideFilePath(entry.path) != nil || members.lossless { try members.deliver(member, from: .stream(source)) }
+          let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
+          if SideFilePath(entry.path) != nil || members.lossless {
+            try members.deliver(
+              member, from: .stream(prefix.isEmpty ? source : PrefixedByteSource(prefix: prefix, base: source)))
+          }
           continue
         }
         if SideFilePath(entry.path) == nil {
           switch try sniff(archive, entry: entry, name: name, size: stream.size) {
           case .export(let export):
+            exportPath = entry.path
             try members.beginExport(
               BundleMember(index: ordinal, path: entry.path, kind: .export, modified: entry.modified))
             let digested =

@@ -11,9 +11,13 @@ import ZipStream
 enum ExportFinder {
   static let sniffLimit = 4 << 20
 
-  /// The export member of the zip archive `stream` was recognised as: opened by path (seekable:
-  /// the central directory is used when present), or streamed from stdin after its head.
-  static func exportMember(of stream: RecognisedStream) throws -> ByteSource {
+  /// Reads the export of the zip archive `stream` was recognised as with `read`: the archive
+  /// opened by path (seekable: the central directory is used when present), or streamed from
+  /// stdin after its head. The members after the export are then looked at too, so that a zip
+  /// holding two exports is refused, as a folder holding two is.
+  static func readExportMember(of stream: RecognisedStream, _ read: (ByteSource) throws -> ReadReport) throws
+    -> ReadReport
+  {
     let name = stream.source.displayName
     do {
       let archive: ZipArchiveReader
@@ -23,21 +27,49 @@ enum ExportFinder {
         archive = try ZipArchiveReader(
           fileDescriptor: stream.fileDescriptor ?? 0, prefix: stream.head.bytes, name: name)
       }
-      return try exportMember(in: archive, name: name, size: stream.size)
+      var members = 0
+      while let entry = try archive.nextEntry() {
+        guard entry.isRegularFile else { continue }
+        members += 1
+        guard let member = try sniffExport(archive, entry: entry, name: name, size: stream.size) else { continue }
+        let report = try read(member)
+        while let later = try archive.nextEntry() {
+          _ = try refuseSecondExport(archive, entry: later, first: entry.path, name: name)
+        }
+        return report
+      }
+      throw noExport(name, members: members)
     } catch let error as ZipStreamError {
       throw HealthPortError(.malformed, file: error.archiveName, message: error.message)
     }
   }
 
-  /// Walks the zip's members and stops at the first whose root element is `HealthData`.
-  private static func exportMember(in archive: ZipArchiveReader, name: String, size: Int64?) throws -> ByteSource {
-    var members = 0
-    while let entry = try archive.nextEntry() {
-      guard entry.isRegularFile else { continue }
-      members += 1
-      if let member = try sniffExport(archive, entry: entry, name: name, size: size) { return member }
+  /// Looks at a member after the export: one named like an export (`.xml`, not a side file)
+  /// whose root element is `HealthData` too is refused, naming both. Returns the bytes read to
+  /// tell (none for a member not looked at).
+  static func refuseSecondExport(_ archive: ZipArchiveReader, entry: ZipEntry, first: String, name: String) throws
+    -> [UInt8]
+  {
+    guard entry.isRegularFile, entry.path.lowercased().hasSuffix(".xml"), SideFilePath(entry.path) == nil else {
+      return []
     }
-    throw noExport(name, members: members)
+    var prefix: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while prefix.count < sniffLimit {
+      let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
+      if n == 0 { break }
+      prefix.append(contentsOf: chunk[0..<n])
+      switch XMLRootSniffer.sniff(prefix) {
+      case .root("HealthData"):
+        throw HealthPortError(
+          .malformed, file: name,
+          message: "the zip archive holds two Apple Health exports, \(first) and \(entry.path); unzip it and "
+            + "name the one to read")
+      case .root, .notXML: return prefix
+      case .needMore: continue
+      }
+    }
+    return prefix
   }
 
   /// The current member as the export's source when its root element is `HealthData`, else nil

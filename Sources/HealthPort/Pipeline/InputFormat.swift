@@ -36,8 +36,9 @@ struct StreamInputFormat: Sendable {
     isContainer: true,
     read: { stream, options, sink in
       if sink.wantsSideFiles { return try BundleReader.readZip(stream, options: options, into: sink) }
-      let member = try ExportFinder.exportMember(of: stream)
-      return try XMLExportReader(options: options).read(member, format: .zip, into: sink)
+      return try ExportFinder.readExportMember(of: stream) {
+        try XMLExportReader(options: options).read($0, format: .zip, into: sink)
+      }
     })
 
 }
