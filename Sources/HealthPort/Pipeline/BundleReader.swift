@@ -159,23 +159,12 @@ enum BundleReader {
   private static func sniff(_ archive: ZipArchiveReader, entry: ZipEntry, name: String, size: Int64?) throws
     -> Sniffed
   {
-    var prefix: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while prefix.count < ExportFinder.sniffLimit {
-      let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
-      if n == 0 { break }
-      prefix.append(contentsOf: chunk[0..<n])
-      switch XMLRootSniffer.sniff(prefix) {
-      case .root("HealthData"):
-        return .export(
-          ZipMemberByteSource(
-            archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
-            consumed: { archive.compressedBytesRead }))
-      case .root, .notXML: return .other(prefix)
-      case .needMore: continue
-      }
-    }
-    return .other(prefix)
+    let (root, prefix) = try ExportFinder.sniffRoot(archive)
+    guard root == .root("HealthData") else { return .other(prefix) }
+    return .export(
+      ZipMemberByteSource(
+        archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
+        consumed: { archive.compressedBytesRead }))
   }
 
   /// Reads an unzipped export folder: the export `source` found in it, then the files of the

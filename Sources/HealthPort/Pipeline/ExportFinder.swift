@@ -53,23 +53,29 @@ enum ExportFinder {
     guard entry.isRegularFile, entry.path.lowercased().hasSuffix(".xml"), SideFilePath(entry.path) == nil else {
       return []
     }
+    let (root, prefix) = try sniffRoot(archive)
+    if root == .root("HealthData") {
+      throw HealthPortError(
+        .malformed, file: name,
+        message: "the zip archive holds two Apple Health exports, \(first) and \(entry.path); unzip it and "
+          + "name the one to read")
+    }
+    return prefix
+  }
+
+  /// Reads the current member's first bytes until its root element is known, or at most
+  /// ``sniffLimit`` of them: what the root is, and the bytes read to tell.
+  static func sniffRoot(_ archive: ZipArchiveReader) throws -> (root: XMLRootSniffer.Result, prefix: [UInt8]) {
     var prefix: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while prefix.count < sniffLimit {
       let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
       if n == 0 { break }
       prefix.append(contentsOf: chunk[0..<n])
-      switch XMLRootSniffer.sniff(prefix) {
-      case .root("HealthData"):
-        throw HealthPortError(
-          .malformed, file: name,
-          message: "the zip archive holds two Apple Health exports, \(first) and \(entry.path); unzip it and "
-            + "name the one to read")
-      case .root, .notXML: return prefix
-      case .needMore: continue
-      }
+      let root = XMLRootSniffer.sniff(prefix)
+      if root != .needMore { return (root, prefix) }
     }
-    return prefix
+    return (.needMore, prefix)
   }
 
   /// The current member as the export's source when its root element is `HealthData`, else nil
@@ -77,22 +83,11 @@ enum ExportFinder {
   static func sniffExport(_ archive: ZipArchiveReader, entry: ZipEntry, name: String, size: Int64?) throws
     -> ByteSource?
   {
-    var prefix: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while prefix.count < sniffLimit {
-      let n = try chunk.withUnsafeMutableBytes { try archive.read(into: $0) }
-      if n == 0 { break }
-      prefix.append(contentsOf: chunk[0..<n])
-      switch XMLRootSniffer.sniff(prefix) {
-      case .root("HealthData"):
-        return ZipMemberByteSource(
-          archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
-          consumed: { archive.compressedBytesRead })
-      case .root, .notXML: return nil
-      case .needMore: continue
-      }
-    }
-    return nil
+    let (root, prefix) = try sniffRoot(archive)
+    guard root == .root("HealthData") else { return nil }
+    return ZipMemberByteSource(
+      archive: archive, prefix: prefix, displayName: "\(name):\(entry.path)", totalBytes: size,
+      consumed: { archive.compressedBytesRead })
   }
 
   /// The error for a zip without an export: empty, or holding other files only.
