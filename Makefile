@@ -20,7 +20,7 @@ release: deps
 ## Installs what is missing, builds, and runs the main job on the bundled sample.
 demo: release
 	$(BIN) info Samples/export.zip
-	@mkdir -p .demo
+	@mkdir -p .demo && rm -rf .demo/tables  # the demo's own split, possibly from a healthport without manifests
 	$(BIN) convert Samples/export.zip --to csv -o .demo/records.csv
 	$(BIN) convert Samples/export.zip --to csv --split -o .demo/tables
 	$(BIN) steps Samples/export.zip --by month --source-product Watch
