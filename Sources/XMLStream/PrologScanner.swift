@@ -1,9 +1,9 @@
 /// Captures the bytes before the root element: byte-order mark, XML declaration, comments,
 /// processing instructions and the DOCTYPE with its internal subset.
 ///
-/// The end of the internal subset is the first `]` followed (after optional blanks) by `>`:
-/// no token of any Health export DTD contains that sequence, and the broken iOS 16.0 DTD
-/// still ends with it.
+/// The end of the internal subset is the first `]` followed (after optional blanks) by `>`
+/// outside comments, processing instructions and quoted literals; the broken iOS 16.0 DTD still
+/// ends with it.
 struct PrologScanner {
   static let limit = 4 << 20
 
@@ -79,24 +79,38 @@ struct PrologScanner {
     }
   }
 
-  /// Index of the `>` that closes a DOCTYPE whose name starts at `from`.
+  /// Index of the `>` that closes a DOCTYPE whose name starts at `from`: the first `>` outside
+  /// the internal subset and quoted literals, the subset ending at the first `]` (then blanks and
+  /// `>`) outside its comments, processing instructions and quoted literals (`"…]>…"` in a
+  /// default value, `<!-- ]> -->` in a comment, as xmllint accepts them). The broken iOS 16.0 DTD
+  /// (a declaration without its `>`, a stray `>`) still ends there.
   private static func doctypeEnd(_ bytes: [UInt8], from: Int) -> Int? {
     var index = from
+    var inSubset = false
     while index < bytes.count {
-      switch bytes[index] {
-      case UInt8(ascii: ">"): return index
-      case UInt8(ascii: "["):
-        var close = index + 1
-        while close < bytes.count {
-          if bytes[close] == UInt8(ascii: "]") {
-            var after = close + 1
-            while after < bytes.count, isBlank(bytes[after]) { after += 1 }
-            if after < bytes.count, bytes[after] == UInt8(ascii: ">") { return after }
-            if after >= bytes.count { return nil }
-          }
-          close += 1
-        }
-        return nil
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "'"):
+        guard let close = bytes[(index + 1)...].firstIndex(of: byte) else { return nil }
+        index = close + 1
+      case UInt8(ascii: ">") where !inSubset: return index
+      case UInt8(ascii: "[") where !inSubset:
+        inSubset = true
+        index += 1
+      case UInt8(ascii: "<") where inSubset && hasPrefix("<!--", bytes, at: index):
+        guard let end = find([0x2D, 0x2D, 0x3E], in: bytes, from: index + 4) else { return nil }
+        index = end + 3
+      case UInt8(ascii: "<") where inSubset && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "?"):
+        guard let end = find([0x3F, 0x3E], in: bytes, from: index + 2) else { return nil }
+        index = end + 2
+      case UInt8(ascii: "<") where inSubset && index + 4 > bytes.count:
+        return nil  // maybe a comment still arriving
+      case UInt8(ascii: "]") where inSubset:
+        var after = index + 1
+        while after < bytes.count, isBlank(bytes[after]) { after += 1 }
+        if after >= bytes.count { return nil }
+        if bytes[after] == UInt8(ascii: ">") { return after }
+        index += 1
       default: index += 1
       }
     }

@@ -83,4 +83,34 @@ struct ClearErrorsTests {
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["two.zip"], "no output left")
   }
+
+  @Test(
+    "a DOCTYPE with ]> inside a comment, a quoted default or a processing instruction is read",
+    arguments: [
+      "<!-- an old note: ]> -->", "<!ATTLIST Record note CDATA \"a ]> b\">", "<!ATTLIST Record note CDATA 'it]>s'>",
+      "<?note ]> ?>",
+    ])
+  func doctypeWithBracket(declaration: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let text = try String(contentsOf: Harness.samples.appendingPathComponent("export.xml"), encoding: .utf8)
+    let file = directory.appendingPathComponent("export.xml")
+    try text.replacingOccurrences(of: "<!DOCTYPE HealthData [\n", with: "<!DOCTYPE HealthData [\n\(declaration)\n")
+      .write(to: file, atomically: true, encoding: .utf8)
+    #expect(try String(contentsOf: file, encoding: .utf8).contains(declaration))
+    // Well-formed, by libxml2's own command-line tool.
+    let lint = try Harness.runTool("/usr/bin/xmllint", ["--noout", file.path])
+    #expect(lint.status == 0, "\(lint.output)")
+    let result = try Harness.run(["info", file.path, "--format", "json"])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let sample = try Harness.run([
+      "info", Harness.samples.appendingPathComponent("export.xml").path, "--format", "json",
+    ])
+    let records = { (data: Data) in ((try? Harness.json(data)) as? [String: Any])?["recordCount"] as? Int }
+    #expect(records(result.stdout) != nil && records(result.stdout) == records(sample.stdout))
+    // The prolog comes back byte for byte.
+    let back = directory.appendingPathComponent("back.xml")
+    #expect(try Harness.run(["convert", file.path, "--to", "xml", "-o", back.path, "-q"]).status == 0)
+    #expect(try Data(contentsOf: back) == Data(contentsOf: file))
+  }
 }
