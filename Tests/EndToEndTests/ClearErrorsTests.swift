@@ -113,4 +113,38 @@ struct ClearErrorsTests {
     #expect(try Harness.run(["convert", file.path, "--to", "xml", "-o", back.path, "-q"]).status == 0)
     #expect(try Data(contentsOf: back) == Data(contentsOf: file))
   }
+
+  @Test("an ECG sample too long to be a number is a located error; --skip-invalid skips the recording")
+  func infiniteECGSample() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let folder = directory.appendingPathComponent("fol")
+    let unzip = try Harness.run([
+      "convert", Harness.samples.appendingPathComponent("export.zip").path, "--to", "xml", "-o", folder.path + "/",
+      "-q",
+    ])
+    #expect(unzip.status == 0, "stderr: \(unzip.stderr)")
+    let ecgs = folder.appendingPathComponent("apple_health_export/electrocardiograms")
+    try FileManager.default.createDirectory(at: ecgs, withIntermediateDirectories: true)
+    let header = [
+      "Name", "Recorded Date,2023-03-04 20:55:07 -0500", "Sample Rate,512 hertz", "", "Lead,Lead I", "Unit,µV", "",
+    ]
+    let lines = header + ["12.5", "-3.25", String(repeating: "9", count: 400), "7"]
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: ecgs.appendingPathComponent("ecg_2023-03-04.csv"), atomically: true, encoding: .utf8)
+    let result = try Harness.run(["info", folder.path])
+    #expect(result.status == 65, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("ecg_2023-03-04.csv:\(header.count + 3):1: error:"), "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("too large to be a voltage"), "stderr: \(result.stderr)")
+    let skipping = try Harness.run(["info", folder.path, "--format", "json", "--skip-invalid"])
+    #expect(skipping.status == 0, "stderr: \(skipping.stderr)")
+    #expect(skipping.stderr.contains("skipped the file"), "stderr: \(skipping.stderr)")
+    let json = try #require(try Harness.json(skipping.stdout) as? [String: Any])
+    let sample = try Harness.run([
+      "info", Harness.samples.appendingPathComponent("export.zip").path, "--format", "json",
+    ])
+    let whole = try #require(try Harness.json(sample.stdout) as? [String: Any])
+    #expect(json["recordCount"] as? Int == whole["recordCount"] as? Int, "everything else was read")
+    #expect(json["ecgRecordingCount"] as? Int == 0)
+  }
 }

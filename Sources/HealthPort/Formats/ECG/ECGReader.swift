@@ -103,6 +103,10 @@ private struct ECGLineState {
     }
     guard String(validatingUTF8: line) != nil else { throw located("the line is not valid UTF-8") }
     if let sample = try sampleText(line) {
+      // A run of digits too long for a Double would be stored as infinity.
+      guard Double(sample)?.isFinite == true else {
+        throw located("the sample has \(sample.utf8.count) characters: it is too large to be a voltage")
+      }
       inSamples = true
       samples += 1
       if verbatim, !ECGLayout.line(sample, separator: separator ?? 0x2E).elementsEqual(raw) { verbatim = false }
