@@ -76,7 +76,17 @@ public final class ZipArchiveWriter {
     }
   }
 
+  /// libarchive's message and the system's cause behind it (`Write error: No space left on
+  /// device`), either alone when that is all there is.
   private static func errorString(_ archive: OpaquePointer) -> String {
-    archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+    let text = archive_error_string(archive).map { String(cString: $0) }
+    let code = archive_errno(archive)
+    let cause = code > 0 ? String(cString: strerror(code)) : nil
+    switch (text, cause) {
+    case (let text?, let cause?) where !text.contains(cause): return "\(text): \(cause)"
+    case (let text?, _): return text
+    case (nil, let cause?): return cause
+    case (nil, nil): return "libarchive gave no reason"
+    }
   }
 }

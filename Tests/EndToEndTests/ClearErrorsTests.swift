@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Input healthport cannot read is named for what it is, with how to fix it.
 @Suite("clear errors")
 struct ClearErrorsTests {
@@ -146,5 +150,44 @@ struct ClearErrorsTests {
     let whole = try #require(try Harness.json(sample.stdout) as? [String: Any])
     #expect(json["recordCount"] as? Int == whole["recordCount"] as? Int, "everything else was read")
     #expect(json["ecgRecordingCount"] as? Int == 0)
+  }
+
+  @Test("a zip member without a name, and a full disk under --to zip, are named with their cause")
+  func zipWriteCauses() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let zip = directory.appendingPathComponent("unnamed.zip")
+    let script = """
+      import sys, zipfile
+      with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+          z.writestr("apple_health_export/export.xml", open(sys.argv[1], "rb").read())
+          z.writestr(zipfile.ZipInfo(""), b"x")
+      """
+    let made = try Harness.runTool(
+      "/usr/bin/python3", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, zip.path])
+    #expect(made.status == 0, "\(made.output)")
+    for (format, output, cause) in [
+      ("zip", "copy.zip", "member 2 has an empty name, which libarchive cannot write into a zip"),
+      ("xml", "copy/", "member 2 has an empty name, which no file can have"),
+    ] {
+      let path = directory.appendingPathComponent(output).path + (output.hasSuffix("/") ? "/" : "")
+      let result = try Harness.run(["convert", zip.path, "--to", format, "-o", path, "-q"])
+      #expect(result.status == 65, "stderr: \(result.stderr)")
+      #expect(result.stderr.contains("\(zip.path): error: \(cause)"), "stderr: \(result.stderr)")
+      #expect(!result.stderr.contains("unknown libarchive error"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["unnamed.zip"])
+    // A full disk: a node like /dev/full's of the test's own when it may make one, so that a
+    // regression (replacing the device with a file) could never touch the system's.
+    let node = directory.appendingPathComponent("full").path
+    let device = mknod(node, S_IFCHR | 0o666, dev_t(1 << 8 | 7)) == 0 ? node : "/dev/full"
+    try #require(FileManager.default.fileExists(atPath: device), "\(device) is missing")
+    let full = try Harness.run([
+      "convert", Harness.samples.appendingPathComponent("export.zip").path, "--to", "zip", "-o", device, "-q",
+    ])
+    #expect(full.status == 1, "stderr: \(full.stderr)")
+    #expect(
+      full.stderr.contains("\(device): error: cannot write the zip archive: Write error: No space left on device"),
+      "stderr: \(full.stderr)")
   }
 }

@@ -24,11 +24,14 @@ private func systemError(_ path: String, _ what: String) -> HealthPortError {
 /// An export.zip, deflated, through libarchive.
 final class ZipDestination: BundleDestination {
   private let file: FileOutput
+  /// The input, named in errors about its members.
+  private let input: String?
   private var zip: ZipArchiveWriter
   private var done = false
 
   init(path: String, protecting input: String?) throws {
     file = try FileOutput(path: path, protecting: input, wholeFolders: true)
+    self.input = input
     do {
       zip = try ZipArchiveWriter(fileDescriptor: file.descriptor, name: path)
     } catch let error as ZipStreamError {
@@ -43,6 +46,11 @@ final class ZipDestination: BundleDestination {
   deinit { abort() }
 
   func beginMember(_ member: BundleMember, size: Int64?) throws {
+    guard !member.path.isEmpty else {
+      throw HealthPortError(
+        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        message: "member \(member.index + 1) has an empty name, which libarchive cannot write into a zip")
+    }
     try wrap {
       try zip.beginEntry(
         path: member.path, isDirectory: member.kind == .directory, modified: member.modified, size: size)
@@ -91,6 +99,8 @@ final class ZipDestination: BundleDestination {
 /// The unzipped layout, as `unzip -d DIR` would make it: each member's path under the folder.
 final class FolderDestination: BundleDestination {
   private let folder: FolderOutput
+  /// The input, named in errors about its members.
+  private let input: String?
   /// Every file and folder made inside, so that a signal removes them too.
   private var made: [TemporaryFiles.Registration?] = []
   private var file: Int32 = -1
@@ -99,6 +109,7 @@ final class FolderDestination: BundleDestination {
 
   init(path: String, protecting input: String?) throws {
     folder = try FolderOutput(path: path, protecting: input, writes: "--to xml -o DIR/", wholeFolders: true)
+    self.input = input
   }
 
   private var finalPath: String { folder.path }
@@ -108,6 +119,11 @@ final class FolderDestination: BundleDestination {
 
   func beginMember(_ member: BundleMember, size: Int64?) throws {
     try endMember()
+    guard !member.path.isEmpty else {
+      throw HealthPortError(
+        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        message: "member \(member.index + 1) has an empty name, which no file can have")
+    }
     let components = member.path.split(separator: "/", omittingEmptySubsequences: true)
     guard !member.path.hasPrefix("/"), !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." })
     else {
