@@ -72,8 +72,15 @@ final class ParquetDataset {
     personFolder = person.map { "person=" + HivePath.escape($0) + "/" } ?? ""
   }
 
+  /// A writer's error as the user reads it: a failed system call as `path: error: cannot
+  /// write: reason`, the path in the folder the user named.
   func failure(_ error: ParquetError) -> HealthPortError {
-    HealthPortError(.failure, message: error.description)
+    guard case .io(let operation, let path, let number) = error else {
+      return HealthPortError(.failure, message: error.description)
+    }
+    let failure = HealthPortError(
+      .failure, file: path, message: "cannot \(operation): \(String(cString: strerror(number)))")
+    return folder.describing(failure) as? HealthPortError ?? failure
   }
 
   /// Opens a new part file of `table` in `partition`, closing the least recently used file

@@ -37,6 +37,9 @@ final class ParquetDatasetFolder {
   /// True when the target holds an earlier run's dataset.
   var isExisting: Bool { output.isExisting }
 
+  /// `error` naming the folder the user named rather than the temporary one.
+  func describing(_ error: Error) -> Error { output.describing(error) }
+
   /// Where a file at `relative` is written during the run, and where it ends up.
   func paths(_ relative: String) -> (written: String, final: String) {
     (output.root + "/" + relative, target + "/" + relative)

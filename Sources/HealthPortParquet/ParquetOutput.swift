@@ -89,5 +89,8 @@ public enum ParquetOutput {
     public var sink: ExportSink { datasetSink }
     public func commit() throws { try folder.commit() }
     public func abort() { folder.abort() }
+
+    /// `error` naming the folder the user named rather than the temporary one.
+    public func describing(_ error: Error) -> Error { folder.describing(error) }
   }
 }

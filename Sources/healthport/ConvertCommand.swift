@@ -143,7 +143,7 @@ enum ConvertCommand: Command {
     } catch {
       bar?.finish()
       writer.abort()
-      throw error
+      throw writer.describing(error)
     }
     bar?.finish()
     if !quiet {

@@ -100,6 +100,8 @@ final class RouteSpool: ExportSink {
 /// removed at the end or on a signal.
 final class SpoolWriter {
   let path: String
+  /// The folder of the spool (`$TMPDIR`, else `/tmp`), for messages.
+  let folder: String
   private let descriptor: Int32
   private let registration: TemporaryFiles.Registration?
   private var buffer: [UInt8] = []
@@ -107,10 +109,15 @@ final class SpoolWriter {
 
   init() throws {
     let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    self.folder = folder
     var template = Array("\(folder)/healthport-routes-XXXXXX".utf8CString)
     descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
-      throw HealthPortError(.failure, file: folder, message: "cannot create a temporary file")
+      throw HealthPortError(
+        .failure, file: folder,
+        message:
+          "cannot create the routes' temporary spool: \(String(cString: strerror(errno))) (TMPDIR chooses another folder)"
+      )
     }
     path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     registration = TemporaryFiles.registerFile(path)
@@ -143,7 +150,14 @@ final class SpoolWriter {
     while written < buffer.count {
       let n = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, buffer.count - written) }
       if n < 0, errno == EINTR { continue }
-      guard n > 0 else { throw HealthPortError(.failure, file: path, message: "cannot write a temporary file") }
+      guard n > 0 else {
+        // The spool is healthport's own, removed at the end: the message names what it is for,
+        // not its name.
+        throw HealthPortError(
+          .failure, file: folder,
+          message: "cannot write the routes' temporary spool: \(String(cString: strerror(errno))) (TMPDIR chooses "
+            + "another folder)")
+      }
       written += n
     }
     buffer.removeAll(keepingCapacity: true)

@@ -63,7 +63,7 @@ enum RoutesCommand: Command {
         try folder.commit()
       } catch {
         folder.abort()
-        throw error
+        throw folder.describing(error)
       }
       return
     }

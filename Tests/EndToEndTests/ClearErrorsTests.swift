@@ -190,4 +190,29 @@ struct ClearErrorsTests {
       full.stderr.contains("\(device): error: cannot write the zip archive: Write error: No space left on device"),
       "stderr: \(full.stderr)")
   }
+
+  @Test("a write failing inside a folder output names the folder the user named, not the temporary one")
+  func folderWriteErrorsNameTheTarget() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.zip").path
+    // Files may not grow past 1 KiB (ulimit -f), so the first table written fails (EFBIG).
+    for (arguments, target) in [
+      (["convert", input, "--to", "csv", "--split", "-o"], "tables"),
+      (["convert", input, "--to", "parquet", "-o"], "dataset"),
+      (["convert", input, "--to", "xml", "-o"], "unzipped/"),
+    ] {
+      let out = directory.appendingPathComponent(target).path + (target.hasSuffix("/") ? "/" : "")
+      let result = try Harness.run(
+        [
+          "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", Harness.binary.path,
+        ] + arguments + [out, "--quiet"], executable: URL(fileURLWithPath: "/bin/sh"))
+      let named = directory.appendingPathComponent(target).path + "/"
+      #expect(result.status == 1, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix(named), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains(": error: cannot write: File too large"), "\(arguments): \(result.stderr)")
+      #expect(!result.stderr.contains(".tmp-"), "\(arguments): \(result.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [], "nothing left behind")
+  }
 }

@@ -36,10 +36,12 @@ enum Harness {
     var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
   }
 
-  /// Runs healthport with `arguments`; stdin from `stdin` (a file) or empty. Output goes through
-  /// temporary files so that a full pipe can never block the child.
+  /// Runs healthport (or `executable`, e.g. a shell that sets limits first) with `arguments`;
+  /// stdin from `stdin` (a file) or empty. Output goes through temporary files so that a full
+  /// pipe can never block the child.
   static func run(
-    _ arguments: [String], stdin: URL? = nil, in directory: URL? = nil, environment: [String: String] = [:]
+    _ arguments: [String], stdin: URL? = nil, in directory: URL? = nil, environment: [String: String] = [:],
+    executable: URL? = nil
   ) throws -> Result {
     let scratch = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -48,7 +50,7 @@ enum Harness {
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable ?? binary
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     if !environment.isEmpty {

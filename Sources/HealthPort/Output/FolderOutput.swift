@@ -154,6 +154,22 @@ public final class FolderOutput {
     }
   }
 
+  /// `error` naming, instead of a path in the temporary folder (which the user never asked for
+  /// and which is gone once the run has failed), the same path in the folder the user named.
+  public func describing(_ error: Error) -> Error {
+    guard var failure = error as? HealthPortError, let file = failure.file else { return error }
+    failure.file = userPath(file)
+    return failure
+  }
+
+  /// `path` with the temporary folder replaced by the folder as the user named it.
+  public func userPath(_ path: String) -> String {
+    guard path == root || path.hasPrefix(root + "/") else { return path }
+    var named = self.path
+    while named.count > 1, named.hasSuffix("/") { named.removeLast() }
+    return named + path.dropFirst(root.count)
+  }
+
   /// Drops the run's files; the target stays as it was.
   public func abort() {
     guard !ended else { return }

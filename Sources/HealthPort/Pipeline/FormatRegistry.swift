@@ -104,10 +104,14 @@ public protocol FormatWriter: AnyObject {
   /// The warnings to print after a successful commit, without the skip total (which `convert`
   /// prints itself, also with `--quiet`); by default the reader's.
   func warnings(_ report: ReadReport) -> [String]
+  /// A failure of the conversion as the user should read it: a path inside the temporary folder
+  /// a folder output is built in named as the folder the user asked for. By default unchanged.
+  func describing(_ error: Error) -> Error
 }
 
 extension FormatWriter {
   public func summary(_ report: ReadReport) -> String? { nil }
+  public func describing(_ error: Error) -> Error { error }
   public func warnings(_ report: ReadReport) -> [String] {
     Array(report.warnings.dropLast(report.skipped.isEmpty ? 0 : 1))
   }

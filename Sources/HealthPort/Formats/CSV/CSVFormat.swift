@@ -28,6 +28,7 @@ final class SplitFolderFormatWriter: FormatWriter {
   var sink: ExportSink { writer }
   func commit() throws {}
   func abort() { writer.abort() }
+  func describing(_ error: Error) -> Error { writer.describing(error) }
 }
 
 extension StreamInputFormat {

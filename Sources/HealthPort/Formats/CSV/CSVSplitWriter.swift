@@ -44,6 +44,9 @@ public final class CSVSplitWriter: ExportSink {
 
   deinit { abort() }
 
+  /// `error` naming the folder the user named rather than the temporary one.
+  func describing(_ error: Error) -> Error { folder.describing(error) }
+
   /// Removes the temporary folder; nothing is left at the target.
   public func abort() {
     guard !finished else { return }

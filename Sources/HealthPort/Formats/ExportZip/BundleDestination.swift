@@ -15,6 +15,12 @@ protocol BundleDestination: AnyObject {
   func restartFirstMember(_ member: BundleMember) throws
   func commit() throws
   func abort()
+  /// `error` as the user should read it (see ``FolderOutput/describing(_:)``).
+  func describing(_ error: Error) -> Error
+}
+
+extension BundleDestination {
+  func describing(_ error: Error) -> Error { error }
 }
 
 private func systemError(_ path: String, _ what: String) -> HealthPortError {
@@ -114,6 +120,8 @@ final class FolderDestination: BundleDestination {
 
   private var finalPath: String { folder.path }
   private var temporary: String { folder.root }
+
+  func describing(_ error: Error) -> Error { folder.describing(error) }
 
   deinit { abort() }
 

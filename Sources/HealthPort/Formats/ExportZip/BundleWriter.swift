@@ -231,4 +231,5 @@ final class BundleFormatWriter: FormatWriter {
 
   func commit() throws { try destination.commit() }
   func abort() { destination.abort() }
+  func describing(_ error: Error) -> Error { destination.describing(error) }
 }
