@@ -34,6 +34,9 @@ public final class ZipArchiveReader {
   public var maximumRatio = 100
 
   private var memberOutput = 0
+  /// The current member's path and whether it is encrypted, for messages about it.
+  private var memberPath = ""
+  private var memberEncrypted = false
   private var memberInputStart: Int64 = 0
 
   /// Opens a zip file by path (seekable: the central directory is used when present).
@@ -106,6 +109,8 @@ public final class ZipArchiveReader {
     let path =
       archive_entry_pathname_utf8(entry).map { String(cString: $0) }
       ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    memberPath = path
+    memberEncrypted = archive_entry_is_encrypted(entry) != 0
     let type = archive_entry_filetype(entry)
     let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
     let modified: Int64? = archive_entry_mtime_is_set(entry) != 0 ? Int64(archive_entry_mtime(entry)) : nil
@@ -116,16 +121,25 @@ public final class ZipArchiveReader {
 
   /// Reads the current member's next bytes; returns 0 at its end.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    if memberEncrypted {
+      throw ZipStreamError(
+        archiveName: archiveName,
+        message: "the member \(memberPath) is encrypted (the zip has a password; the Health app writes none): "
+          + "unzip it with its password, then read the folder")
+    }
     let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
     if count < 0 {
-      throw ZipStreamError(archiveName: archiveName, message: "damaged zip member: \(Self.errorString(archive))")
+      throw ZipStreamError(
+        archiveName: archiveName, message: "damaged zip member \(memberPath): \(Self.errorString(archive))")
     }
     memberOutput += count
     if memberOutput > bombThreshold {
       let consumed = max(1, archive_filter_bytes(archive, -1) - memberInputStart)
       if Int64(memberOutput) / consumed > Int64(maximumRatio) {
         throw ZipStreamError(
-          archiveName: archiveName, message: "a zip member inflates more than \(maximumRatio):1 (zip bomb?); stopped")
+          archiveName: archiveName,
+          message: "the member \(memberPath) inflates more than \(maximumRatio):1 (a zip bomb?); stopped after "
+            + "\(memberOutput >> 20) MB")
       }
     }
     return count

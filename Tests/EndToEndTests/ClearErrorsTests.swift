@@ -215,4 +215,40 @@ struct ClearErrorsTests {
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [], "nothing left behind")
   }
+
+  @Test("an encrypted zip is named as such, with its member, not called damaged")
+  func encryptedZip() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let zip = directory.appendingPathComponent("locked.zip")
+    // The sample zipped by Python, then marked encrypted (bit 0 of the general-purpose flags, in
+    // the local header and the central directory) over bytes that are not the plain ones.
+    let script = """
+      import struct, sys, zipfile
+      data = open(sys.argv[1], "rb").read()
+      with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as z:
+          z.writestr("apple_health_export/export.xml", data)
+      raw = bytearray(open(sys.argv[2], "rb").read())
+      for signature, offset in ((b"PK\\x03\\x04", 6), (b"PK\\x01\\x02", 8)):
+          at = raw.find(signature)
+          flags = struct.unpack_from("<H", raw, at + offset)[0]
+          struct.pack_into("<H", raw, at + offset, flags | 1)
+      start = raw.find(b"<?xml")
+      raw[start:start + 12] = bytes(range(12))
+      open(sys.argv[2], "wb").write(raw)
+      """
+    let made = try Harness.runTool(
+      "/usr/bin/python3", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, zip.path])
+    #expect(made.status == 0, "\(made.output)")
+    for arguments in [
+      ["info", zip.path], ["convert", zip.path, "--to", "csv", "-o", directory.appendingPathComponent("out.csv").path],
+    ] {
+      let result = try Harness.run(arguments)
+      #expect(result.status == 65, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.contains("the member apple_health_export/export.xml is encrypted"),
+        "\(arguments): \(result.stderr)")
+      #expect(!result.stderr.contains("damaged"), "\(arguments): \(result.stderr)")
+    }
+  }
 }
