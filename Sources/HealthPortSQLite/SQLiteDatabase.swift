@@ -64,8 +64,8 @@ public enum SQLiteDatabase {
     let verdict: String?
     do {
       verdict = try db.scalarText("PRAGMA quick_check(1)")
-    } catch let error as SQLiteError where !error.isBusy {
-      verdict = "\(error)"
+    } catch let error as SQLiteError where error.isCorrupt || error.isNotADatabase {
+      verdict = error.message
     }
     guard let verdict, verdict != "ok" else { return }
     throw HealthPortError(
@@ -193,6 +193,12 @@ public enum SQLiteDatabase {
   static func databaseError(_ error: SQLiteError, path: String) -> HealthPortError {
     if error.isBusy {
       return busyError(path: path)
+    }
+    if error.isNotWritable {
+      return HealthPortError(
+        .failure, file: path,
+        message: "cannot write the database: it, or its folder, is read-only (a load writes the database and "
+          + "the -wal and -shm files SQLite keeps beside it); it was left unchanged")
     }
     return HealthPortError(.failure, file: path, message: "\(error)")
   }

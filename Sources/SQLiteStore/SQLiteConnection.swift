@@ -23,6 +23,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   /// True when another connection holds a lock this call needed (`SQLITE_BUSY`).
   public var isBusy: Bool { primaryCode == SQLITE_BUSY }
 
+  /// True when the file's pages are damaged (`SQLITE_CORRUPT`).
+  public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
+
+  /// True when the file or its folder cannot be written (`SQLITE_READONLY`, or `SQLITE_CANTOPEN`
+  /// for the `-wal` and `-shm` files beside it).
+  public var isNotWritable: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_CANTOPEN }
+
   /// True when the disk or the database is full.
   public var isFull: Bool { primaryCode == SQLITE_FULL }
 

@@ -261,6 +261,52 @@ struct OutputRulesTests {
     #expect((rows["exports"] as? [[Any]])?.map { $0[1] as? Int } == [1, 0])
   }
 
+  /// A folder the test may make read-only: by its mode for a user, by a read-only tmpfs mount for
+  /// root (whom modes do not stop); nil when neither is possible here.
+  static func readOnlyFolder(holding file: URL, in directory: URL) -> (folder: URL, undo: () -> Void)? {
+    let folder = directory.appendingPathComponent("readonly")
+    try? manager.createDirectory(at: folder, withIntermediateDirectories: true)
+    if getuid() != 0 {
+      try? manager.copyItem(at: file, to: folder.appendingPathComponent(file.lastPathComponent))
+      chmod(folder.path, 0o555)
+      chmod(folder.appendingPathComponent(file.lastPathComponent).path, 0o444)
+      return (folder, { chmod(folder.path, 0o755) })
+    }
+    func mount(_ arguments: [String]) -> Bool { (try? Harness.runTool("/bin/mount", arguments).status) == 0 }
+    guard mount(["-t", "tmpfs", "-o", "size=8m", "tmpfs", folder.path]) else { return nil }
+    try? manager.copyItem(at: file, to: folder.appendingPathComponent(file.lastPathComponent))
+    guard mount(["-o", "remount,ro", folder.path]) else {
+      _ = try? Harness.runTool("/bin/umount", [folder.path])
+      return nil
+    }
+    return (folder, { _ = try? Harness.runTool("/bin/umount", [folder.path]) })
+  }
+
+  @Test("a read-only database is refused with what is read-only, and left as it was")
+  func readOnlyDatabase() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let sample = Harness.samples.appendingPathComponent("export.zip").path
+    let database = directory.appendingPathComponent("health.db")
+    #expect(try Harness.run(["load", sample, "--db", database.path, "-q"]).status == 0)
+    guard let (folder, undo) = Self.readOnlyFolder(holding: database, in: directory) else {
+      print("skipped: this machine lets the test make no read-only folder (root without mount)")
+      return
+    }
+    defer { undo() }
+    let locked = folder.appendingPathComponent("health.db")
+    let before = try Data(contentsOf: locked)
+    let result = try Harness.run([
+      "load", Harness.samples.appendingPathComponent("export.xml").path, "--db", locked.path,
+    ])
+    #expect(result.status == 1, "stderr: \(result.stderr)")
+    #expect(
+      result.stderr.contains("\(locked.path): error: cannot write the database: it, or its folder, is read-only"),
+      "stderr: \(result.stderr)")
+    #expect(!result.stderr.contains("PRAGMA") && !result.stderr.contains("damaged"), "stderr: \(result.stderr)")
+    #expect(try Data(contentsOf: locked) == before)
+  }
+
   @Test("--db file:x.db is the file file:x.db, not a SQLite URI")
   func fileColonPath() throws {
     let directory = try Harness.temporaryDirectory()
