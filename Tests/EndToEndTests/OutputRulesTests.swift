@@ -408,6 +408,50 @@ struct OutputRulesTests {
     #expect((got["exports"] as? [[Any]])?.count == 2)
   }
 
+  @Test("members a folder cannot hold (two of one name, a NUL in a name) are refused, not overwritten or cut")
+  func membersAFolderCannotHold() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let zip = directory.appendingPathComponent("twice.zip")
+    let script = """
+      import sys, warnings, zipfile
+      warnings.simplefilter("ignore")  # zipfile warns of the duplicate name, and writes it
+      with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+          z.writestr("apple_health_export/export.xml", open(sys.argv[1], "rb").read())
+          z.writestr("apple_health_export/notes.txt", b"first")
+          z.writestr("apple_health_export/notes.txt", b"second")
+      """
+    let made = try Harness.runTool(
+      "/usr/bin/python3", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, zip.path])
+    #expect(made.status == 0, "\(made.output)")
+    let folder = try Harness.run(["convert", zip.path, "--to", "xml", "-o", directory.path + "/out/", "-q"])
+    #expect(folder.status == 65, "stderr: \(folder.stderr)")
+    #expect(folder.stderr.contains("two members named 'apple_health_export/notes.txt'"), "stderr: \(folder.stderr)")
+    #expect(!Self.manager.fileExists(atPath: directory.path + "/out"))
+    // A zip keeps both, as they were.
+    let copy = directory.appendingPathComponent("copy.zip")
+    #expect(try Harness.run(["convert", zip.path, "--to", "zip", "-o", copy.path, "-q"]).status == 0)
+    let same = try Harness.runTool("/usr/bin/python3", [BundleRoundTripTests.compare, zip.path, copy.path, "--order"])
+    #expect(same.status == 0 && same.output.contains(" 0 difference(s)"), "\(same.output)")
+
+    // A NUL in a JSON Lines member path is a read error, not a name cut short.
+    let jsonl = directory.appendingPathComponent("twice.jsonl")
+    #expect(try Harness.run(["convert", zip.path, "--to", "jsonl", "-o", jsonl.path, "-q"]).status == 0)
+    let text = try String(contentsOf: jsonl, encoding: .utf8)
+    let line = try #require(
+      text.split(separator: "\n").firstIndex { $0.contains("\"path\":\"apple_health_export/notes.txt\"") })
+    try text.replacingOccurrences(
+      of: "\"path\":\"apple_health_export/notes.txt\"", with: "\"path\":\"apple_health_export/no\\u0000tes.txt\""
+    )
+    .write(to: jsonl, atomically: true, encoding: .utf8)
+    let read = try Harness.run([
+      "convert", jsonl.path, "--to", "zip", "-o", directory.appendingPathComponent("back.zip").path,
+    ])
+    #expect(read.status == 65, "stderr: \(read.stderr)")
+    #expect(read.stderr.contains("\(jsonl.path):\(line + 1):1: error:"), "stderr: \(read.stderr)")
+    #expect(read.stderr.contains("holds a NUL"), "stderr: \(read.stderr)")
+  }
+
   // MARK: Escape
 
   @Test("routes --per-workout keeps a crafted activity's name inside the folder, which appears whole")

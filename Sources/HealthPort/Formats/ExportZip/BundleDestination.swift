@@ -109,6 +109,8 @@ final class FolderDestination: BundleDestination {
   private let input: String?
   /// Every file and folder made inside, so that a signal removes them too.
   private var made: [TemporaryFiles.Registration?] = []
+  /// The members' paths so far: a second member of the same name would overwrite the first.
+  private var paths: Set<String> = []
   private var file: Int32 = -1
   private var filePath = ""
   private var done = false
@@ -132,6 +134,12 @@ final class FolderDestination: BundleDestination {
         .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
         message: "member \(member.index + 1) has an empty name, which no file can have")
     }
+    // A NUL would cut the file's name short.
+    guard !member.path.utf8.contains(0) else {
+      throw HealthPortError(
+        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        message: "member \(member.index + 1) ('\(member.path.escapingNUL)') holds a NUL, which no file name can")
+    }
     let components = member.path.split(separator: "/", omittingEmptySubsequences: true)
     guard !member.path.hasPrefix("/"), !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." })
     else {
@@ -148,6 +156,12 @@ final class FolderDestination: BundleDestination {
       }
     }
     guard member.kind != .directory else { return }
+    guard paths.insert(components.joined(separator: "/")).inserted else {
+      throw HealthPortError(
+        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        message: "the input holds two members named '\(member.path)'; a folder can hold only one: write a zip "
+          + "(--to zip) instead")
+    }
     filePath = folder + "/" + components.last!
     made.append(TemporaryFiles.registerFile(filePath))
     file = open(filePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -185,4 +199,9 @@ final class FolderDestination: BundleDestination {
     folder.abort()
     TemporaryFiles.unregister(made.compactMap { $0 })
   }
+}
+
+extension String {
+  /// For messages: NUL shown as `\0`.
+  fileprivate var escapingNUL: String { replacing("\0", with: "\\0") }
 }

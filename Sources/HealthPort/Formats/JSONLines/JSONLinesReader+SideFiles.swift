@@ -31,6 +31,14 @@ extension JSONLinesReader {
       guard let value = try string(key) else { throw JSONSyntaxError(start, "a \"\(kind)\" line without \"\(key)\"") }
       return value
     }
+    /// A member's or side file's path: a NUL (`\u0000`) would cut it short as a file name.
+    func path() throws -> String {
+      let value = try required("path")
+      guard !value.utf8.contains(0) else {
+        throw JSONSyntaxError(start, "a \"\(kind)\" line whose \"path\" holds a NUL (\\u0000), which no file name can")
+      }
+      return value
+    }
     let sides = sink.wantsSideFiles
     let members = sink.wantsBundleMembers
     switch kind {
@@ -39,7 +47,7 @@ extension JSONLinesReader {
         throw JSONSyntaxError(start, "a \"member\" line without a known \"type\"")
       }
       let member = BundleMember(
-        index: try integer("index") ?? 0, path: try required("path"), kind: type,
+        index: try integer("index") ?? 0, path: try path(), kind: type,
         modified: try integer("modified").map(Int64.init))
       try sink.consumeBundleEvent(.member(member))
     case "memberEnd" where members: try sink.consumeBundleEvent(.memberEnd)
@@ -49,7 +57,7 @@ extension JSONLinesReader {
       }
       try sink.consumeBundleEvent(.bytes([UInt8](bytes)))
     case "route" where sides:
-      let path = try required("path")
+      let path = try path()
       var file = RouteFile(path: path, displayName: "\(source.displayName):\(path)")
       file.name = try string("name")
       file.metadataTime = try string("metadataTime")
@@ -87,7 +95,7 @@ extension JSONLinesReader {
       try sink.consumeSideFile(.routePoints(points))
     case "routeEnd" where sides: try sink.consumeSideFile(.routeEnd(points: try integer("points") ?? 0))
     case "ecg" where sides:
-      let path = try required("path")
+      let path = try path()
       var recording = ECGRecording(path: path, displayName: "\(source.displayName):\(path)")
       if var q = at("header") {
         try Self.array(b, &q) { q in
