@@ -13,6 +13,9 @@ struct PrologScanner {
   private(set) var isComplete = false
   private var rootStart = 0
   private var doctype: Range<Int>?
+  /// Where the next scan resumes: the start of the first construct not yet complete, so that the
+  /// prolog is scanned once, not again from its start for every block (blank lines included).
+  private var resume = 0
 
   /// The prolog, once complete.
   var captured: [UInt8] { isComplete ? Array(pending[0..<rootStart]) : pending }
@@ -22,10 +25,12 @@ struct PrologScanner {
 
   mutating func consume(_ bytes: UnsafeRawBufferPointer) -> Result {
     pending.append(contentsOf: bytes)
-    if let (root, doctype) = Self.scan(pending) {
+    if let root = Self.scan(pending, from: &resume, doctype: &doctype) {
+      // The cap holds however the bytes come: in small blocks, or a whole range at once (the
+      // parallel reader's first parser), blank lines and comments included.
+      guard root <= Self.limit else { return .tooLarge }
       isComplete = true
       rootStart = root
-      self.doctype = doctype
       return .complete
     }
     return pending.count > Self.limit ? .tooLarge : .needMore
@@ -56,11 +61,18 @@ struct PrologScanner {
   static func scan(_ bytes: [UInt8]) -> (Int, Range<Int>?)? {
     var index = 0
     var doctype: Range<Int>?
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    return scan(bytes, from: &index, doctype: &doctype).map { ($0, doctype) }
+  }
+
+  /// The same from `index` (the start of a construct, or of the bytes), with the DOCTYPE found
+  /// before it in `doctype`. When more bytes are needed, `index` is left at the construct that
+  /// is not complete yet.
+  static func scan(_ bytes: [UInt8], from index: inout Int, doctype: inout Range<Int>?) -> Int? {
+    if index == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     while true {
       while index < bytes.count, isBlank(bytes[index]) { index += 1 }
       guard index + 1 < bytes.count else { return nil }
-      guard bytes[index] == UInt8(ascii: "<") else { return (index, doctype) }
+      guard bytes[index] == UInt8(ascii: "<") else { return index }
       if bytes[index + 1] == UInt8(ascii: "?") {
         guard let end = find([0x3F, 0x3E], in: bytes, from: index + 2) else { return nil }
         index = end + 2
@@ -74,7 +86,7 @@ struct PrologScanner {
       } else if bytes.count - index < 9 && bytes[index + 1] == UInt8(ascii: "!") {
         return nil  // maybe a DOCTYPE or comment still arriving
       } else {
-        return (index, doctype)
+        return index
       }
     }
   }

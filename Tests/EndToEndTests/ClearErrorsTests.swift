@@ -251,4 +251,37 @@ struct ClearErrorsTests {
       #expect(!result.stderr.contains("damaged"), "\(arguments): \(result.stderr)")
     }
   }
+
+  @Test(
+    "the 4 MiB prolog cap counts blank lines, before the declaration or after the DOCTYPE, with 1 or 2 parsers",
+    arguments: [("before", "1"), ("before", "2"), ("after", "1"), ("after", "2")])
+  func prologCap(place: String, threads: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let sample = try Data(contentsOf: Harness.samples.appendingPathComponent("export.xml"))
+    let root = try #require(sample.range(of: Data("<HealthData".utf8))).lowerBound
+    func file(blanks: Int, _ name: String) throws -> URL {
+      let url = directory.appendingPathComponent(name)
+      let lines = Data(repeating: 0x0A, count: blanks)
+      try (place == "before" ? lines + sample : sample[..<root] + lines + sample[root...]).write(to: url)
+      return url
+    }
+    let environment = ["HEALTHPORT_THREADS": threads]
+    // Just under the cap after the DOCTYPE: read as the sample is (before the XML declaration
+    // a blank is not well-formed at all).
+    if place == "after" {
+      let under = try file(blanks: (4 << 20) - root - 64, "under.xml")
+      let read = try Harness.run(["info", under.path, "--format", "json"], environment: environment)
+      #expect(read.status == 0, "stderr: \(read.stderr)")
+    }
+    // 6 MB of blank lines: refused at the cap, whatever reads it (the parallel reader's first
+    // range, which holds them all, as well as one parser fed block by block).
+    let over = try file(blanks: 6 << 20, "over.xml")
+    let started = Date()
+    let refused = try Harness.run(["info", over.path], environment: environment)
+    #expect(refused.status == 65, "stderr: \(refused.stderr)")
+    #expect(
+      refused.stderr.contains("the prolog (XML declaration and DOCTYPE) is larger than 4 MiB"), "\(refused.stderr)")
+    #expect(Date().timeIntervalSince(started) < 30, "bounded: refused at the cap, not after reading on")
+  }
 }
