@@ -71,10 +71,8 @@ public struct SQLiteLoadJob: Sendable {
         }
         session.finished(input)
       }
-      if readerError != nil, session.isNew, !keepPartial {
-        session.discard()
-        throw readerError!
-      }
+      // A new database is not created from a damaged input (the catch below discards it).
+      if let readerError, session.isNew, !keepPartial { throw readerError }
       try session.close()
     } catch {
       session.discard()

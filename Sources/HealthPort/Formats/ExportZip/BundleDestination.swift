@@ -23,6 +23,11 @@ extension BundleDestination {
   func describing(_ error: Error) -> Error { error }
 }
 
+/// The input as errors about its members name it (`<stdin>` for `-`), else `output`.
+private func inputName(_ input: String?, or output: String) -> String {
+  input.map { $0 == "-" ? "<stdin>" : $0 } ?? output
+}
+
 private func systemError(_ path: String, _ what: String) -> HealthPortError {
   HealthPortError(.failure, file: path, message: "\(what): \(String(cString: strerror(errno)))")
 }
@@ -54,7 +59,7 @@ final class ZipDestination: BundleDestination {
   func beginMember(_ member: BundleMember, size: Int64?) throws {
     guard !member.path.isEmpty else {
       throw HealthPortError(
-        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        .malformed, file: inputName(input, or: finalPath),
         message: "member \(member.index + 1) has an empty name, which libarchive cannot write into a zip")
     }
     try wrap {
@@ -131,13 +136,13 @@ final class FolderDestination: BundleDestination {
     try endMember()
     guard !member.path.isEmpty else {
       throw HealthPortError(
-        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        .malformed, file: inputName(input, or: finalPath),
         message: "member \(member.index + 1) has an empty name, which no file can have")
     }
     // A NUL would cut the file's name short.
     guard !member.path.utf8.contains(0) else {
       throw HealthPortError(
-        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        .malformed, file: inputName(input, or: finalPath),
         message: "member \(member.index + 1) ('\(member.path.escapingNUL)') holds a NUL, which no file name can")
     }
     let components = member.path.split(separator: "/", omittingEmptySubsequences: true)
@@ -158,7 +163,7 @@ final class FolderDestination: BundleDestination {
     guard member.kind != .directory else { return }
     guard paths.insert(components.joined(separator: "/")).inserted else {
       throw HealthPortError(
-        .malformed, file: input.map { $0 == "-" ? "<stdin>" : $0 } ?? finalPath,
+        .malformed, file: inputName(input, or: finalPath),
         message: "the input holds two members named '\(member.path)'; a folder can hold only one: write a zip "
           + "(--to zip) instead")
     }
