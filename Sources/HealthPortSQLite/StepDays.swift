@@ -45,7 +45,7 @@ enum StepDays {
       guard record.numericValue != nil else { continue }
       for _ in 0..<max(1, row.int64(5)) { try totals.add(record) }
     }
-    totals.finish()
+    try totals.finish()
     let delete = try db.prepare("DELETE FROM step_days_dedupe WHERE person = ?")
     try delete.bind(1, person)
     _ = try delete.run()

@@ -13,7 +13,7 @@ enum ChartCommand: Command {
         help: "Period of each bar or point (default: day; for sleep the night, a week or month its average night)."),
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
-        help: "As for steps and stats: drop rewrites; steps also merge overlapping sources (see docs)."),
+        help: "As for steps and stats: merge overlapping sources the way the Health app does (see docs)."),
       OptionSpec(
         name: "--priority", short: nil, valueName: "list",
         help: "With --dedupe (sleep: always): source products or names, best first (default: Watch,iPhone, …).",
@@ -21,11 +21,11 @@ enum ChartCommand: Command {
       OptionSpec(
         name: "--output", short: "-o", valueName: "path",
         help: "The chart file: FILE.svg (the chart) or FILE.html (the chart and a data table). Required."),
-      FilterOptions.quietOption,
+      RewriteNote.option, FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
     USAGE: healthport chart CHART [INPUT] -o FILE.svg|FILE.html [--by day|week|month]
-                            [--dedupe [--priority LIST]] [--source-product P] [--source TEXT]
+                            [--dedupe [--priority LIST]] [--keep-rewrites] [--source-product P] [--source TEXT]
                             [--from D] [--to D] [--tz ZONE]
 
     ARGUMENTS:
@@ -85,12 +85,14 @@ enum ChartCommand: Command {
       throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
     }
     let quiet = arguments.flag("--quiet")
+    let keepRewrites = arguments.flag("--keep-rewrites")
 
     func stats(_ type: String, _ aggregate: Aggregate) -> Stats {
       var configuration = Stats.Configuration(type: type, aggregate: aggregate)
       configuration.by = by
       configuration.zone = filter.zone
       configuration.dedupe = dedupe
+      configuration.keepRewrites = keepRewrites
       configuration.priority = priority
       return Stats(configuration)
     }
@@ -103,10 +105,11 @@ enum ChartCommand: Command {
       configuration.by = by
       configuration.zone = filter.zone
       configuration.dedupe = dedupe
+      configuration.keepRewrites = keepRewrites
       configuration.priority = priority
       let totals = StepTotals(configuration)
       try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
-      if !quiet { StepsCommand.reportRewrites(totals.rewrites, of: StepTotals.stepType, command: name) }
+      if !quiet { RewriteNote.report(samples: totals.rewrites, of: StepTotals.stepType, sums: true, command: name) }
       typeName = "StepCount"
       chart = .steps(totals.result, by: by)
     case "sleep":
@@ -115,9 +118,10 @@ enum ChartCommand: Command {
       configuration.takeDayBounds(from: &filter)  // --from/--to days select whole nights, as in `sleep`
       if arguments.value("--tz") != nil { configuration.zone = filter.zone }
       configuration.priority = priority
+      configuration.keepRewrites = keepRewrites
       let sleep = SleepNights(configuration)
       try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
-      if !quiet { StepsCommand.reportRewrites(sleep.rewrites, of: SleepNights.sleepType, command: name) }
+      if !quiet { RewriteNote.report(samples: sleep.rewrites, of: SleepNights.sleepType, sums: false, command: name) }
       typeName = "SleepAnalysis"
       chart = by == .day ? .sleep(sleep.nights) : .sleep(SleepAverage.averages(of: sleep.nights, by: by), by: by)
     case "heart-rate":
@@ -125,7 +129,7 @@ enum ChartCommand: Command {
       let (average, minimum, maximum) = (stats(type, .avg), stats(type, .min), stats(type, .max))
       let group = SinkGroup([average, minimum, maximum])
       try FilterOptions.read(input, into: group, filter: filter, arguments: arguments, command: name)
-      if !quiet { StepsCommand.reportRewrites(average.rewrites, of: type, command: name) }
+      if !quiet { RewriteNote.report(samples: average.rewrites, of: type, sums: false, command: name) }
       typeName = "HeartRate"
       chart = .heartRate(
         average: average.rows, minimum: minimum.rows, maximum: maximum.rows, unit: average.unit, by: by)
@@ -133,7 +137,7 @@ enum ChartCommand: Command {
       let type = "HKQuantityTypeIdentifierBodyMass"
       let latest = stats(type, .latest)
       try FilterOptions.read(input, into: latest, filter: filter, arguments: arguments, command: name)
-      if !quiet { StepsCommand.reportRewrites(latest.rewrites, of: type, command: name) }
+      if !quiet { RewriteNote.report(samples: latest.rewrites, of: type, sums: false, command: name) }
       typeName = "BodyMass"
       chart = .weight(latest.rows, unit: latest.unit, by: by)
     }

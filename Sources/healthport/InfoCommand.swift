@@ -7,10 +7,13 @@ enum InfoCommand: Command {
   static let options =
     [
       OptionSpec(name: "--format", short: nil, valueName: "table|json", help: "Output format (default: table)."),
+      OptionSpec(
+        name: "--rewrites", short: nil, valueName: nil,
+        help: "Also count the rewritten records per source and type (one more sorted pass; see docs)."),
       OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar."),
     ] + FilterOptions.specs
   static let usage = """
-    USAGE: healthport info [INPUT] [--format table|json] [--quiet]
+    USAGE: healthport info [INPUT] [--format table|json] [--rewrites] [--quiet]
                            [--type T] [--activity A] [--source-product P] [--source TEXT]
                            [--from D] [--to D] [--tz ZONE]
 
@@ -21,6 +24,7 @@ enum InfoCommand: Command {
       healthport info export.zip
       healthport info export.xml --format json | jq .recordsByType
       healthport info export.zip --source-product Watch --from 2024-01-01
+      healthport info export.zip --rewrites
     """
 
   static func run(_ arguments: ParsedArguments) throws {
@@ -31,14 +35,18 @@ enum InfoCommand: Command {
     let input = arguments.positionals.first
     let filter = try FilterOptions.parse(arguments, command: name)
     let collector = ExportSummaryCollector()
-    let sideFiles = SideFileTally(next: collector)
+    // Plain `info` keeps its parallel tally of Records: the census goes beside it only when asked.
+    let census = arguments.flag("--rewrites") ? RewriteCensus() : nil
+    let sideFiles = SideFileTally(next: census.map { SinkGroup([collector, $0]) } ?? collector)
     let report = try FilterOptions.read(input, into: sideFiles, filter: filter, arguments: arguments, command: name)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {
-      InfoRendering.appendJSON(collector.summary, sideFiles, report: report, to: &bytes)
+      InfoRendering.appendJSON(collector.summary, sideFiles, report: report, rewrites: census?.counts, to: &bytes)
     } else {
-      bytes.append(contentsOf: InfoRendering.table(collector.summary, sideFiles, report: report).utf8)
+      var table = InfoRendering.table(collector.summary, sideFiles, report: report)
+      if let census { table += InfoRendering.rewritesTable(census.counts) }
+      bytes.append(contentsOf: table.utf8)
     }
     try out.write(bytes)
     try out.commit()
@@ -47,7 +55,10 @@ enum InfoCommand: Command {
 
 /// Renders an ``ExportSummary`` for people (table) or programs (JSON).
 enum InfoRendering {
-  static func appendJSON(_ s: ExportSummary, _ side: SideFileTally, report: ReadReport, to out: inout [UInt8]) {
+  static func appendJSON(
+    _ s: ExportSummary, _ side: SideFileTally, report: ReadReport, rewrites: [RewriteCensus.Count]?,
+    to out: inout [UInt8]
+  ) {
     func key(_ name: String, first: Bool = false) {
       out.append(contentsOf: Array((first ? "{\n  " : ",\n  ").utf8))
       JSONEscaping.appendString(name, to: &out)
@@ -148,6 +159,21 @@ enum InfoRendering {
       JSONEscaping.appendString(warning, to: &out)
     }
     out.append(UInt8(ascii: "]"))
+    if let rewrites {
+      key("rewrites")
+      out.append(UInt8(ascii: "["))
+      for (index, entry) in rewrites.enumerated() {
+        out.append(contentsOf: Array((index > 0 ? ",\n    " : "\n    ").utf8))
+        out.append(contentsOf: Array("{\"source\": ".utf8))
+        JSONEscaping.appendString(entry.sourceName, to: &out)
+        out.append(contentsOf: Array(", \"type\": ".utf8))
+        JSONEscaping.appendString(entry.type, to: &out)
+        out.append(contentsOf: Array(", \"count\": ".utf8))
+        JSONEscaping.appendInteger(entry.count, to: &out)
+        out.append(UInt8(ascii: "}"))
+      }
+      out.append(contentsOf: Array((rewrites.isEmpty ? "]" : "\n  ]").utf8))
+    }
     key("input")
     out.append(contentsOf: Array("{\"path\": ".utf8))
     JSONEscaping.appendString(report.documentName, to: &out)
@@ -222,6 +248,23 @@ enum InfoRendering {
     } else {
       lines.append("Warnings")
       for warning in s.warnings { lines.append("  - " + warning.shownInTable) }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `info --rewrites`: the rewrites per source and type, most first.
+  static func rewritesTable(_ counts: [RewriteCensus.Count]) -> String {
+    guard !counts.isEmpty else { return "\nRewrites: none\n" }
+    var lines = ["", "Rewrites (records repeating an earlier one; answers count them once)"]
+    let sources = counts.map(\.sourceName.shownInTable)
+    let types = counts.map { KnownNames.shortTypeName($0.type).shownInTable }
+    let sourceWidth = sources.map(\.displayWidth).max() ?? 0
+    let typeWidth = types.map(\.displayWidth).max() ?? 0
+    let order = counts.indices.sorted { (counts[$0].count, $1) > (counts[$1].count, $0) }
+    for index in order {
+      lines.append(
+        "  " + sources[index].padding(to: sourceWidth + 2) + types[index].padding(to: typeWidth + 2)
+          + grouped(counts[index].count).leftPadded(to: 12))
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -13,10 +13,10 @@ enum SleepCommand: Command {
         name: "--priority", short: nil, valueName: "list",
         help: "Source products or names, best first (default: Watch,iPhone, then by appearance).",
         repeatable: true),
-      FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
+      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
-    USAGE: healthport sleep [INPUT] [--by night|week|month] [--priority LIST] [--type SleepAnalysis]
+    USAGE: healthport sleep [INPUT] [--by night|week|month] [--priority LIST] [--keep-rewrites] [--type SleepAnalysis]
                             [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
                             [--format table|csv|json] [-o PATH]
 
@@ -52,16 +52,11 @@ enum SleepCommand: Command {
     configuration.takeDayBounds(from: &filter)
     if arguments.value("--tz") != nil { configuration.zone = filter.zone }
     configuration.priority = arguments.list("--priority")
+    configuration.keepRewrites = arguments.flag("--keep-rewrites")
     let sleep = SleepNights(configuration)
     try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
     if !arguments.flag("--quiet") {
-      if !sleep.rewrites.isEmpty {
-        let total = sleep.rewrites.reduce(0) { $0 + $1.count }
-        let sources = sleep.rewrites.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
-        CommandLineTool.writeError(
-          "healthport sleep: dropped \(grouped(String(total))) rewritten SleepAnalysis \(total == 1 ? "sample" : "samples") (\(sources))\n"
-        )
-      }
+      RewriteNote.report(samples: sleep.rewrites, of: SleepNights.sleepType, sums: false, command: name)
       if sleep.unknownValues > 0 {
         let noun = sleep.unknownValues == 1 ? "sample" : "samples"
         CommandLineTool.writeError(

@@ -12,16 +12,17 @@ enum StatsCommand: Command {
         help: "Aggregate (default: sum for cumulative types, avg for others, count for categories)."),
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
-        help: "Drop rewritten samples; a cumulative type summed also merges overlapping sources (see docs)."),
+        help: "Merge overlapping sources for a cumulative type summed, the way the Health app does (see docs)."),
       OptionSpec(
         name: "--priority", short: nil, valueName: "list",
         help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
         repeatable: true),
-      FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
+      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
     USAGE: healthport stats [INPUT] --type T [--by day|week|month|year] [--agg sum|min|max|avg|count|latest]
-                            [--dedupe [--priority LIST]] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
+                            [--dedupe [--priority LIST]] [--keep-rewrites] [--source-product P] [--source TEXT]
+                            [--from D] [--to D] [--tz ZONE]
                             [--format table|csv|json] [-o PATH]
 
     ARGUMENTS:
@@ -59,6 +60,7 @@ enum StatsCommand: Command {
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
     configuration.dedupe = arguments.flag("--dedupe")
+    configuration.keepRewrites = arguments.flag("--keep-rewrites")
     configuration.priority = arguments.list("--priority")
     if !configuration.priority.isEmpty && !configuration.dedupe {
       throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
@@ -66,7 +68,8 @@ enum StatsCommand: Command {
     let stats = Stats(configuration)
     try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)
     if !arguments.flag("--quiet") {
-      StepsCommand.reportRewrites(stats.rewrites, of: type, command: name)
+      RewriteNote.report(
+        samples: stats.rewrites, of: type, sums: configuration.aggregate == .sum, command: name)
     }
 
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])

@@ -14,10 +14,10 @@ enum StepsCommand: Command {
         name: "--priority", short: nil, valueName: "list",
         help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
         repeatable: true),
-      FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
+      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
     ] + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
-    USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]]
+    USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]] [--keep-rewrites]
                             [--type StepCount] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]
                             [--format table|csv|json] [-o PATH]
 
@@ -25,9 +25,10 @@ enum StepsCommand: Command {
       INPUT                       export.xml, export.zip, an export folder, or - for stdin (default).
 
     Sums HKQuantityTypeIdentifierStepCount per period of each sample's start date (local day in
-    the offset written on the sample, or in --tz). CSV columns: period,steps,samples. Without
-    --format, -o picks it from the extension (.csv, .json), else the table. --type StepCount names
-    the rows of a CSV without a type column.
+    the offset written on the sample, or in --tz). A sample rewritten by its source (same source,
+    instants and value) counts once; --keep-rewrites sums every copy as written. CSV columns:
+    period,steps,samples. Without --format, -o picks it from the extension (.csv, .json), else the
+    table. --type StepCount names the rows of a CSV without a type column.
 
     EXAMPLES:
       healthport steps export.zip --source-product Watch --from 2023-01-01 --to 2023-12-31
@@ -52,13 +53,16 @@ enum StepsCommand: Command {
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
     configuration.dedupe = arguments.flag("--dedupe")
+    configuration.keepRewrites = arguments.flag("--keep-rewrites")
     configuration.priority = arguments.list("--priority")
     if !configuration.priority.isEmpty && !configuration.dedupe {
       throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
     }
     let totals = StepTotals(configuration)
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
-    if !arguments.flag("--quiet") { reportRewrites(totals.rewrites, of: StepTotals.stepType, command: name) }
+    if !arguments.flag("--quiet") {
+      RewriteNote.report(samples: totals.rewrites, of: StepTotals.stepType, sums: true, command: name)
+    }
 
     var output = TabularOutput(columns: ["period", "steps", "samples"])
     for row in totals.result {
@@ -77,20 +81,6 @@ enum StepsCommand: Command {
       }
     }
     try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
-  }
-}
-
-extension StepsCommand {
-  /// `healthport steps: --dedupe dropped 32 rewritten StepCount samples (Mi Fit: 30, Anna’s iPhone: 2)`
-  /// on stderr, when there were any.
-  static func reportRewrites(_ rewrites: [StepTotals.RewriteCount], of type: String, command: String) {
-    let total = rewrites.reduce(0) { $0 + $1.count }
-    guard total > 0 else { return }
-    let sources = rewrites.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
-    let noun = total == 1 ? "sample" : "samples"
-    CommandLineTool.writeError(
-      "healthport \(command): --dedupe dropped \(grouped(String(total))) rewritten \(KnownNames.shortTypeName(type)) \(noun) (\(sources))\n"
-    )
   }
 }
 

@@ -10,10 +10,18 @@ enum WorkoutsCommand: Command {
       OptionSpec(name: "--unit", short: nil, valueName: "km|mi", help: "Distance and pace unit (default: km)."),
       ProfileCommand.unitsOption,
       OptionSpec(name: "--energy-unit", short: nil, valueName: "kcal|kJ", help: "Energy unit (default: kcal)."),
-      FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
+      OptionSpec(
+        name: "--dedupe", short: nil, valueName: nil,
+        help: "Count one workout recorded by several sources once, the best-ranked source's (see docs)."),
+      OptionSpec(
+        name: "--priority", short: nil, valueName: "list",
+        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
+        repeatable: true),
+      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
     ] + FilterOptions.specs
   static let usage = """
     USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--units metric|imperial] [--energy-unit kcal|kJ]
+                               [--dedupe [--priority LIST]] [--keep-rewrites]
                                [--activity A] [--source-product P] [--source TEXT] [--from D] [--to D]
                                [--tz ZONE] [--type T] [--format table|csv|json] [-o PATH]
 
@@ -25,7 +33,9 @@ enum WorkoutsCommand: Command {
     energy,avg_heart_rate,max_heart_rate,pace,elevation_gain. Distance and energy come from the
     workout's totals, or (iOS 16+ exports) from its WorkoutStatistics; heart rate from its
     statistics, else (a file, not stdin) from its HeartRate records, read in a second pass. Pace is
-    m:ss per km (per mile with --unit mi); elevation in m (ft with --unit mi).
+    m:ss per km (per mile with --unit mi); elevation in m (ft with --unit mi). A workout written
+    again by its source (same activity, instants, duration, source and totals) counts once, and so
+    does a rewritten HeartRate sample; --keep-rewrites counts them as written.
 
     EXAMPLES:
       healthport workouts export.zip --activity running --from 2024-01-01 --unit mi
@@ -41,19 +51,42 @@ enum WorkoutsCommand: Command {
     configuration.elevationUnit = configuration.distanceUnit == "mi" ? "ft" : "m"
     configuration.energyUnit = try arguments.choice(
       "--energy-unit", ["kcal", "kJ"], default: "kcal", command: name)
+    configuration.keepRewrites = arguments.flag("--keep-rewrites")
+    configuration.dedupe = arguments.flag("--dedupe")
+    configuration.priority = arguments.list("--priority")
+    if !configuration.priority.isEmpty && !configuration.dedupe {
+      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
+    }
+    let quiet = arguments.flag("--quiet")
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
     totals.keepsRows = !summaryOnly
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
+    if !quiet {
+      RewriteNote.report(
+        totals.duplicates, ("duplicated workout", "duplicated workouts"), effect: "counts them as written",
+        command: name)
+      let merged = totals.merged.reduce(0) { $0 + $1.count }
+      if merged > 0 {
+        let sources = totals.merged.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
+        CommandLineTool.writeError(
+          "healthport workouts: --dedupe merged \(grouped(String(merged))) \(merged == 1 ? "workout" : "workouts") "
+            + "into a better-ranked source's (\(sources))\n")
+      }
+    }
     if !totals.heartRateWindows.isEmpty, let path = input, path != "-" {
       // Records come before workouts in the file: their heart rates need a second pass.
-      let heartRates = WorkoutHeartRates(totals.heartRateWindows)
+      let heartRates = WorkoutHeartRates(totals.heartRateWindows, keepRewrites: configuration.keepRewrites)
       let bar = ProgressBar.make(inputPath: path, quiet: arguments.flag("--quiet"))
       var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
       options.onSkip = nil  // reported by the first pass
       defer { bar?.finish() }
       try ExportReader(path: path, options: options).read(into: heartRates)
       totals.apply(heartRates)
+      if !quiet {
+        RewriteNote.report(
+          samples: heartRates.rewrites, of: WorkoutTotals.heartRateType, sums: false, command: name)
+      }
     }
 
     func number(_ value: Double?) -> TabularOutput.Cell {

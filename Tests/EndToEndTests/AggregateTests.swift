@@ -55,6 +55,11 @@ struct AggregateTests {
       let expected = try IndependentAggregates.steps(input.path, by: by)
       Self.compareRows(
         actual, expected, numbers: ["steps", "samples"], strings: ["period"], what: "\(input.lastPathComponent) \(by)")
+      let literal = try Harness.run(["steps", input.path, "--by", by, "--format", "json", "--keep-rewrites", "-q"])
+      Self.compareRows(
+        try Harness.json(literal.stdout) as? [[String: Any]] ?? [],
+        try IndependentAggregates.steps(input.path, by: by, keepRewrites: true), numbers: ["steps", "samples"],
+        strings: ["period"], what: "\(input.lastPathComponent) \(by) --keep-rewrites")
     }
   }
 
@@ -290,25 +295,89 @@ struct AggregateTests {
 struct RewriteEndToEndTests {
   static let fixture = Harness.repoRoot.appendingPathComponent("Tests/Fixtures/rewrites/export.xml").path
 
+  static let stepsNote =
+    "healthport steps: collapsed 23 rewritten StepCount samples (Mi Fit: 22, Anna’s iPhone: 1); "
+    + "--keep-rewrites sums them as written\n"
+
   @Test("steps --dedupe drops rewrites and says so on stderr")
   func stepsDedupe() throws {
     let result = try Harness.run(["steps", Self.fixture, "--dedupe", "--format", "csv"])
     #expect(result.status == 0)
     #expect(result.stdoutText == "period,steps,samples\n2024-03-10,941,7\n2024-03-11,500,1\n")
-    #expect(
-      result.stderr
-        == "healthport steps: --dedupe dropped 23 rewritten StepCount samples (Mi Fit: 22, Anna’s iPhone: 1)\n")
+    #expect(result.stderr == Self.stepsNote)
     let quiet = try Harness.run(["steps", Self.fixture, "--dedupe", "--format", "csv", "--quiet"])
     #expect(quiet.stdout == result.stdout)
     #expect(quiet.stderr == "")
   }
 
-  @Test("plain steps sums every record and reports nothing")
+  @Test("plain steps counts a rewrite once and says so; --keep-rewrites sums every record silently")
   func stepsPlain() throws {
     let result = try Harness.run(["steps", Self.fixture, "--format", "csv"])
     #expect(result.status == 0)
-    #expect(result.stdoutText == "period,steps,samples\n2024-03-10,4041,15\n2024-03-11,8500,17\n")
-    #expect(result.stderr == "")
+    #expect(result.stdoutText == "period,steps,samples\n2024-03-10,1491,8\n2024-03-11,500,1\n")
+    #expect(result.stderr == Self.stepsNote)
+    let literal = try Harness.run(["steps", Self.fixture, "--format", "csv", "--keep-rewrites"])
+    #expect(literal.status == 0)
+    #expect(literal.stdoutText == "period,steps,samples\n2024-03-10,4041,15\n2024-03-11,8500,17\n")
+    #expect(literal.stderr == "")
+    // With --dedupe, --keep-rewrites skips step 0 only: every copy goes into the merge.
+    let merged = try Harness.run(["steps", Self.fixture, "--dedupe", "--keep-rewrites", "--format", "csv"])
+    #expect(merged.status == 0)
+    #expect(merged.stderr == "")
+    #expect(merged.stdoutText != "period,steps,samples\n2024-03-10,941,7\n2024-03-11,500,1\n")
+  }
+
+  @Test("stats and chart collapse rewrites by default")
+  func otherAnswers() throws {
+    let energy = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--format", "csv"])
+    #expect(energy.stdoutText == "period,value,samples,unit\n2024-03-10,70,3,count/min\n")
+    #expect(
+      energy.stderr
+        == "healthport stats: collapsed 2 rewritten HeartRate samples (Mi Fit: 2); --keep-rewrites counts them as written\n"
+    )
+    let literal = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--format", "csv", "--keep-rewrites"])
+    #expect(literal.stdoutText == "period,value,samples,unit\n2024-03-10,66,5,count/min\n")
+    #expect(literal.stderr == "")
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let chart = directory.appendingPathComponent("steps.html")
+    let drawn = try Harness.run(["chart", "steps", Self.fixture, "-o", chart.path])
+    #expect(drawn.status == 0)
+    #expect(drawn.stderr.hasPrefix("healthport chart: collapsed 23 rewritten StepCount samples"))
+    let page = try String(contentsOf: chart, encoding: .utf8)
+    #expect(page.contains("1,491") || page.contains("1491"), "the day's bar holds the unique samples")
+  }
+
+  @Test("info --rewrites counts them per source and type; plain info does not look")
+  func infoRewrites() throws {
+    let script = """
+      import sys, datetime, xml.etree.ElementTree as ET
+      def instant(text):
+          return datetime.datetime.strptime(text, "%Y-%m-%d %H:%M:%S %z").timestamp()
+      seen, counts = set(), {}
+      for r in ET.parse(sys.argv[1]).getroot().findall("Record"):
+          value = r.get("value")
+          if r.get("type").startswith("HKQuantityTypeIdentifier"):
+              value = float(value)
+          key = (r.get("sourceName"), r.get("type"), r.get("unit"), instant(r.get("startDate")), instant(r.get("endDate")), value)
+          if key in seen:
+              counts[(r.get("sourceName"), r.get("type"))] = counts.get((r.get("sourceName"), r.get("type")), 0) + 1
+          seen.add(key)
+      for (source, type), count in sorted(counts.items()):
+          print(source, type, count, sep="|")
+      """
+    let expected = try Harness.toolOutput("/usr/bin/env", ["python3", "-c", script, Self.fixture])
+    #expect(expected.split(separator: "\n").count == 4)
+    let result = try Harness.run(["info", Self.fixture, "--rewrites", "--format", "json"])
+    #expect(result.status == 0)
+    let entries = (try Harness.json(result.stdout) as? [String: Any])?["rewrites"] as? [[String: Any]] ?? []
+    let found = entries.map { "\($0["source"] ?? "")|\($0["type"] ?? "")|\($0["count"] ?? "")" }.sorted()
+    #expect(found.joined(separator: "\n") + "\n" == expected)
+    let plain = try Harness.run(["info", Self.fixture, "--format", "json"])
+    #expect((try Harness.json(plain.stdout) as? [String: Any])?["rewrites"] == nil)
+    let table = try Harness.run(["info", Self.fixture, "--rewrites"])
+    #expect(table.stdoutText.contains("Rewrites (records repeating an earlier one; answers count them once)"))
+    #expect(table.stdoutText.contains("Mi Fit         StepCount                         22"))
   }
 
   @Test("stats --dedupe and --priority")
@@ -316,7 +385,10 @@ struct RewriteEndToEndTests {
     let heart = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--dedupe", "--format", "csv"])
     #expect(heart.status == 0)
     #expect(heart.stdoutText == "period,value,samples,unit\n2024-03-10,70,3,count/min\n")
-    #expect(heart.stderr == "healthport stats: --dedupe dropped 2 rewritten HeartRate samples (Mi Fit: 2)\n")
+    #expect(
+      heart.stderr
+        == "healthport stats: collapsed 2 rewritten HeartRate samples (Mi Fit: 2); --keep-rewrites counts them as written\n"
+    )
     let steps = try Harness.run([
       "stats", Self.fixture, "--type", "StepCount", "--dedupe", "--priority", "Mi Fit", "--format", "csv", "-q",
     ])

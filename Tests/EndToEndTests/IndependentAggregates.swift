@@ -44,25 +44,25 @@ enum IndependentAggregates {
         y, w, _ = d.isocalendar()
         return "%04d-W%02d" % (y, w)
 
-    def steps(root, by, only_product, dedupe):
+    def steps(root, by, only_product, dedupe, keep):
         samples = [r for r in root.findall("Record") if r.get("type") == "HKQuantityTypeIdentifierStepCount"]
         if only_product:
             samples = [r for r in samples if (product(r) or r.get("sourceName")).lower() == only_product.lower()]
-        out = {}
-        if not dedupe:
-            for r in samples:
-                k = period(r.get("startDate"), by)
-                v, n = out.get(k, (0.0, 0))
-                out[k] = (v + float(r.get("value")), n + 1)
-            return out
         # Rewrites: same source name, unit, start and end instants and value; the first stays.
         seen, unique = set(), []
         for r in samples:
             key = (r.get("sourceName"), r.get("unit"), instant(r.get("startDate")), instant(r.get("endDate")),
                    float(r.get("value")))
-            if key not in seen:
+            if keep or key not in seen:
                 seen.add(key)
                 unique.append(r)
+        out = {}
+        if not dedupe:
+            for r in unique:
+                k = period(r.get("startDate"), by)
+                v, n = out.get(k, (0.0, 0))
+                out[k] = (v + float(r.get("value")), n + 1)
+            return out
         others = []
         for r in samples:
             if product(r) not in ("Watch", "iPhone") and r.get("sourceName") not in others:
@@ -94,9 +94,17 @@ enum IndependentAggregates {
     ENERGY = {"kcal": 1.0, "Cal": 1.0, "kJ": 1 / 4.184}
     MINUTES = {"min": 1.0, "s": 1 / 60.0, "hr": 60.0}
 
-    def workouts(root, distance_unit, energy_unit):
-        rows = []
+    def workouts(root, distance_unit, energy_unit, keep):
+        rows, seen = [], set()
         for w in root.findall("Workout"):
+            # A duplicated workout: same activity, instants, duration, source and totals; the first stays.
+            key = (w.get("workoutActivityType"), instant(w.get("startDate")), instant(w.get("endDate")),
+                   w.get("duration"), w.get("durationUnit"), w.get("sourceName"), w.get("totalDistance"),
+                   w.get("totalDistanceUnit"), w.get("totalEnergyBurned"), w.get("totalEnergyBurnedUnit"),
+                   tuple(sorted((s.get("type"), s.get("sum"), s.get("unit")) for s in w.findall("WorkoutStatistics"))))
+            if not keep and key in seen:
+                continue
+            seen.add(key)
             dur = float(w.get("duration")) * MINUTES[w.get("durationUnit", "min")] if w.get("duration") else None
             if w.get("totalDistance") is not None:
                 dist = float(w.get("totalDistance")) * LENGTH[w.get("totalDistanceUnit")] / LENGTH[distance_unit]
@@ -122,11 +130,11 @@ enum IndependentAggregates {
     mode, path = sys.argv[1], sys.argv[2]
     root = load(path)
     if mode == "steps":
-        by, only, dedupe = sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-        res = steps(root, by, only, dedupe)
+        by, only, dedupe, keep = sys.argv[3], sys.argv[4], sys.argv[5] == "1", sys.argv[6] == "1"
+        res = steps(root, by, only, dedupe, keep)
         print(json.dumps([{"period": k, "steps": v, "samples": n} for k, (v, n) in sorted(res.items())]))
     else:
-        print(json.dumps(workouts(root, sys.argv[3], sys.argv[4])))
+        print(json.dumps(workouts(root, sys.argv[3], sys.argv[4], sys.argv[5] == "1")))
     """#
 
   /// Runs the script; returns its JSON output parsed.
@@ -147,15 +155,17 @@ enum IndependentAggregates {
     return try JSONSerialization.jsonObject(with: Data(contentsOf: outURL)) as? [[String: Any]] ?? []
   }
 
-  static func steps(_ path: String, by: String = "day", product: String = "", dedupe: Bool = false) throws
-    -> [[String: Any]]
-  {
-    try run(["steps", path, by, product, dedupe ? "1" : "0"])
+  /// Rewrites count once unless `keepRewrites`, as in `healthport steps`.
+  static func steps(
+    _ path: String, by: String = "day", product: String = "", dedupe: Bool = false, keepRewrites: Bool = false
+  ) throws -> [[String: Any]] {
+    try run(["steps", path, by, product, dedupe ? "1" : "0", keepRewrites ? "1" : "0"])
   }
 
-  static func workouts(_ path: String, distanceUnit: String = "km", energyUnit: String = "kcal") throws
-    -> [[String: Any]]
-  {
-    try run(["workouts", path, distanceUnit, energyUnit])
+  /// Duplicated workouts count once unless `keepRewrites`, as in `healthport workouts`.
+  static func workouts(
+    _ path: String, distanceUnit: String = "km", energyUnit: String = "kcal", keepRewrites: Bool = false
+  ) throws -> [[String: Any]] {
+    try run(["workouts", path, distanceUnit, energyUnit, keepRewrites ? "1" : "0"])
   }
 }

@@ -22,9 +22,10 @@ import Testing
 struct RewriteTests {
   static let fixture = TestEnvironment.repoRoot.appendingPathComponent("Tests/Fixtures/rewrites/export.xml")
 
-  static func steps(dedupe: Bool, priority: [String] = []) throws -> StepTotals {
+  static func steps(dedupe: Bool, keepRewrites: Bool = false, priority: [String] = []) throws -> StepTotals {
     var configuration = StepTotals.Configuration()
     configuration.dedupe = dedupe
+    configuration.keepRewrites = keepRewrites
     configuration.priority = priority
     let totals = StepTotals(configuration)
     try ExportReader(path: fixture.path).read(into: totals)
@@ -48,16 +49,33 @@ struct RewriteTests {
     #expect(Self.rows(bandFirst) == ["2024-03-10 1241 6", "2024-03-11 500 1"])
   }
 
-  @Test("without --dedupe every record counts, rewrites included")
+  /// Unique samples of 2024-03-10: 600 + 300 + 200 + 100 + 50 + 241 = 1491 from 8.
+  @Test("without --dedupe rewrites count once, the sources summed")
   func plain() throws {
     let totals = try Self.steps(dedupe: false)
-    #expect(Self.rows(totals) == ["2024-03-10 4041 15", "2024-03-11 8500 17"])
-    #expect(totals.rewrites.isEmpty)
+    #expect(Self.rows(totals) == ["2024-03-10 1491 8", "2024-03-11 500 1"])
+    #expect(
+      totals.rewrites == [
+        StepTotals.RewriteCount(sourceName: "Mi Fit", count: 22),
+        StepTotals.RewriteCount(sourceName: "Anna’s iPhone", count: 1),
+      ])
   }
 
-  static func stats(_ type: String, dedupe: Bool) throws -> Stats {
+  @Test("--keep-rewrites: every record counts, as written")
+  func keepRewrites() throws {
+    let totals = try Self.steps(dedupe: false, keepRewrites: true)
+    #expect(Self.rows(totals) == ["2024-03-10 4041 15", "2024-03-11 8500 17"])
+    #expect(totals.rewrites.isEmpty)
+    // With --dedupe, only step 0 is skipped: the merge then sees every copy.
+    let merged = try Self.steps(dedupe: true, keepRewrites: true)
+    #expect(merged.rewrites.isEmpty)
+    #expect(Self.rows(merged) != Self.rows(try Self.steps(dedupe: true)))
+  }
+
+  static func stats(_ type: String, dedupe: Bool, keepRewrites: Bool = false) throws -> Stats {
     var configuration = Stats.Configuration(type: type)
     configuration.dedupe = dedupe
+    configuration.keepRewrites = keepRewrites
     let stats = Stats(configuration)
     try ExportReader(path: fixture.path).read(into: stats)
     return stats
@@ -77,22 +95,25 @@ struct RewriteTests {
   /// Heart rate at 09:00: the band's 60 written 3 times and a Watch's 60 (another source, so no
   /// rewrite); the band's 90 at 09:05. Average (60·4 + 90) / 5 = 66 as is; (60 + 60 + 90) / 3 = 70
   /// without the band's 2 rewrites.
-  @Test("stats --dedupe: rewrites dropped from an average")
+  @Test("stats: rewrites dropped from an average, unless --keep-rewrites")
   func statsAverage() throws {
-    #expect(
-      Self.rows(try Self.stats("HKQuantityTypeIdentifierHeartRate", dedupe: false)) == ["2024-03-10 66 5 count/min"])
-    let stats = try Self.stats("HKQuantityTypeIdentifierHeartRate", dedupe: true)
-    #expect(Self.rows(stats) == ["2024-03-10 70 3 count/min"])
-    #expect(stats.rewrites == [StepTotals.RewriteCount(sourceName: "Mi Fit", count: 2)])
+    let type = "HKQuantityTypeIdentifierHeartRate"
+    #expect(Self.rows(try Self.stats(type, dedupe: false, keepRewrites: true)) == ["2024-03-10 66 5 count/min"])
+    for dedupe in [false, true] {
+      let stats = try Self.stats(type, dedupe: dedupe)
+      #expect(Self.rows(stats) == ["2024-03-10 70 3 count/min"])
+      #expect(stats.rewrites == [StepTotals.RewriteCount(sourceName: "Mi Fit", count: 2)])
+    }
   }
 
   /// Distance 16:00–16:10: the band's 1 km written twice, the iPhone's 500 m over the same
-  /// minutes. Most frequent unit km. As is 1 + 1 + 0.5 = 2.5 km; merged, the iPhone covers the
-  /// band: 0.5 km from 1 sample.
+  /// minutes. Most frequent unit km. As written 1 + 1 + 0.5 = 2.5 km; rewrites collapsed 1.5 km;
+  /// merged, the iPhone covers the band: 0.5 km from 1 sample.
   @Test("stats --dedupe: a cumulative type is merged after converting units")
   func statsDistance() throws {
     let type = "HKQuantityTypeIdentifierDistanceWalkingRunning"
-    #expect(Self.rows(try Self.stats(type, dedupe: false)) == ["2024-03-10 2.5 3 km"])
+    #expect(Self.rows(try Self.stats(type, dedupe: false, keepRewrites: true)) == ["2024-03-10 2.5 3 km"])
+    #expect(Self.rows(try Self.stats(type, dedupe: false)) == ["2024-03-10 1.5 2 km"])
     let stats = try Self.stats(type, dedupe: true)
     #expect(Self.rows(stats) == ["2024-03-10 0.5 1 km"])
     #expect(stats.rewriteCount == 1)

@@ -76,7 +76,7 @@ struct StepTotalsTests {
     configuration.priority = priority
     let totals = StepTotals(configuration)
     for sample in samples { try totals.add(record(sample)) }
-    totals.finish()
+    try totals.finish()
     return totals
   }
 
@@ -297,7 +297,7 @@ struct StepTotalsTests {
       let totals = StepTotals(configuration)
       try totals.add(first)
       try totals.add(second)
-      totals.finish()
+      try totals.finish()
       #expect(totals.result.map(\.period) == [day])
       #expect(totals.result.map(\.value) == [50])
       #expect(totals.rewrites == [StepTotals.RewriteCount(sourceName: "Band", count: 1)])
@@ -311,7 +311,7 @@ struct StepTotalsTests {
       }())
     try different.add(early)
     try different.add(late)
-    different.finish()
+    try different.finish()
     #expect(different.rewriteCount == 0, "a different value is no rewrite")
   }
 

@@ -15,7 +15,8 @@ import Foundation
 /// - A sample belongs, whole, to the night D when its local start lies in [D−1 18:00, D 18:00).
 ///   Local time comes from `zone` when set (`--tz`), else from the sample's `HKTimeZone`
 ///   metadata, else from its written offset.
-/// - Rewrites (same source name, instants and value as an earlier sample) are dropped first.
+/// - Rewrites (same source name, instants and value as an earlier sample) are dropped first,
+///   unless `keepRewrites`.
 /// - Asleep layer (every state but in bed): at each instant, the state of the best-ranked source
 ///   covering it (``SourceRanking``); within a rank, the covering sample that started last, then
 ///   the later in the document.
@@ -31,6 +32,8 @@ public final class SleepNights: ExportSink {
     public var zone: ZoneRule?
     /// `--priority`: products or source names, best first (see ``SourceRanking``).
     public var priority: [String] = []
+    /// `--keep-rewrites`: keep every sample as written.
+    public var keepRewrites = false
     /// The first and last night kept (days since 1970-01-01); nil keeps every night.
     public var firstNight: Int?
     public var lastNight: Int?
@@ -199,7 +202,8 @@ public final class SleepNights: ExportSink {
     var rewrites: [Int32: Int] = [:]
     entries.reserveCapacity(sorted.count)
     for entry in sorted {
-      if let last = entries.last, last.start == entry.start, last.writtenEnd == entry.writtenEnd,
+      if !configuration.keepRewrites, let last = entries.last, last.start == entry.start,
+        last.writtenEnd == entry.writtenEnd,
         last.name == entry.name, last.code == entry.code
       {
         rewrites[entry.name, default: 0] += 1

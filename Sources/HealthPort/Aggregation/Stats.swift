@@ -35,12 +35,12 @@ public struct StatsRow: Hashable, Sendable {
 /// cannot be converted to the most frequent one is an error naming it. `latest` is the sample
 /// with the greatest start date, the later one in document order on a tie.
 ///
-/// With `dedupe`, rewrites are dropped first (a sample with the same source name, unit, start
-/// and end instants and value as an earlier one: the number for quantities, the value as
-/// written for categories; the first in document order stays). For a cumulative type summed,
-/// the samples then go through the priority merge of ``StepTotals`` (one 32-byte entry per
-/// sample, swept at the end); otherwise a set of the samples' keys finds the rewrites (about
-/// 60 bytes per sample of the type).
+/// Rewrites are dropped first unless `keepRewrites` (a sample with the same source name, unit,
+/// start and end instants and value as an earlier one: the number for quantities, the value as
+/// written for categories; the first in document order stays), by ``RewriteCollapse``: 8 MiB of
+/// samples, then sorted runs in a scratch file. With `dedupe`, for a cumulative type summed, the
+/// samples go through the priority merge of ``StepTotals`` instead (one 32-byte entry per
+/// sample, swept at the end), which drops the rewrites itself.
 public final class Stats: ExportSink {
   public struct Configuration {
     public var type: String
@@ -49,6 +49,8 @@ public final class Stats: ExportSink {
     public var zone: ZoneRule = .written
     /// `--dedupe`: drop rewrites, and merge overlapping sources for a cumulative type summed.
     public var dedupe = false
+    /// `--keep-rewrites`: aggregate every sample as written.
+    public var keepRewrites = false
     /// `--priority` entries for the merge (see ``StepTotals``).
     public var priority: [String] = []
     public init(type: String, aggregate: Aggregate? = nil) {
@@ -89,28 +91,13 @@ public final class Stats: ExportSink {
 
   /// The priority merge, for a cumulative type summed with `dedupe`.
   private var merge: StepTotals?
-  /// The samples seen, for `dedupe` without the merge.
-  private var seen: Set<SampleKey> = []
-  private var rewriteGroups: [RewriteGroup: Int] = [:]
-  private var rewriteNames: [String] = []
-  private var rewriteCounts: [Int] = []
-  private var categoryValues: [String: UInt64] = [:]
-  private var lastGroup: (name: String, unit: String?, id: Int)?
+  /// The samples, until ``finish()`` drops their rewrites (without the merge and `keepRewrites`).
+  private var collapse: RewriteCollapse?
+  private var groups = RewriteGroups()
+  /// The unit index of each group of ``groups``.
+  private var groupUnits: [Int] = []
 
-  private struct RewriteGroup: Hashable {
-    let name: String
-    let unit: String?
-  }
-
-  /// What two rewrites share: instants, source name and unit (as a group id), and the value.
-  private struct SampleKey: Hashable {
-    let start: Int64
-    let end: Int64
-    let group: Int
-    let value: UInt64
-  }
-
-  /// The rewrites that `dedupe` dropped, per source name in order of first appearance. Set by
+  /// The rewrites dropped, per source name in order of first appearance. Set by
   /// ``finish()``.
   public private(set) var rewrites: [StepTotals.RewriteCount] = []
   /// The total of ``rewrites``.
@@ -126,7 +113,10 @@ public final class Stats: ExportSink {
       merging.zone = configuration.zone
       merging.dedupe = true
       merging.priority = configuration.priority
+      merging.keepRewrites = configuration.keepRewrites
       merge = StepTotals(merging)
+    } else if !configuration.keepRewrites {
+      collapse = RewriteCollapse(purpose: "\(KnownNames.shortTypeName(configuration.type)) samples")
     }
   }
 
@@ -145,8 +135,6 @@ public final class Stats: ExportSink {
       try merge.add(record)
       return
     }
-    if configuration.dedupe, try isRewrite(record) { return }
-    sequence += 1
     var value = 0.0
     if configuration.aggregate != .count {
       guard let number = record.numericValue else {
@@ -159,8 +147,31 @@ public final class Stats: ExportSink {
       value = number
     }
     let unitIndex = index(of: record.unit)
-    unitCounts[unitIndex] += 1
     let key = mapper.key(record.startDate)
+    let start = record.startDate.secondsSince1970
+    let end = record.endDate.secondsSince1970
+    guard let collapse else {
+      sequence += 1
+      accumulate(period: key, unitIndex: unitIndex, value: value, start: start, end: end, sequence: sequence)
+      return
+    }
+    // Compared as a number for quantities (and whenever the aggregate reads the number), else as written.
+    let compared: UInt64
+    if configuration.aggregate != .count {
+      compared = RewriteCollapse.key(number: value)
+    } else if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
+      compared = RewriteCollapse.key(number: number)
+    } else {
+      compared = RewriteCollapse.key(text: record.value ?? "")
+    }
+    let group = groups.id(sourceName: record.sourceName, type: record.type, unit: record.unit)
+    if Int(group) == groupUnits.count { groupUnits.append(unitIndex) }
+    try collapse.add(start: start, end: end, value: compared, group: group, tag: Int32(truncatingIfNeeded: key))
+  }
+
+  /// Adds one sample that counts to its period's partial aggregate of its unit.
+  private func accumulate(period key: Int, unitIndex: Int, value: Double, start: Int64, end: Int64, sequence: Int) {
+    unitCounts[unitIndex] += 1
     var partial = partials[key]?[unitIndex] ?? Partial()
     partial.sum += value
     partial.min = Swift.min(partial.min, value)
@@ -168,13 +179,12 @@ public final class Stats: ExportSink {
     partial.count += 1
     if energyUnits[unitIndex] {
       let energy = Self.energy(ofLevel: value)
-      let duration = Double(max(0, record.endDate.secondsSince1970 - record.startDate.secondsSince1970))
+      let duration = Double(max(0, end - start))
       partial.energyWeighted += energy * duration
       partial.energyDuration += duration
       partial.energyEqual += energy
     }
-    let start = record.startDate.secondsSince1970
-    if start >= partial.latestStart {
+    if (start, sequence) > (partial.latestStart, partial.latestSequence) {
       partial.latestStart = start
       partial.latestSequence = sequence
       partial.latestValue = value
@@ -182,59 +192,8 @@ public final class Stats: ExportSink {
     partials[key, default: [:]][unitIndex] = partial
   }
 
-  /// True when the record repeats an earlier one (see the type's documentation); remembers it.
-  private func isRewrite(_ record: Record) throws -> Bool {
-    let group: Int
-    if let last = lastGroup, last.name == record.sourceName, last.unit == record.unit {
-      group = last.id
-    } else {
-      let key = RewriteGroup(name: record.sourceName, unit: record.unit)
-      if let found = rewriteGroups[key] {
-        group = found
-      } else {
-        group = rewriteNames.count
-        rewriteGroups[key] = group
-        rewriteNames.append(record.sourceName)
-        rewriteCounts.append(0)
-      }
-      lastGroup = (record.sourceName, record.unit, group)
-    }
-    let value: UInt64
-    if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
-      value = (number == 0 ? 0 : number).bitPattern  // -0 and 0 are the same number
-    } else {
-      let text = record.value ?? ""
-      if let id = categoryValues[text] {
-        value = id
-      } else {
-        value = UInt64(categoryValues.count)
-        categoryValues[text] = value
-      }
-    }
-    let key = SampleKey(
-      start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, group: group, value: value)
-    if seen.insert(key).inserted { return false }
-    rewriteCounts[group] += 1
-    return true
-  }
-
   /// 10^(L/10): the relative sound energy of a level in decibels.
   static func energy(ofLevel level: Double) -> Double { pow(10, level / 10) }
-
-  /// ``rewrites`` from the per-group counts: one line per source name.
-  private func collectRewrites() {
-    var byName: [String: Int] = [:]
-    rewrites = []
-    for (group, count) in rewriteCounts.enumerated() where count > 0 {
-      let name = rewriteNames[group]
-      if let at = byName[name] {
-        rewrites[at].count += count
-      } else {
-        byName[name] = rewrites.count
-        rewrites.append(StepTotals.RewriteCount(sourceName: name, count: count))
-      }
-    }
-  }
 
   private func index(of unit: String?) -> Int {
     if let last = lastUnit, last.text == unit { return last.index }
@@ -256,6 +215,18 @@ public final class Stats: ExportSink {
 
   /// Converts and combines the partial aggregates into ``rows``.
   public func finish() throws {
+    if let collapse {
+      self.collapse = nil
+      let counts = configuration.aggregate == .count
+      // Sorted by start, then document order: `latest` keeps its meaning, the later on a tie.
+      let dropped = try collapse.finish { sample in
+        accumulate(
+          period: Int(sample.tag), unitIndex: groupUnits[Int(sample.group)],
+          value: counts ? 0 : Double(bitPattern: sample.value), start: sample.start, end: sample.end,
+          sequence: Int(sample.sequence))
+      }
+      rewrites = groups.countsBySource(dropped)
+    }
     guard let target = unitCounts.indices.max(by: { (unitCounts[$0], $1) < (unitCounts[$1], $0) }) else {
       rows = []
       return
@@ -279,15 +250,13 @@ public final class Stats: ExportSink {
     if let merge {
       let scales = Dictionary(uniqueKeysWithValues: zip(units, conversions))
       merge.unitConversion = { scales[$0] ?? (1, 0) }
-      merge.finish()
+      try merge.finish()
       rewrites = merge.rewrites
       rows = merge.result.map {
         StatsRow(key: $0.key, period: $0.period, value: $0.value, samples: $0.samples, unit: unit)
       }
       return
     }
-    collectRewrites()
-    seen = []
     rows = partials.keys.sorted().map { key in
       var total = Partial()
       var energy = false

@@ -20,6 +20,9 @@ public struct PeriodTotal: Hashable, Sendable {
 ///
 /// A sample counts in the period of its start date's local day (``ZoneRule``).
 ///
+/// Rewrites are collapsed first, unless `keepRewrites` (step 0 below; without `dedupe` through
+/// ``RewriteCollapse``, in bounded memory).
+///
 /// De-duplication (`dedupe`), deterministic:
 /// 0. Rewrites are collapsed: a sample with the same source name, type, unit, start and end
 ///    instants and value as an earlier one is dropped, whatever its creation date, device or
@@ -36,7 +39,8 @@ public struct PeriodTotal: Hashable, Sendable {
 ///    sample with `start ≤ t < end`, or a zero-length sample at the same instant.
 /// 4. `samples` counts the samples that contributed more than zero.
 ///
-/// Memory: without `dedupe`, one running total per period. With `dedupe`, one 32-byte entry per
+/// Memory: without `dedupe`, 8 MiB of samples, then sorted runs in a scratch file (with
+/// `keepRewrites`, one running total per period). With `dedupe`, one 32-byte entry per
 /// sample (start, end, value, and source + period packed in 64 bits), sorted once at the end
 /// (a stable sort, so rewrites lie side by side in document order and collapse in one pass) and
 /// swept; the sweep keeps only the samples active at one instant.
@@ -47,6 +51,8 @@ public final class StepTotals: ExportSink {
     public var by: PeriodKind = .day
     public var zone: ZoneRule = .written
     public var dedupe = false
+    /// `--keep-rewrites`: sum every sample as written (with `dedupe`, skip only step 0).
+    public var keepRewrites = false
     /// `--priority` entries: products or source names, best first.
     public var priority: [String] = []
     /// The record type summed (`stats --dedupe` merges other cumulative types the same way).
@@ -91,8 +97,12 @@ public final class StepTotals: ExportSink {
   /// frequent unit); identity when nil.
   var unitConversion: ((String) -> (scale: Double, shift: Double))?
 
+  /// Without `dedupe`: the samples, until ``finish()`` drops their rewrites.
+  private var collapse: RewriteCollapse?
+  private var collapseGroups = RewriteGroups()
+
   public private(set) var result: [PeriodTotal] = []
-  /// The rewrites that `dedupe` dropped, per source name in order of first appearance (only
+  /// The rewrites dropped, per source name in order of first appearance (only
   /// names with at least one). Set by ``finish()``.
   public private(set) var rewrites: [RewriteCount] = []
   /// The total of ``rewrites``.
@@ -101,6 +111,9 @@ public final class StepTotals: ExportSink {
   public init(_ configuration: Configuration) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
+    if !configuration.dedupe && !configuration.keepRewrites {
+      collapse = RewriteCollapse(purpose: "\(KnownNames.shortTypeName(configuration.type)) samples")
+    }
   }
 
   public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
@@ -129,6 +142,11 @@ public final class StepTotals: ExportSink {
         StepEntry(
           start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, value: value, rank: id,
           period: key, zeroLength: false))
+    } else if let collapse {
+      let group = collapseGroups.id(sourceName: record.sourceName, type: record.type, unit: record.unit)
+      try collapse.add(
+        start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970,
+        value: RewriteCollapse.key(number: value), group: group, tag: Int32(truncatingIfNeeded: key))
     } else {
       if key != currentKey { flushCurrent(newKey: key) }
       currentValue += value
@@ -169,14 +187,22 @@ public final class StepTotals: ExportSink {
     return id
   }
 
-  public func end(_ report: ReadReport) throws { finish() }
+  public func end(_ report: ReadReport) throws { try finish() }
 
   /// Computes ``result`` (called by ``end(_:)``).
-  public func finish() {
+  public func finish() throws {
     if configuration.dedupe {
       totals = [:]
-      collapseRewrites()
+      if !configuration.keepRewrites { collapseRewrites() }
       sweep()
+    } else if let collapse {
+      self.collapse = nil
+      let dropped = try collapse.finish { sample in
+        let key = Int(sample.tag)
+        let old = totals[key] ?? (0, 0)
+        totals[key] = (old.value + Double(bitPattern: sample.value), old.samples + 1)
+      }
+      rewrites = collapseGroups.countsBySource(dropped)
     } else {
       flushCurrent(newKey: Int.min)
     }

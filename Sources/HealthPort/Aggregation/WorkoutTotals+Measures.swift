@@ -1,6 +1,6 @@
 /// Heart rate, pace, elevation and the indoor flag of `healthport workouts`.
 extension WorkoutTotals {
-  static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
+  public static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
 
   /// Activities whose pace is shown (short names), when their distance is known and positive.
   public static let distanceActivities: Set<String> = [
@@ -117,6 +117,8 @@ public struct HeartRateWindow: Sendable {
 /// name are a workout's and whose start lies inside it (both ends included), for the workouts
 /// without heart-rate statistics. Records are matched by source name first and by time through a
 /// binary search; only a record inside a window has its device name parsed (cached per device).
+/// Rewrites (SPEC-NOTES) count once unless `keepRewrites`: each record found in a window goes
+/// through ``RewriteCollapse`` (bounded memory) and is added up at the end.
 public final class WorkoutHeartRates: ExportSink {
   public struct Found: Sendable {
     public var sum = 0.0
@@ -131,9 +133,23 @@ public final class WorkoutHeartRates: ExportSink {
   private var deviceNames: [String: String?] = [:]
   /// Per window index (of ``WorkoutTotals/heartRateWindows``), what its records gave.
   public private(set) var found: [Int: Found] = [:]
+  /// The records found, until ``end(_:)`` drops their rewrites (nil with `keepRewrites`).
+  private var collapse: RewriteCollapse?
+  /// One group per source name, device name and unit: the windows a record counts in are found
+  /// again from them and its start.
+  private var groups: [GroupKey: UInt32] = [:]
+  private var groupKeys: [GroupKey] = []
+  private struct GroupKey: Hashable {
+    let sourceName: String
+    let deviceName: String?
+    let unit: String?
+  }
+  /// The rewritten HeartRate samples dropped, per source name. Set by ``end(_:)``.
+  public private(set) var rewrites: [StepTotals.RewriteCount] = []
 
-  public init(_ windows: [HeartRateWindow]) {
+  public init(_ windows: [HeartRateWindow], keepRewrites: Bool = false) {
     self.windows = windows
+    if !keepRewrites { collapse = RewriteCollapse(purpose: "HeartRate samples of workouts") }
     for (index, window) in windows.enumerated() {
       bySource[window.sourceName, default: []].append(index)
       longest = max(longest, window.end - window.start)
@@ -144,13 +160,82 @@ public final class WorkoutHeartRates: ExportSink {
   public var interest: ElementInterest { .records(ofTypes: [WorkoutTotals.heartRateType]) }
 
   public func begin(_ header: ExportHeader) throws {}
-  public func end(_ report: ReadReport) throws {}
+
+  public func end(_ report: ReadReport) throws {
+    guard let collapse else { return }
+    self.collapse = nil
+    let dropped = try collapse.finish { sample in
+      let key = groupKeys[Int(sample.group)]
+      forEachWindow(covering: sample.start, of: key.sourceName) { number in
+        if windows[number].deviceName == key.deviceName { add(Double(bitPattern: sample.value), to: number) }
+      }
+    }
+    var names = RewriteGroups()
+    var counts: [Int] = []
+    for (group, count) in dropped.enumerated() where count > 0 {
+      let id = Int(names.id(sourceName: groupKeys[group].sourceName, type: "", unit: nil))
+      if id == counts.count { counts.append(0) }
+      counts[id] += count
+    }
+    rewrites = names.countsBySource(counts)
+  }
+
+  private func add(_ bpm: Double, to window: Int) {
+    var entry = found[window] ?? Found()
+    entry.sum += bpm
+    entry.count += 1
+    entry.maximum = max(entry.maximum, bpm)
+    found[window] = entry
+  }
 
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, record.type == WorkoutTotals.heartRateType,
-      let candidates = bySource[record.sourceName]
+      bySource[record.sourceName] != nil
     else { return }
     let time = record.startDate.secondsSince1970
+    var deviceName: String??
+    var bpm: Double?
+    var group: UInt32?
+    try forEachWindow(covering: time, of: record.sourceName) { number in
+      if deviceName == nil { deviceName = .some(self.deviceName(record.deviceString)) }
+      guard deviceName == .some(windows[number].deviceName) else { return }
+      if bpm == nil {
+        guard let value = record.numericValue,
+          let converted = Units.convert(value, from: record.unit ?? "count/min", to: "count/min")
+        else {
+          throw HealthPortError(
+            .malformed,
+            message:
+              "the HeartRate sample starting \(record.startDate) has the value '\(record.value ?? "")' in '\(record.unit ?? "")', which is not a number of count/min"
+          )
+        }
+        bpm = converted
+      }
+      guard let bpm else { return }
+      guard let collapse else {
+        add(bpm, to: number)
+        return
+      }
+      // Once per record, whatever the number of windows: they are found again at the end.
+      guard group == nil else { return }
+      let key = GroupKey(sourceName: record.sourceName, deviceName: deviceName ?? nil, unit: record.unit)
+      if let known = groups[key] {
+        group = known
+      } else {
+        group = UInt32(groupKeys.count)
+        groups[key] = group
+        groupKeys.append(key)
+      }
+      try collapse.add(
+        start: time, end: record.endDate.secondsSince1970, value: RewriteCollapse.key(number: bpm), group: group!,
+        tag: 0)
+    }
+  }
+
+  /// Calls `body` with the index of every window of the source that covers `time` (both ends
+  /// included).
+  private func forEachWindow(covering time: Int64, of sourceName: String, _ body: (Int) throws -> Void) rethrows {
+    guard let candidates = bySource[sourceName] else { return }
     // The first window starting after `time`; those before it that may still cover it.
     var low = 0
     var high = candidates.count
@@ -159,27 +244,10 @@ public final class WorkoutHeartRates: ExportSink {
       if windows[candidates[middle]].start <= time { low = middle + 1 } else { high = middle }
     }
     var index = low - 1
-    var deviceName: String??
     while index >= 0, windows[candidates[index]].start >= time - longest {
       let number = candidates[index]
       index -= 1
-      guard windows[number].end >= time else { continue }
-      if deviceName == nil { deviceName = .some(self.deviceName(record.deviceString)) }
-      guard deviceName == .some(windows[number].deviceName) else { continue }
-      guard let value = record.numericValue,
-        let bpm = Units.convert(value, from: record.unit ?? "count/min", to: "count/min")
-      else {
-        throw HealthPortError(
-          .malformed,
-          message:
-            "the HeartRate sample starting \(record.startDate) has the value '\(record.value ?? "")' in '\(record.unit ?? "")', which is not a number of count/min"
-        )
-      }
-      var entry = found[number] ?? Found()
-      entry.sum += bpm
-      entry.count += 1
-      entry.maximum = max(entry.maximum, bpm)
-      found[number] = entry
+      if windows[number].end >= time { try body(number) }
     }
   }
 

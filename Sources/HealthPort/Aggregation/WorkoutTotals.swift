@@ -85,6 +85,12 @@ public final class WorkoutTotals: ExportSink {
     public var energyUnit = "kcal"
     /// `m` or `ft`, for the elevation gain.
     public var elevationUnit = "m"
+    /// `--keep-rewrites`: count duplicated workouts as written.
+    public var keepRewrites = false
+    /// `--dedupe`: one workout recorded by several sources counted once (``WorkoutMerge``).
+    public var dedupe = false
+    /// `--priority` entries for `dedupe` (see ``SourceRanking``).
+    public var priority: [String] = []
     public init() {}
   }
 
@@ -99,7 +105,23 @@ public final class WorkoutTotals: ExportSink {
   /// Workouts without heart-rate statistics, for a pass over their HeartRate records.
   public private(set) var heartRateWindows: [HeartRateWindow] = []
 
-  public init(_ configuration: Configuration) { self.configuration = configuration }
+  /// The workouts seen, to count a duplicated one once (unless `keepRewrites`).
+  private var seen: Set<WorkoutIdentity> = []
+  private var duplicateGroups = RewriteGroups()
+  private var duplicateCounts: [Int] = []
+  /// The duplicated workouts left out, per source name in order of first appearance. Set by
+  /// ``end(_:)``.
+  public private(set) var duplicates: [StepTotals.RewriteCount] = []
+  /// The workouts of other sources that `dedupe` merged into a better-ranked one's, per source name.
+  public private(set) var merged: [StepTotals.RewriteCount] = []
+  /// With `dedupe`: every workout kept so far, until ``end(_:)`` merges them.
+  private var pending: [(row: WorkoutRow, window: HeartRateWindow?, rank: Int)] = []
+  private var ranking: SourceRanking
+
+  public init(_ configuration: Configuration) {
+    self.configuration = configuration
+    ranking = SourceRanking(priority: configuration.priority)
+  }
 
   public var interest: ElementInterest { .workoutsOnly }
 
@@ -113,6 +135,28 @@ public final class WorkoutTotals: ExportSink {
   public func add(_ workout: Workout) throws {
     let row = try Self.row(for: workout, configuration: configuration, sequence: sequence)
     sequence += 1
+    if !configuration.keepRewrites, !seen.insert(WorkoutIdentity(workout)).inserted {
+      let group = Int(duplicateGroups.id(sourceName: workout.sourceName, type: "", unit: nil))
+      if group == duplicateCounts.count { duplicateCounts.append(0) }
+      duplicateCounts[group] += 1
+      return
+    }
+    var window: HeartRateWindow?
+    if row.averageHeartRate == nil && row.maximumHeartRate == nil {
+      window = HeartRateWindow(
+        sourceName: workout.sourceName, deviceName: workout.deviceString.flatMap(HeartRateWindow.deviceName),
+        start: workout.startDate.secondsSince1970, end: workout.endDate.secondsSince1970, sequence: row.sequence,
+        activity: row.activity, durationMinutes: row.durationMinutes)
+    }
+    if configuration.dedupe {
+      pending.append((row, window, ranking.rank(name: workout.sourceName, product: workout.sourceProduct)))
+    } else {
+      include(row, window: window)
+    }
+  }
+
+  /// Counts one workout in the rows and the summary.
+  private func include(_ row: WorkoutRow, window: HeartRateWindow?) {
     if keepsRows { rows.append(row) }
     let index: Int
     if let found = summaryIndex[row.activity] {
@@ -131,18 +175,33 @@ public final class WorkoutTotals: ExportSink {
       summary[index].paceDistance += distance
     }
     if let gain = row.elevationGain { summary[index].elevationGain = (summary[index].elevationGain ?? 0) + gain }
-    if row.averageHeartRate == nil && row.maximumHeartRate == nil {
-      heartRateWindows.append(
-        HeartRateWindow(
-          sourceName: workout.sourceName, deviceName: workout.deviceString.flatMap(HeartRateWindow.deviceName),
-          start: workout.startDate.secondsSince1970, end: workout.endDate.secondsSince1970, sequence: row.sequence,
-          activity: row.activity, durationMinutes: row.durationMinutes))
-    }
+    if let window { heartRateWindows.append(window) }
     if let distance = row.distance { summary[index].distance = (summary[index].distance ?? 0) + distance }
     if let energy = row.energy { summary[index].energy = (summary[index].energy ?? 0) + energy }
   }
 
   public func end(_ report: ReadReport) throws {
+    duplicates = duplicateGroups.countsBySource(duplicateCounts)
+    seen = []
+    if configuration.dedupe {
+      let candidates = pending.map {
+        WorkoutMerge.Candidate(
+          activity: $0.row.activity, start: $0.row.start.secondsSince1970, end: $0.row.end.secondsSince1970,
+          rank: $0.rank)
+      }
+      let kept = WorkoutMerge.kept(candidates)
+      let keptSet = Set(kept)
+      var mergedGroups = RewriteGroups()
+      var mergedCounts: [Int] = []
+      for (index, entry) in pending.enumerated() where !keptSet.contains(index) {
+        let group = Int(mergedGroups.id(sourceName: entry.row.source, type: "", unit: nil))
+        if group == mergedCounts.count { mergedCounts.append(0) }
+        mergedCounts[group] += 1
+      }
+      merged = mergedGroups.countsBySource(mergedCounts)
+      for index in kept { include(pending[index].row, window: pending[index].window) }
+      pending = []
+    }
     rows.sort { ($0.start.secondsSince1970, $0.sequence) < ($1.start.secondsSince1970, $1.sequence) }
     summary.sort { ($0.count, $1.activity) > ($1.count, $0.activity) }
   }

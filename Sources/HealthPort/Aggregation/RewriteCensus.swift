@@ -1,0 +1,56 @@
+/// `info --rewrites`: how many rewrites (SPEC-NOTES, "Rewrites and de-duplication") each source
+/// wrote of each type: top-level Records with the same source name, type, unit, start and end
+/// instants and value (the number for quantities, the value as written otherwise) as an earlier
+/// one. Memory stays bounded (``RewriteCollapse``); plain `info` never pays for it.
+public final class RewriteCensus: ExportSink {
+  public struct Count: Hashable, Sendable {
+    public var sourceName: String
+    public var type: String
+    public var count: Int
+  }
+
+  private var collapse: RewriteCollapse? = RewriteCollapse(purpose: "records")
+  private var groups = RewriteGroups()
+  /// Per (source, type) with at least one rewrite, in order of first appearance. Set by ``end(_:)``.
+  public private(set) var counts: [Count] = []
+
+  public init() {}
+
+  public var interest: ElementInterest {
+    var interest = ElementInterest.nothing
+    interest.records = true
+    return interest
+  }
+
+  public func begin(_ header: ExportHeader) throws {}
+
+  public func consume(_ element: ExportElement) throws {
+    guard case .record(let record) = element, let collapse else { return }
+    let value: UInt64
+    if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
+      value = RewriteCollapse.key(number: number)
+    } else {
+      value = RewriteCollapse.key(text: record.value ?? "")
+    }
+    try collapse.add(
+      start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, value: value,
+      group: groups.id(sourceName: record.sourceName, type: record.type, unit: record.unit), tag: 0)
+  }
+
+  public func end(_ report: ReadReport) throws {
+    guard let collapse else { return }
+    self.collapse = nil
+    let dropped = try collapse.finish { _ in }
+    var index: [[String]: Int] = [:]
+    counts = []
+    for (group, count) in dropped.enumerated() where count > 0 {
+      let key = groups.keys[group]
+      if let at = index[[key.sourceName, key.type]] {
+        counts[at].count += count
+      } else {
+        index[[key.sourceName, key.type]] = counts.count
+        counts.append(Count(sourceName: key.sourceName, type: key.type, count: count))
+      }
+    }
+  }
+}
