@@ -149,7 +149,9 @@ enum ConvertCommand: Command {
     if !quiet {
       let seconds = ProgressBar.now() - started
       let line =
-        writer.summary(report) ?? summaryLine(counter: counter, report: report, seconds: seconds, to: outputPath)
+        writer.summary(report)
+        ?? summaryLine(
+          counter: counter, held: writer.heldElements, report: report, seconds: seconds, to: outputPath)
       CommandLineTool.writeError(line.hasSuffix("\n") ? line : line + "\n")
     }
     if let names { FilterOptions.warnUnmatchedSources(names, arguments: arguments, command: name) }
@@ -160,14 +162,29 @@ enum ConvertCommand: Command {
     ReadingFlags.reportSkipped(report.skipped.count, command: name)
   }
 
-  /// `converted 1,234 elements (1,100 Record, …) to out.jsonl in 1.2 s (56.0 MB, 46.7 MB/s)`.
-  static func summaryLine(counter: CountingSink, report: ReadReport, seconds: Double, to path: String?) -> String {
-    let kinds = counter.counts.map { "\(InfoRendering.grouped($0.count)) \($0.name)" }.joined(separator: ", ")
+  /// `wrote 1,234 elements (1,100 Record, …) to out.jsonl in 1.2 s (56.0 MB read, 46.7 MB/s)`; for
+  /// an output that holds only some elements (`held`), `wrote 1,100 Record rows to records.csv in
+  /// …; not in this table: 60 Workout, 1 Me (--split keeps every element)`.
+  static func summaryLine(
+    counter: CountingSink, held: Set<String>?, report: ReadReport, seconds: Double, to path: String?
+  ) -> String {
+    func list(_ counts: [(name: String, count: Int)]) -> String {
+      counts.map { "\(InfoRendering.grouped($0.count)) \($0.name)" }.joined(separator: ", ")
+    }
     let megabytes = Double(report.documentBytes) / 1e6
     let rate = seconds > 0 ? megabytes / seconds : 0
-    return "healthport convert: wrote \(InfoRendering.grouped(counter.total)) elements"
-      + (kinds.isEmpty ? "" : " (\(kinds))") + " to \(path ?? "stdout") in \(fixed(seconds, 2)) s"
-      + " (\(fixed(megabytes, 1)) MB read, \(fixed(rate, 1)) MB/s)"
+    let timing =
+      " to \(path ?? "stdout") in \(fixed(seconds, 2)) s (\(fixed(megabytes, 1)) MB read, \(fixed(rate, 1)) MB/s)"
+    guard let held else {
+      let kinds = list(counter.counts)
+      return "healthport convert: wrote \(InfoRendering.grouped(counter.total)) elements"
+        + (kinds.isEmpty ? "" : " (\(kinds))") + timing
+    }
+    let kept = counter.counts.filter { held.contains($0.name) }
+    let left = counter.counts.filter { !held.contains($0.name) }
+    let rows = kept.isEmpty ? "0 rows" : list(kept) + (kept.reduce(0) { $0 + $1.count } == 1 ? " row" : " rows")
+    return "healthport convert: wrote \(rows)" + timing
+      + (left.isEmpty ? "" : "; not in this table: \(list(left)) (--split keeps every element)")
   }
 
   static func fixed(_ value: Double, _ decimals: Int) -> String {

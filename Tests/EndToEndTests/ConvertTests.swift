@@ -391,6 +391,28 @@ struct ConvertTests {
     #expect(line.hasSuffix(" MB/s)"))
   }
 
+  @Test("the single CSV table says what it holds and what it leaves out; its warnings are about it alone")
+  func csvSummaryLine() throws {
+    try #require(Self.hasSamples, "Samples/ is absent")
+    let expected = try #require(
+      try Harness.json(try Data(contentsOf: Harness.samples.appendingPathComponent("expected.json"))) as? [String: Any])
+    let result = try Harness.run(["convert", Self.sampleXML.path, "--to", "csv"])
+    #expect(result.status == 0)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    let line = lines.first ?? ""
+    let records = try #require(expected["recordCount"] as? Int)
+    let workouts = try #require(expected["workoutCount"] as? Int)
+    #expect(line.hasPrefix("healthport convert: wrote \(records) Record rows to stdout in "), "\(line)")
+    #expect(line.contains("; not in this table: "), "\(line)")
+    #expect(line.contains(" \(workouts) Workout"), "\(line)")
+    #expect(line.contains(" 1 Me") && line.contains(" 1 ExportDate"), "\(line)")
+    #expect(line.hasSuffix(" (--split keeps every element)"), "\(line)")
+    // The sample's workouts carry their metadata twice: a warning for outputs that hold workouts only.
+    #expect(!result.stderr.contains("metadata block written twice"))
+    let jsonl = try Harness.run(["convert", Self.sampleXML.path, "--to", "jsonl"])
+    #expect(jsonl.stderr.contains("metadata block written twice"))
+  }
+
   @Test("control characters the reader removed are the only difference, and are reported")
   func controlCharacters() throws {
     try #require(Self.hasSamples, "Samples/ is absent")

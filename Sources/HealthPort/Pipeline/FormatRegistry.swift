@@ -98,6 +98,10 @@ public protocol FormatWriter: AnyObject {
   /// (the destination stays as it was); a database keeps what its format's rules say (SQLite:
   /// every whole element read before damage to the input, nothing after a failure of its own).
   func abort()
+  /// The top-level elements the output holds when it holds only some (the single records table:
+  /// `Record`); nil when it holds every element. The summary line names what it left out, and
+  /// the warnings leave out what it does not hold.
+  var heldElements: Set<String>? { get }
   /// What to print on stderr after a successful commit instead of `convert`'s usual summary line
   /// (the SQLite store reports rows added per table); nil for the usual line.
   func summary(_ report: ReadReport) -> String?
@@ -110,10 +114,12 @@ public protocol FormatWriter: AnyObject {
 }
 
 extension FormatWriter {
+  public var heldElements: Set<String>? { nil }
   public func summary(_ report: ReadReport) -> String? { nil }
   public func describing(_ error: Error) -> Error { error }
   public func warnings(_ report: ReadReport) -> [String] {
-    Array(report.warnings.dropLast(report.skipped.isEmpty ? 0 : 1))
+    let warnings = report.warnings(holding: heldElements)
+    return Array(warnings.dropLast(report.skipped.isEmpty ? 0 : 1))
   }
 }
 

@@ -27,16 +27,20 @@ public struct ReadReport: Sendable {
   public var sideFiles = SideFileReport()
 
   /// Human-readable warnings, one per kind, with counts.
-  public var warnings: [String] {
+  public var warnings: [String] { warnings(holding: nil) }
+
+  /// The warnings about what an output holding only the `held` top-level elements holds (nil:
+  /// every element): the single records table is not told about workouts, unknown elements or text.
+  public func warnings(holding held: Set<String>?) -> [String] {
     var result: [String] = []
     if removedControlCharacters > 0 {
       let at = firstControlCharacterOffset.map { " (first at byte \($0))" } ?? ""
       result.append("removed \(removedControlCharacters) control character(s) that XML does not allow\(at)")
     }
     if hasBrokenDTD { result.append("the DTD is the malformed one of iOS 16.0 exports; it was skipped as always") }
-    if unknownElements > 0 { result.append("\(unknownElements) unknown element(s) kept as they are") }
+    if unknownElements > 0, held == nil { result.append("\(unknownElements) unknown element(s) kept as they are") }
     if unknownAttributes > 0 { result.append("\(unknownAttributes) unknown attribute(s) on Records kept as they are") }
-    if duplicatedWorkoutMetadata > 0 {
+    if duplicatedWorkoutMetadata > 0, held?.contains("Workout") ?? true {
       result.append(
         "\(duplicatedWorkoutMetadata) workout(s) with their metadata block written twice (an Apple quirk; both copies kept)"
       )
@@ -44,7 +48,9 @@ public struct ReadReport: Sendable {
     if recordsWithoutValue > 0 {
       result.append("\(recordsWithoutValue) record(s) without a value (not-applicable categories; kept without one)")
     }
-    if textNodes > 0 { result.append("\(textNodes) text node(s) in elements (not written by the Health app)") }
+    if textNodes > 0, held == nil {
+      result.append("\(textNodes) text node(s) in elements (not written by the Health app)")
+    }
     result.append(contentsOf: notes)
     if !skipped.isEmpty {
       result.append("skipped \(skipped.count) damaged element(s) (--skip-invalid); everything else was read")

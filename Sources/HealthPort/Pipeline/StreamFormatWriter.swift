@@ -3,10 +3,14 @@
 final class StreamFormatWriter: FormatWriter {
   let output: OutputStream
   let sink: ExportSink
+  let heldElements: Set<String>?
 
-  init(_ request: OutputRequest, sink makeSink: (OutputStream) -> ExportSink) throws {
+  init(
+    _ request: OutputRequest, holding heldElements: Set<String>? = nil, sink makeSink: (OutputStream) -> ExportSink
+  ) throws {
     output = try request.path.map { try OutputStream(path: $0, protecting: request.input) } ?? OutputStream()
     sink = makeSink(output)
+    self.heldElements = heldElements
   }
 
   func commit() throws { try output.commit() }

@@ -8,7 +8,7 @@ extension OutputFormat {
     if request.flag(OutputFormatOption.split.name), let path = request.path {
       return SplitFolderFormatWriter(try CSVSplitWriter(directory: path, protecting: request.input))
     }
-    return try StreamFormatWriter(request) { CSVRecordsWriter(output: $0) }
+    return try StreamFormatWriter(request, holding: ["Record"]) { CSVRecordsWriter(output: $0) }
   }
 }
 
