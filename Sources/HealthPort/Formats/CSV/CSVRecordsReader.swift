@@ -11,7 +11,8 @@
 /// ``ReadOptions/csvDefaultSourceName`` or the file's base name, `type` to
 /// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
 /// numbers (``RecordValueRule/numberForQuantityTypes``). Dates may be in the export's form or ISO
-/// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+/// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``). A foreign file's short type names
+/// (`StepCount`) become full identifiers (``CSVTypeNames``).
 ///
 /// Each row is a `Record` start tag for the ``ElementBuilder`` (``RecordFeed``), its `metadata`
 /// cell `MetadataEntry` children, so that the builder makes and checks every element; the
@@ -141,7 +142,8 @@ final class CSVRecordsReader {
     let table = Table(
       reader: reader, columns: columns, isOwn: isOwn, isCurrent: isCurrent,
       defaultType: options.csvDefaultType,
-      defaultSource: options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path)))
+      defaultSource: options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path)),
+      typeNames: isOwn ? nil : CSVTypeNames())
     let width = header.count
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
 
@@ -191,6 +193,7 @@ final class CSVRecordsReader {
       if rows & 0xFFF == 0, let progress = options.progress { progress(reader.bytesRead, nil) }
     }
     if rows == 0 { report.notes.append("\(path): the CSV has a header row but no rows: an empty export") }
+    if let warning = table.typeNames?.warning(file: path) { report.notes.append(warning) }
     report.documentBytes = reader.bytesRead
     try sink.end(report)
     return report
