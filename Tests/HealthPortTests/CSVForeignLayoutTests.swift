@@ -3,7 +3,8 @@ import Testing
 
 @testable import HealthPort
 
-/// Other tools' CSV read as what it is: short type names.
+/// Other tools' CSV read as what it is: short type names, tdda/applehealthdata's backslash
+/// escapes.
 struct CSVForeignLayoutTests {
   static let recordHeader = "sourceName,sourceVersion,device,type,unit,creationDate,startDate,endDate,value\n"
 
@@ -63,5 +64,47 @@ struct CSVForeignLayoutTests {
     let sink = try CSVForeignInputTests.read(header + "\n" + cells.joined(separator: ",") + "\n")
     #expect(CSVForeignInputTests.records(sink).map(\.type) == ["StepCount"])
     #expect(sink.report?.warnings == [])
+  }
+
+  @Test(
+    "tdda's backslash escapes inside quotes, also across buffer refills",
+    arguments: [1, 2, 3, 7, 64 << 10])
+  func backslashEscapes(bufferSize: Int) throws {
+    // The values as tdda writes them: `"` → `\"`, `\` → `\\`; a lone backslash before another
+    // byte is itself; a doubled quote still reads as a quote.
+    let written = #""Tom \"T\" \\ Co","a\b","x""y",,"","# + "\"\"\n"
+    let reader = try CSVRowReader(
+      source: MemoryByteSource(bytes: Array(written.utf8), name: "t.csv"), bufferSize: bufferSize)
+    reader.backslashEscapes = true
+    #expect(try reader.next())
+    #expect((0..<reader.fieldCount).map { reader.string($0) } == [#"Tom "T" \ Co"#, #"a\b"#, #"x"y"#, "", "", ""])
+    #expect(reader.isAbsent(3) && !reader.isAbsent(4))
+    #expect(try !reader.next())
+  }
+
+  @Test("a tdda table's source name with quotes and backslashes reads back as written in the export")
+  func tddaSourceName() throws {
+    let row =
+      #""Tom \"T\" \\ Phone","14.4",,"StepCount","count",2021-01-01 08:10:00 +0100,2021-01-01 08:00:00 +0100,"#
+      + "2021-01-01 08:10:00 +0100,812\n"
+    let record = try #require(
+      CSVForeignInputTests.records(try CSVForeignInputTests.read(Self.recordHeader + row, name: "StepCount.csv")).first)
+    #expect(record.sourceName == #"Tom "T" \ Phone"#)
+    #expect(record.type == "HKQuantityTypeIdentifierStepCount")
+    #expect(record.value == "812")
+  }
+
+  @Test("RFC 4180 files keep reading backslashes as themselves")
+  func rfcUnchanged() throws {
+    let text = "type,startDate,sourceName,value\nHKQuantityTypeIdentifierStepCount,2024-01-01,\"C:\\x\\\",1\n"
+    let record = try #require(CSVForeignInputTests.records(try CSVForeignInputTests.read(text)).first)
+    #expect(record.sourceName == #"C:\x\"#)
+  }
+
+  @Test("only tdda's exact header lines choose the backslash dialect")
+  func dialectRule() {
+    #expect(CSVInput.isBackslashDialect(header: Array(Self.recordHeader.dropLast().utf8)[...]))
+    #expect(!CSVInput.isBackslashDialect(header: Array("\"sourceName\",\"sourceVersion\"".utf8)[...]))
+    #expect(!CSVInput.isBackslashDialect(header: Array(Self.recordHeader.dropLast().uppercased().utf8)[...]))
   }
 }

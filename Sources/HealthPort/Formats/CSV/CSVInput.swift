@@ -87,6 +87,24 @@ public enum CSVInput {
     return columns[.type] != nil || columns[.startDate] != nil
   }
 
+  /// The header lines of tdda/applehealthdata 1.3's files: a per-type Record table, `Workout.csv`
+  /// and `ActivitySummary.csv`. It quotes every string and escapes with backslashes (`\"`, `\\`)
+  /// instead of doubling quotes as RFC 4180 does.
+  static let backslashDialectHeaders: [[UInt8]] = [
+    "sourceName,sourceVersion,device,type,unit,creationDate,startDate,endDate,value",
+    "sourceName,sourceVersion,device,creationDate,startDate,endDate,workoutActivityType,duration,durationUnit,"
+      + "totalDistance,totalDistanceUnit,totalEnergyBurned,totalEnergyBurnedUnit",
+    "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit,appleExerciseTime,"
+      + "appleExerciseTimeGoal,appleStandHours,appleStandHoursGoal",
+  ].map { Array($0.utf8) }
+
+  /// Whether a table is read with backslash escapes inside quoted fields (``CSVRowReader/backslashEscapes``):
+  /// when its first line (without BOM or line break) is, byte for byte, one of
+  /// ``backslashDialectHeaders``. Every other table is RFC 4180.
+  static func isBackslashDialect(header line: ArraySlice<UInt8>) -> Bool {
+    backslashDialectHeaders.contains { line.elementsEqual($0) }
+  }
+
   /// The first line of a file (BOM and line break removed), from its first 64 KiB.
   static func firstLine(_ path: String) -> ArraySlice<UInt8>? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

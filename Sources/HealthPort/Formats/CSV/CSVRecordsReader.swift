@@ -12,7 +12,8 @@
 /// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
 /// numbers (``RecordValueRule/numberForQuantityTypes``). Dates may be in the export's form or ISO
 /// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``). A foreign file's short type names
-/// (`StepCount`) become full identifiers (``CSVTypeNames``).
+/// (`StepCount`) become full identifiers (``CSVTypeNames``); tdda/applehealthdata's tables are
+/// read with its backslash escapes (``CSVInput/isBackslashDialect(header:)``).
 ///
 /// Each row is a `Record` start tag for the ``ElementBuilder`` (``RecordFeed``), its `metadata`
 /// cell `MetadataEntry` children, so that the builder makes and checks every element; the
@@ -124,6 +125,7 @@ final class CSVRecordsReader {
       throw HealthPortError(.malformed, file: path, message: "the CSV file is empty (no header row)")
     }
     reader.delimiter = Self.detectDelimiter(reader.firstLinePreview)
+    reader.backslashEscapes = CSVInput.isBackslashDialect(header: reader.firstLinePreview)
     guard try reader.next() else {
       throw HealthPortError(.malformed, file: path, message: "the CSV file is empty (no header row)")
     }
