@@ -4,7 +4,7 @@ import Testing
 @testable import HealthPort
 
 /// Other tools' CSV read as what it is: short type names, tdda/applehealthdata's backslash
-/// escapes.
+/// escapes, its Workout and ActivitySummary tables.
 struct CSVForeignLayoutTests {
   static let recordHeader = "sourceName,sourceVersion,device,type,unit,creationDate,startDate,endDate,value\n"
 
@@ -106,5 +106,66 @@ struct CSVForeignLayoutTests {
     #expect(CSVInput.isBackslashDialect(header: Array(Self.recordHeader.dropLast().utf8)[...]))
     #expect(!CSVInput.isBackslashDialect(header: Array("\"sourceName\",\"sourceVersion\"".utf8)[...]))
     #expect(!CSVInput.isBackslashDialect(header: Array(Self.recordHeader.dropLast().uppercased().utf8)[...]))
+  }
+
+  @Test("a Workout table becomes Workouts, in the export's attribute order")
+  func workouts() throws {
+    let text =
+      "sourceName,sourceVersion,device,creationDate,startDate,endDate,workoutActivityType,duration,durationUnit,totalDistance,totalDistanceUnit,totalEnergyBurned,totalEnergyBurnedUnit\n"
+      + #""NJR \"Apple\" Watch","2.2",,2016-04-02 11:12:57 +0100,2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,"HKWorkoutActivityTypeOther",31.73680251737436,"min",0,"km",139.3170000000021,"kcal""#
+      + "\n"
+    let sink = try CSVForeignInputTests.read(text, name: "Workout.csv")
+    #expect(sink.elements.count == 1)
+    guard case .workout(let workout) = try #require(sink.elements.first) else {
+      Issue.record("not a Workout: \(sink.elements)")
+      return
+    }
+    #expect(workout.workoutActivityType == "HKWorkoutActivityTypeOther")
+    #expect(workout.sourceName == #"NJR "Apple" Watch"#)
+    #expect(workout.sourceVersion == "2.2")
+    #expect(workout.device == nil)
+    #expect(workout.duration == "31.73680251737436" && workout.durationUnit == "min")
+    #expect(workout.totalDistance == "0" && workout.totalDistanceUnit == "km")
+    #expect(workout.totalEnergyBurned == "139.3170000000021" && workout.totalEnergyBurnedUnit == "kcal")
+    #expect(workout.startDate.description == "2016-04-02 10:40:38 +0100")
+    #expect(workout.extraAttributes.isEmpty)
+  }
+
+  @Test("an ActivitySummary table becomes ActivitySummaries, empty cells left out")
+  func activitySummaries() throws {
+    let text =
+      "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit,appleExerciseTime,appleExerciseTimeGoal,appleStandHours,appleStandHoursGoal\n"
+      + "2016-04-14,700.698,680,\"kcal\",\"89\",\"30\",16,12\n2016-04-15,,,,\"6\",\"30\",2,12\n"
+    let sink = try CSVForeignInputTests.read(text, name: "ActivitySummary.csv")
+    let nodes = sink.elements.compactMap { if case .activitySummary(let s) = $0 { s.node } else { nil } }
+    #expect(nodes.count == 2)
+    #expect(
+      nodes.first?.attributes == [
+        Attribute("dateComponents", "2016-04-14"), Attribute("activeEnergyBurned", "700.698"),
+        Attribute("activeEnergyBurnedGoal", "680"), Attribute("activeEnergyBurnedUnit", "kcal"),
+        Attribute("appleExerciseTime", "89"), Attribute("appleExerciseTimeGoal", "30"),
+        Attribute("appleStandHours", "16"), Attribute("appleStandHoursGoal", "12"),
+      ])
+    #expect(
+      nodes.last?.attributes.map(\.name) == ["dateComponents"] + [
+        "appleExerciseTime", "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal",
+      ])
+    // Told by content, as on stdin.
+    #expect(CSVInput.isTableHeader(Array(text.prefix { $0 != "\n" }.utf8)[...]))
+  }
+
+  @Test("a Workout row without an activity type names its column")
+  func workoutError() throws {
+    let text =
+      "sourceName,startDate,endDate,workoutActivityType\n\"W\",2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,\n"
+    let url = try CSVTestFiles.file(text)
+    do {
+      try ExportReader(path: url.path).read(into: CollectingSink())
+      Issue.record("no error")
+    } catch let error as HealthPortError {
+      #expect(
+        error.description.hasPrefix(
+          "\(url.path):2:4: error: Workout is missing its required attribute 'workoutActivityType'"), "\(error)")
+    }
   }
 }

@@ -73,7 +73,8 @@ public enum CSVInput {
   }
 
   /// True when `line` (without BOM or line break) is a CSV header naming a type-like or a
-  /// start-date-like column: how a CSV table is told from its content alone (stdin).
+  /// start-date-like column, or a table of Workouts or ActivitySummaries (``CSVElementTable``):
+  /// how a CSV table is told from its content alone (stdin).
   static func isTableHeader(_ line: ArraySlice<UInt8>) -> Bool {
     guard !isOtherFormat(line) else { return false }
     let delimiter = CSVRecordsReader.detectDelimiter(line)
@@ -85,6 +86,7 @@ public enum CSVInput {
     }
     let columns = CSVRecordsReader.mapColumns(names)
     return columns[.type] != nil || columns[.startDate] != nil
+      || CSVElementTable(header: names, columns: columns) != nil
   }
 
   /// The header lines of tdda/applehealthdata 1.3's files: a per-type Record table, `Workout.csv`
