@@ -49,6 +49,21 @@ struct CSVForeignLayoutTests {
     #expect(warning.contains("'Steps', 'Weight';"), "\(warning)")
   }
 
+  @Test("a file of more distinct names than are remembered still reads, with one warning")
+  func manyNames() throws {
+    let count = CSVTypeNames.cachedNames + 20
+    let rows = (0..<count).map { "T\($0),2024-01-01,1\n" }.joined()
+    let sink = try CSVForeignInputTests.read("type,startDate,value\n" + rows + "T3,2024-01-02,2\n")
+    #expect(CSVForeignInputTests.records(sink).count == count + 1)
+    let warnings = sink.report?.warnings ?? []
+    #expect(warnings.count == 1)
+    #expect(
+      warnings.first?.contains("more than \(CSVTypeNames.cachedNames) type names kept as written") == true,
+      "\(warnings)")
+    #expect(warnings.first?.contains("'T0', 'T1',") == true)
+    #expect(warnings.first?.contains("'T9' and more;") == true, "\(warnings)")
+  }
+
   @Test("healthport's own single table keeps its types as written, without a warning")
   func ownTableUnchanged() throws {
     let header = CSVRecordsTable.columns.map { "\"\($0)\"" }.joined(separator: ",")
