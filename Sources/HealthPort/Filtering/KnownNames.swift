@@ -89,6 +89,35 @@ public enum KnownNames {
     return identifier
   }
 
+  /// How a type name read from another tool's file is taken (``readTypeName(_:known:)``)..
+  public enum TypeNameReading: Sendable, Equatable {
+    /// Kept as written, without a word: a full identifier (`HK…`), known or newer than this list.
+    case asWritten
+    /// The short name of exactly one known type, whose full identifier this is.
+    case expanded(String)
+    /// Kept as written, to be named in a warning: it is the short name of no known type, or of
+    /// several (listed).
+    case unmatched(candidates: [String])
+  }
+
+  /// A type name from another tool's CSV (`StepCount`), read by the short-name rule: a short
+  /// name, the identifier without its ``typePrefixes`` prefix (``shortTypeName(_:)``), expands to
+  /// the full identifier when exactly one type of `known` has it (ignoring case); a name starting
+  /// with `HK` is a full identifier and stays; anything else stays as written, for a warning.
+  /// `known` defaults to ``typeIdentifiers``.
+  public static func readTypeName(_ name: String, known: [String]? = nil) -> TypeNameReading {
+    if name.hasPrefix("HK") { return .asWritten }
+    let lowered = name.lowercased()
+    let matches =
+      known.map { list in list.filter { shortTypeName($0).lowercased() == lowered } }
+      ?? knownByShortName[lowered] ?? []
+    return matches.count == 1 ? .expanded(matches[0]) : .unmatched(candidates: matches)
+  }
+
+  /// ``typeIdentifiers`` by their short names, lowercased.
+  private static let knownByShortName: [String: [String]] = Dictionary(
+    grouping: typeIdentifiers, by: { shortTypeName($0).lowercased() })
+
   /// An activity type without its `HKWorkoutActivityType` prefix (`Running`).
   public static func shortActivityName(_ identifier: String) -> String {
     identifier.hasPrefix(activityPrefix) && identifier.count > activityPrefix.count

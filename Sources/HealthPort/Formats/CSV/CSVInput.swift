@@ -73,7 +73,8 @@ public enum CSVInput {
   }
 
   /// True when `line` (without BOM or line break) is a CSV header naming a type-like or a
-  /// start-date-like column: how a CSV table is told from its content alone (stdin).
+  /// start-date-like column, or a table of Workouts or ActivitySummaries (``CSVElementTable``):
+  /// how a CSV table is told from its content alone (stdin).
   static func isTableHeader(_ line: ArraySlice<UInt8>) -> Bool {
     guard !isOtherFormat(line) else { return false }
     let delimiter = CSVRecordsReader.detectDelimiter(line)
@@ -85,6 +86,25 @@ public enum CSVInput {
     }
     let columns = CSVRecordsReader.mapColumns(names)
     return columns[.type] != nil || columns[.startDate] != nil
+      || CSVElementTable(header: names, columns: columns) != nil
+  }
+
+  /// The header lines of tdda/applehealthdata 1.3's files: a per-type Record table, `Workout.csv`
+  /// and `ActivitySummary.csv`. It quotes every string and escapes with backslashes (`\"`, `\\`)
+  /// instead of doubling quotes as RFC 4180 does.
+  static let backslashDialectHeaders: [[UInt8]] = [
+    "sourceName,sourceVersion,device,type,unit,creationDate,startDate,endDate,value",
+    "sourceName,sourceVersion,device,creationDate,startDate,endDate,workoutActivityType,duration,durationUnit,"
+      + "totalDistance,totalDistanceUnit,totalEnergyBurned,totalEnergyBurnedUnit",
+    "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit,appleExerciseTime,"
+      + "appleExerciseTimeGoal,appleStandHours,appleStandHoursGoal",
+  ].map { Array($0.utf8) }
+
+  /// Whether a table is read with backslash escapes inside quoted fields (``CSVRowReader/backslashEscapes``):
+  /// when its first line (without BOM or line break) is, byte for byte, one of
+  /// ``backslashDialectHeaders``. Every other table is RFC 4180.
+  static func isBackslashDialect(header line: ArraySlice<UInt8>) -> Bool {
+    backslashDialectHeaders.contains { line.elementsEqual($0) }
   }
 
   /// The first line of a file (BOM and line break removed), from its first 64 KiB.

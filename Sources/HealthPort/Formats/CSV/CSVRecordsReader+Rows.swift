@@ -9,6 +9,8 @@ extension CSVRecordsReader {
     let isCurrent: Bool
     let defaultType: String?
     let defaultSource: String
+    /// Another tool's type names, short ones expanded; nil in healthport's own table (read as written).
+    let typeNames: CSVTypeNames?
 
     /// Whether the cell holds a value: present (`""` included) in healthport's own table,
     /// non-empty in any other.
@@ -44,7 +46,7 @@ extension CSVRecordsReader {
     }
 
     private func check() throws {
-      guard let type = text(.type) ?? defaultType else {
+      guard let type = text(.type).map({ typeNames?.expanded($0) ?? $0 }) ?? defaultType else {
         throw reader.error(column: (columns[.type] ?? 0) + 1, "the type is empty (fill it in or pass --type)")
       }
       guard try date(.startDate) != nil else {
@@ -136,7 +138,11 @@ extension CSVRecordsReader {
       let reader = table.reader
       cells.removeAll()
       if let column = typeColumn, table.has(column) {
-        copy(column, as: type)
+        if let names = table.typeNames, let expanded = reader.withField(column, names.expansion) {
+          expanded.withUnsafeBufferPointer { cells.append(type, value: $0) }
+        } else {
+          copy(column, as: type)
+        }
       } else if let defaultType {
         defaultType.withUnsafeBufferPointer { cells.append(type, value: $0) }
       }

@@ -11,7 +11,11 @@
 /// ``ReadOptions/csvDefaultSourceName`` or the file's base name, `type` to
 /// ``ReadOptions/csvDefaultType``, and quantity values (`HKQuantityTypeIdentifier…`) must be
 /// numbers (``RecordValueRule/numberForQuantityTypes``). Dates may be in the export's form or ISO
-/// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``).
+/// 8601 (``HealthDate/flexible(_:)-(UnsafeRawBufferPointer)``). A foreign file's short type names
+/// (`StepCount`) become full identifiers (``CSVTypeNames``); a foreign header without a type
+/// column that names `workoutActivityType` or `dateComponents` is a table of Workouts or of
+/// ActivitySummaries instead (``CSVElementTable``); tdda/applehealthdata's tables are read with
+/// its backslash escapes (``CSVInput/isBackslashDialect(header:)``).
 ///
 /// Each row is a `Record` start tag for the ``ElementBuilder`` (``RecordFeed``), its `metadata`
 /// cell `MetadataEntry` children, so that the builder makes and checks every element; the
@@ -123,6 +127,7 @@ final class CSVRecordsReader {
       throw HealthPortError(.malformed, file: path, message: "the CSV file is empty (no header row)")
     }
     reader.delimiter = Self.detectDelimiter(reader.firstLinePreview)
+    reader.backslashEscapes = CSVInput.isBackslashDialect(header: reader.firstLinePreview)
     guard try reader.next() else {
       throw HealthPortError(.malformed, file: path, message: "the CSV file is empty (no header row)")
     }
@@ -131,17 +136,18 @@ final class CSVRecordsReader {
     // healthport's own table, in today's layout or the one before the value and dates were split.
     let isCurrent = header == CSVRecordsTable.columns
     let isOwn = isCurrent || header == CSVRecordsTable.legacyColumns
-    guard columns[.startDate] != nil else {
+    let defaultSource = options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path))
+    let elements = isOwn ? nil : CSVElementTable(header: header, columns: columns)
+    guard columns[.startDate] != nil || elements != nil else {
       throw reader.error(
         column: 1, "the header has no start date column (startDate, start_date, start, date, timestamp, …)")
     }
-    if columns[.type] == nil, options.csvDefaultType == nil {
+    if columns[.type] == nil, options.csvDefaultType == nil, elements == nil {
       throw reader.error(column: 1, "the header has no type column; name the type of every row with --type")
     }
     let table = Table(
       reader: reader, columns: columns, isOwn: isOwn, isCurrent: isCurrent,
-      defaultType: options.csvDefaultType,
-      defaultSource: options.csvDefaultSourceName ?? (isStandardInput ? "stdin" : Self.baseName(path)))
+      defaultType: options.csvDefaultType, defaultSource: defaultSource, typeNames: isOwn ? nil : CSVTypeNames())
     let width = header.count
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
 
@@ -149,6 +155,7 @@ final class CSVRecordsReader {
     let attributes = CSVRecordAttributes(
       cells: cells, recordValueRule: isOwn ? .unchecked : .numberForQuantityTypes)
     let feed = RecordFeed(table: table, cells: cells)
+    let elementFeed = elements.map { CSVElementTable.Feed($0, reader: reader, defaultSource: defaultSource) }
     let builder = ElementBuilder()
     builder.onElement = { element in
       guard isOwn, case .record(var record) = element else { return try sink.consume(element) }
@@ -165,35 +172,47 @@ final class CSVRecordsReader {
           column: min(reader.fieldCount, width) + 1,
           "the row has \(reader.fieldCount) fields, the header has \(width)")
       }
-      guard feed.fillRecord() else { throw table.firstError(else: "the value is not a number") }
-      do {
-        try Self.record.withUnsafeBufferPointer { try builder.startElement(ByteView($0), attributes: attributes) }
-      } catch let error as ExportDataError {
-        throw table.firstError(else: error.message)
+      if let elementFeed {
+        try elementFeed.row(into: builder)
+      } else {
+        try Self.recordRow(table, feed, attributes, into: builder)
       }
-      if let column = columns[.metadata], !reader.isEmpty(column) {
-        let pairs: [(String, String)]
-        do {
-          pairs = try reader.withField(column) { try CSVMetadataJSON.parsePairs($0) }
-        } catch let error as CSVMetadataJSON.ParseError {
-          throw reader.error(column: column + 1, "metadata: \(error.message)")
-        }
-        for (key, value) in pairs {
-          feed.fillMetadataEntry(key: key, value: value)
-          try Self.metadataEntry.withUnsafeBufferPointer {
-            try builder.startElement(ByteView($0), attributes: attributes)
-            try builder.endElement(ByteView($0))
-          }
-        }
-      }
-      try Self.record.withUnsafeBufferPointer { try builder.endElement(ByteView($0)) }
       rows += 1
       if rows & 0xFFF == 0, let progress = options.progress { progress(reader.bytesRead, nil) }
     }
     if rows == 0 { report.notes.append("\(path): the CSV has a header row but no rows: an empty export") }
+    if let warning = table.typeNames?.warning(file: path) { report.notes.append(warning) }
     report.documentBytes = reader.bytesRead
     try sink.end(report)
     return report
+  }
+
+  /// The current row as a top-level `Record` (with `MetadataEntry` children from its `metadata` cell).
+  private static func recordRow(
+    _ table: Table, _ feed: RecordFeed, _ attributes: CSVRecordAttributes, into builder: ElementBuilder
+  ) throws {
+    guard feed.fillRecord() else { throw table.firstError(else: "the value is not a number") }
+    do {
+      try Self.record.withUnsafeBufferPointer { try builder.startElement(ByteView($0), attributes: attributes) }
+    } catch let error as ExportDataError {
+      throw table.firstError(else: error.message)
+    }
+    if let column = table.columns[.metadata], !table.reader.isEmpty(column) {
+      let pairs: [(String, String)]
+      do {
+        pairs = try table.reader.withField(column) { try CSVMetadataJSON.parsePairs($0) }
+      } catch let error as CSVMetadataJSON.ParseError {
+        throw table.reader.error(column: column + 1, "metadata: \(error.message)")
+      }
+      for (key, value) in pairs {
+        feed.fillMetadataEntry(key: key, value: value)
+        try Self.metadataEntry.withUnsafeBufferPointer {
+          try builder.startElement(ByteView($0), attributes: attributes)
+          try builder.endElement(ByteView($0))
+        }
+      }
+    }
+    try Self.record.withUnsafeBufferPointer { try builder.endElement(ByteView($0)) }
   }
 
   private static let healthData = Array("HealthData".utf8)

@@ -6,13 +6,17 @@
 /// optionally quoted (`""` inside quotes is a quote; quoted fields may hold delimiters and line
 /// breaks), rows ended by LF or CRLF. A UTF-8 BOM at the start is skipped; blank lines are
 /// skipped. Each field remembers whether it was quoted, so that `,,` (absent) and `,"",`
-/// (present, empty) can be told apart.
+/// (present, empty) can be told apart. With ``backslashEscapes`` (tdda/applehealthdata's dialect),
+/// `\"` and `\\` inside a quoted field are also a quote and a backslash.
 ///
 /// Errors are located as `path:LINE:FIELD`: the line where the row starts (1-based, counting
 /// line breaks inside quoted fields) and the field number in the row (1-based).
 final class CSVRowReader {
   let path: String
   var delimiter = UInt8(ascii: ",")
+  /// Inside a quoted field, a backslash before a quote or a backslash stands for that byte (any
+  /// other backslash is itself); `""` is still a quote. Off: RFC 4180 only.
+  var backslashEscapes = false
   /// The line on which the current row starts.
   private(set) var line = 0
   /// The unescaped bytes of the current row's fields, one after another.
@@ -91,7 +95,7 @@ final class CSVRowReader {
     HealthPortError.malformed(path, line: line, column: column, message)
   }
 
-  private enum State { case fieldStart, unquoted, quoted, quoteSeen }
+  private enum State { case fieldStart, unquoted, quoted, quoteSeen, escapeSeen }
 
   /// Reads the next row; false at the end of the file.
   ///
@@ -111,6 +115,9 @@ final class CSVRowReader {
     }
     let delimiter = self.delimiter
     let quote = CSVEncoding.quote
+    // The byte that starts an escape inside quotes: the quote itself when there are no backslash
+    // escapes, so that the scan of a quoted run tests the same byte twice and nothing else.
+    let escape = backslashEscapes ? UInt8(ascii: "\\") : quote
     var position = self.position
     var limit = self.limit
     var nextLine = self.nextLine
@@ -184,9 +191,11 @@ final class CSVRowReader {
           case .quoted:
             if byte == quote {
               state = .quoteSeen
+            } else if byte == escape {
+              state = .escapeSeen
             } else {
               var end = position
-              while end < limit, base[end] != quote, base[end] != 0x0A { end += 1 }
+              while end < limit, base[end] != quote, base[end] != escape, base[end] != 0x0A { end += 1 }
               if byte == 0x0A { nextLine += 1 }
               bytes.append(byte)
               if end > position {
@@ -194,6 +203,15 @@ final class CSVRowReader {
               }
               position = end
             }
+          case .escapeSeen:
+            if byte != quote && byte != escape {
+              // Not an escape: the backslash is itself, and the byte is read as any in quotes.
+              bytes.append(escape)
+              position -= 1
+            } else {
+              bytes.append(byte)
+            }
+            state = .quoted
           case .quoteSeen:
             if byte == quote {
               bytes.append(byte)
@@ -212,7 +230,8 @@ final class CSVRowReader {
               self.nextLine = nextLine
               throw error(
                 column: ends.count + 1,
-                "unexpected character after a closing quote (a quote inside a quoted field must be doubled)")
+                "unexpected character after a closing quote (a quote inside a quoted field must be "
+                  + (backslashEscapes ? "written \\\" or doubled)" : "doubled)"))
             }
           }
           if done { break }
@@ -220,7 +239,7 @@ final class CSVRowReader {
       }
       if !done {
         // End of file.
-        if state == .quoted {
+        if state == .quoted || state == .escapeSeen {
           throw error(
             column: ends.count + 1, "a quoted field that starts on this row is never closed (unbalanced quote)")
         }
