@@ -98,7 +98,7 @@ enum ChartCommand: Command {
     }
 
     let chart: ChartData
-    let typeName: String
+    let chartType: String
     switch kind {
     case "steps":
       var configuration = StepTotals.Configuration()
@@ -110,7 +110,7 @@ enum ChartCommand: Command {
       let totals = StepTotals(configuration)
       try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
       if !quiet { RewriteNote.report(samples: totals.rewrites, of: StepTotals.stepType, sums: true, command: name) }
-      typeName = "StepCount"
+      chartType = StepTotals.stepType
       chart = .steps(totals.result, by: by)
     case "sleep":
       var configuration = SleepNights.Configuration()
@@ -122,7 +122,7 @@ enum ChartCommand: Command {
       let sleep = SleepNights(configuration)
       try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
       if !quiet { RewriteNote.report(samples: sleep.rewrites, of: SleepNights.sleepType, sums: false, command: name) }
-      typeName = "SleepAnalysis"
+      chartType = SleepNights.sleepType
       chart = by == .day ? .sleep(sleep.nights) : .sleep(SleepAverage.averages(of: sleep.nights, by: by), by: by)
     case "heart-rate":
       let type = "HKQuantityTypeIdentifierHeartRate"
@@ -130,7 +130,7 @@ enum ChartCommand: Command {
       let group = SinkGroup([average, minimum, maximum])
       try FilterOptions.read(input, into: group, filter: filter, arguments: arguments, command: name)
       if !quiet { RewriteNote.report(samples: average.rewrites, of: type, sums: false, command: name) }
-      typeName = "HeartRate"
+      chartType = type
       chart = .heartRate(
         average: average.rows, minimum: minimum.rows, maximum: maximum.rows, unit: average.unit, by: by)
     default:
@@ -138,13 +138,16 @@ enum ChartCommand: Command {
       let latest = stats(type, .latest)
       try FilterOptions.read(input, into: latest, filter: filter, arguments: arguments, command: name)
       if !quiet { RewriteNote.report(samples: latest.rewrites, of: type, sums: false, command: name) }
-      typeName = "BodyMass"
+      chartType = type
       chart = .weight(latest.rows, unit: latest.unit, by: by)
     }
     guard !chart.points.isEmpty else {
+      EmptyAnswer.explain(records: chartType, input: input, command: name)
       throw HealthPortError(
         .malformed, file: input == "-" ? nil : input,
-        message: "no \(typeName) samples to chart (the input has none, or the filters kept none); no file was written")
+        message:
+          "no \(KnownNames.shortTypeName(chartType)) samples to chart (the input has none, or the filters kept none); no file was written"
+      )
     }
     try ChartFile.write(chart, as: fileKind, to: output, protecting: input)
   }

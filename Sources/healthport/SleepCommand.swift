@@ -64,6 +64,7 @@ enum SleepCommand: Command {
         )
       }
     }
+    if sleep.nights.isEmpty { EmptyAnswer.explain(records: SleepNights.sleepType, input: input, command: name) }
 
     func minutes(_ value: Double) -> TabularOutput.Cell { .number(NumberText.format(value)) }
     var output: TabularOutput

@@ -71,6 +71,7 @@ enum StatsCommand: Command {
       RewriteNote.report(
         samples: stats.rewrites, of: type, sums: configuration.aggregate == .sum, command: name)
     }
+    if stats.rows.isEmpty { EmptyAnswer.explain(records: type, input: input, command: name) }
 
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {

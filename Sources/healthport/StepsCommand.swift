@@ -63,6 +63,7 @@ enum StepsCommand: Command {
     if !arguments.flag("--quiet") {
       RewriteNote.report(samples: totals.rewrites, of: StepTotals.stepType, sums: true, command: name)
     }
+    if totals.result.isEmpty { EmptyAnswer.explain(records: configuration.type, input: input, command: name) }
 
     var output = TabularOutput(columns: ["period", "steps", "samples"])
     for row in totals.result {

@@ -89,6 +89,8 @@ enum WorkoutsCommand: Command {
       }
     }
 
+    if totals.summary.isEmpty { EmptyAnswer.explain(workouts: filter.activities, input: input, command: name) }
+
     func number(_ value: Double?) -> TabularOutput.Cell {
       value.map { .number(NumberText.format($0)) } ?? .empty
     }

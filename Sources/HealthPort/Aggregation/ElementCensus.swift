@@ -1,0 +1,42 @@
+/// Every Record type and Workout activity an input holds, with counts and spans: what an empty
+/// answer is explained with (`no StepCount records; the input holds 3,036 records of type
+/// 'Steps'`). Top-level Records only, as every count.
+public final class ElementCensus: ExportSink {
+  public struct Entry: Sendable {
+    public var count = 0
+    /// The earliest start and the latest end, as written.
+    public var first: HealthDate?
+    public var last: HealthDate?
+
+    mutating func add(start: HealthDate, end: HealthDate) {
+      count += 1
+      if first.map({ start.secondsSince1970 < $0.secondsSince1970 }) ?? true { first = start }
+      if last.map({ end.secondsSince1970 > $0.secondsSince1970 }) ?? true { last = end }
+    }
+  }
+
+  public private(set) var recordTypes: [String: Entry] = [:]
+  public private(set) var activities: [String: Entry] = [:]
+
+  public init() {}
+
+  public var interest: ElementInterest {
+    var interest = ElementInterest.nothing
+    interest.records = true
+    interest.workouts = true
+    return interest
+  }
+
+  public func begin(_ header: ExportHeader) throws {}
+  public func end(_ report: ReadReport) throws {}
+
+  public func consume(_ element: ExportElement) throws {
+    switch element {
+    case .record(let record):
+      recordTypes[record.type, default: Entry()].add(start: record.startDate, end: record.endDate)
+    case .workout(let workout):
+      activities[workout.workoutActivityType, default: Entry()].add(start: workout.startDate, end: workout.endDate)
+    default: break
+    }
+  }
+}
