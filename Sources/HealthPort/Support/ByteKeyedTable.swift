@@ -20,7 +20,7 @@ struct ByteKeyedTable<Value> {
   private var mask: Int
   let capacityLimit: Int
 
-  init(capacityLimit: Int = 1 << 16) {
+  init(capacityLimit: Int = 1 << 12) {
     self.capacityLimit = capacityLimit
     slots = Array(repeating: -1, count: 1024)
     mask = 1023
