@@ -35,11 +35,11 @@ struct CollapsibleSample: Equatable {
 /// its creation date, device or metadata. The first in document order stays.
 ///
 /// A rewrite can be anywhere after its original, so every sample is kept until the end, in
-/// bounded memory: samples are gathered up to ``memoryLimit`` bytes, sorted, and written as one
+/// bounded memory: samples are gathered up to ``memoryLimit`` bytes (4 MiB), sorted in place, and written as one
 /// sorted run to a nameless scratch file (``ScratchFile``: it goes on exit and on every signal);
 /// ``finish(_:)`` merges the runs, so one pass over them in sorted order meets each sample right
-/// after its original. Memory: the limit, plus 64 KiB per run while merging (a 4 GB export's
-/// heart rates make about a hundred runs).
+/// after its original. Memory: the limit, plus 32 KiB per run while merging (a 4 GB export's
+/// heart rates make about two hundred runs).
 final class RewriteCollapse {
   /// What the samples are, for messages about the scratch file.
   let purpose: String
@@ -53,7 +53,7 @@ final class RewriteCollapse {
 
   static let stride = MemoryLayout<CollapsibleSample>.stride
 
-  init(purpose: String, memoryLimit: Int = 8 << 20) {
+  init(purpose: String, memoryLimit: Int = 4 << 20) {
     self.purpose = purpose
     self.memoryLimit = memoryLimit
     capacity = max(16, memoryLimit / Self.stride)
@@ -74,6 +74,9 @@ final class RewriteCollapse {
   }
 
   func add(start: Int64, end: Int64, value: UInt64, group: UInt32, tag: Int32) throws {
+    // Reserved whole once there are more than a few: growing by doubling would hold the old and
+    // the new buffer at once.
+    if samples.count == 1024 { samples.reserveCapacity(capacity) }
     samples.append(
       CollapsibleSample(start: start, end: end, value: value, sequence: sequence, group: group, tag: tag))
     sequence += 1
@@ -82,7 +85,7 @@ final class RewriteCollapse {
 
   /// Sorts the samples gathered and writes them as one run.
   private func spill() throws {
-    samples.sort(by: CollapsibleSample.precedes)
+    Self.sortInPlace(&samples)
     let file = try scratch ?? ScratchFile(purpose: purpose)
     scratch = file
     runs.append((file.size / Int64(Self.stride), samples.count))
@@ -107,7 +110,7 @@ final class RewriteCollapse {
       try body(sample)
     }
     if runs.isEmpty {
-      samples.sort(by: CollapsibleSample.precedes)
+      Self.sortInPlace(&samples)
       for sample in samples { try visit(sample) }
       samples = []
       return dropped
@@ -121,8 +124,36 @@ final class RewriteCollapse {
   }
 }
 
+extension RewriteCollapse {
+  /// Heapsort by ``CollapsibleSample/precedes(_:_:)``, which is a total order (document order
+  /// last), so stability does not matter: unlike the standard library's sort it allocates
+  /// nothing, where a buffer of half the samples would raise the peak by half the limit.
+  static func sortInPlace(_ samples: inout [CollapsibleSample]) {
+    samples.withUnsafeMutableBufferPointer { buffer in
+      func siftDown(_ start: Int, _ end: Int) {
+        var parent = start
+        while true {
+          var child = 2 * parent + 1
+          guard child < end else { return }
+          if child + 1 < end, CollapsibleSample.precedes(buffer[child], buffer[child + 1]) { child += 1 }
+          guard CollapsibleSample.precedes(buffer[parent], buffer[child]) else { return }
+          buffer.swapAt(parent, child)
+          parent = child
+        }
+      }
+      let count = buffer.count
+      guard count > 1 else { return }
+      for start in Swift.stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(start, count) }
+      for end in Swift.stride(from: count - 1, to: 0, by: -1) {
+        buffer.swapAt(0, end)
+        siftDown(0, end)
+      }
+    }
+  }
+}
+
 /// The k-way merge of the sorted runs in a scratch file: a binary heap of the runs' next samples,
-/// each run read 64 KiB at a time.
+/// each run read 32 KiB at a time.
 private struct RunMerge {
   private final class Cursor {
     var next: Int64
@@ -142,7 +173,7 @@ private struct RunMerge {
       index += 1
       if index < buffer.count { return true }
       guard remaining > 0 else { return false }
-      let count = min(remaining, (64 << 10) / RewriteCollapse.stride)
+      let count = min(remaining, (32 << 10) / RewriteCollapse.stride)
       buffer = [CollapsibleSample](
         repeating: CollapsibleSample(start: 0, end: 0, value: 0, sequence: 0, group: 0, tag: 0), count: count)
       try buffer.withUnsafeMutableBytes { try scratch.read(into: $0, at: next * Int64(RewriteCollapse.stride)) }

@@ -39,7 +39,7 @@ public struct PeriodTotal: Hashable, Sendable {
 ///    sample with `start ≤ t < end`, or a zero-length sample at the same instant.
 /// 4. `samples` counts the samples that contributed more than zero.
 ///
-/// Memory: without `dedupe`, 8 MiB of samples, then sorted runs in a scratch file (with
+/// Memory: without `dedupe`, 4 MiB of samples, then sorted runs in a scratch file (with
 /// `keepRewrites`, one running total per period). With `dedupe`, one 32-byte entry per
 /// sample (start, end, value, and source + period packed in 64 bits), sorted once at the end
 /// (a stable sort, so rewrites lie side by side in document order and collapse in one pass) and
