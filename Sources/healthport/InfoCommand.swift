@@ -32,7 +32,8 @@ enum InfoCommand: Command {
     let filter = try FilterOptions.parse(arguments, command: name)
     let collector = ExportSummaryCollector()
     let sideFiles = SideFileTally(next: collector)
-    let report = try FilterOptions.read(input, into: sideFiles, filter: filter, arguments: arguments, command: name)
+    let report = try FilterOptions.read(
+      input, into: sideFiles, filter: filter, arguments: arguments, command: name, answersFromExport: true)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {

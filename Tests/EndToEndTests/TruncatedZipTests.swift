@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// A zip cut short: one verdict, naming the member it ends inside (issue 30, item 8).
+@Suite("A truncated zip")
+struct TruncatedZipTests {
+  /// The generated bundle zipped with export.xml first, then its routes by name, and cut at
+  /// `cut` (a fraction of the offset where a member's data begins and ends, by Python's zipfile):
+  /// the zip's path and the sizes and paths of its members.
+  static func cutZip(member: Int, fraction: Double) throws -> (zip: URL, members: [(path: String, size: Int)]) {
+    let top = try Harness.temporaryDirectory()
+    let zip = top.appendingPathComponent("export.zip")
+    let script = """
+      import sys, zipfile, os
+      src, out, member, fraction = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+      names = ['export.xml'] + ['workout-routes/' + n for n in sorted(os.listdir(os.path.join(src, 'workout-routes')))]
+      with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+          for n in names: z.write(os.path.join(src, n), 'apple_health_export/' + n)
+      with zipfile.ZipFile(out) as z:
+          infos = z.infolist()
+      data = open(out, 'rb').read()
+      info = infos[member]
+      start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+      open(out, 'wb').write(data[:start + int(info.compress_size * fraction)])
+      for i in infos: print(i.filename, i.file_size)
+      """
+    let listing = try Harness.toolOutput(
+      "/usr/bin/env",
+      ["python3", "-c", script, GeneratedBundle.exportFolder.path, zip.path, "\(member)", "\(fraction)"])
+    let members = listing.split(separator: "\n").map { line in
+      let parts = line.split(separator: " ")
+      return (path: String(parts[0]), size: Int(parts[1]) ?? -1)
+    }
+    return (zip, members)
+  }
+
+  static func grouped(_ value: Int) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.locale = Locale(identifier: "en_US")
+    return formatter.string(from: NSNumber(value: value)) ?? "\(value)"
+  }
+
+  @Test("cut inside export.xml: the file ends inside it (read X of Y bytes), exit 65", arguments: [0.3, 0.9])
+  func cutInsideExport(fraction: Double) throws {
+    let (zip, members) = try Self.cutZip(member: 0, fraction: fraction)
+    defer { try? FileManager.default.removeItem(at: zip.deletingLastPathComponent()) }
+    for command in [["info"], ["steps"], ["routes"], ["convert", "--to", "csv"]] {
+      for stdin in [false, true] {
+        let result = try Harness.run(command + [stdin ? "-" : zip.path], stdin: stdin ? zip : nil)
+        let name = stdin ? "<stdin>" : zip.path
+        #expect(result.status == 65, "\(command) \(stdin): \(result.stderr)")
+        #expect(
+          result.stderr.hasPrefix(
+            "\(name): error: the file ends inside member 'apple_health_export/export.xml' (read "),
+          "\(command) \(stdin): \(result.stderr)")
+        #expect(
+          result.stderr.contains(" of \(Self.grouped(members[0].size)) bytes)\n"), "\(command): \(result.stderr)")
+        #expect(!result.stderr.contains("decompression failed"))
+      }
+    }
+  }
+
+  @Test("export whole, cut inside a route: answers warn (exit 0); outputs with members stop unless --skip-invalid")
+  func cutAfterExport() throws {
+    let (zip, members) = try Self.cutZip(member: 2, fraction: 0.5)
+    let top = zip.deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: top) }
+    let verdict = "is truncated: it ends inside member '\(members[2].path)' (2 members whole before it"
+    let whole = try Harness.run(["steps", GeneratedBundle.zip.path, "--by", "year"])
+    for stdin in [false, true] {
+      let input = stdin ? "-" : zip.path
+      let name = stdin ? "<stdin>" : zip.path
+      for command in [["steps", "--by", "year"], ["workouts"], ["stats", "--type", "HeartRate"], ["sleep"], ["info"]] {
+        let result = try Harness.run(command + [input], stdin: stdin ? zip : nil)
+        #expect(result.status == 0, "\(command) \(stdin): \(result.stderr)")
+        #expect(result.stderr.contains("warning: \(name) \(verdict)"), "\(command) \(stdin): \(result.stderr)")
+        if command[0] == "steps" { #expect(result.stdout == whole.stdout) }
+      }
+      let outputs: [[String]] = [
+        ["routes"], ["convert", "--to", "jsonl"], ["convert", "--to", "zip", "-o", top.path + "/back.zip"],
+        ["convert", "--to", "csv", "--split", "-o", top.path + "/split"],
+        ["convert", "--to", "parquet", "-o", top.path + "/parquet"], ["load", "--db", top.path + "/h.db"],
+      ]
+      for command in outputs {
+        let failed = try Harness.run(command + [input], stdin: stdin ? zip : nil)
+        #expect(failed.status == 65, "\(command) \(stdin): \(failed.stderr)")
+        #expect(
+          failed.stderr.contains("\(name): error: the file is truncated: it ends inside member '\(members[2].path)'"),
+          "\(command) \(stdin): \(failed.stderr)")
+        let skipped = try Harness.run(command + ["--skip-invalid", input], stdin: stdin ? zip : nil)
+        #expect(skipped.status == 0, "\(command) \(stdin): \(skipped.stderr)")
+        #expect(skipped.stderr.contains("warning: \(name) \(verdict)"), "\(command) \(stdin): \(skipped.stderr)")
+        for path in ["back.zip", "split", "parquet", "h.db"] {
+          try? FileManager.default.removeItem(at: top.appendingPathComponent(path))
+        }
+      }
+    }
+  }
+}
