@@ -120,14 +120,15 @@ struct ZipLayout {
       return (members, directoryOffset, directorySize, at)
     }
 
-    /// Every member's data must end before the central directory begins.
+    /// Every member's data must end before the next member (by offset) begins, the last before
+    /// the central directory: a file with bytes missing from its middle fails this.
     func checkCentralDirectory(_ end: (members: Int, offset: Int64, size: Int64, at: Int64)) -> ZipLayout {
       var layout = ZipLayout(totalMembers: end.members)
       guard end.size >= 0, end.size < Int64(Int32.max), let directory = read(end.offset, Int(end.size)) else {
         return layout
       }
+      var entries: [(name: String, local: Int64, dataEnd: Int64, size: Int64)] = []
       var position = 0
-      var whole = 0
       while position + 46 <= directory.count, signature(directory, position, 1, 2) {
         var compressed = Int64(le(directory, position + 20, 4))
         var uncompressed = Int64(le(directory, position + 24, 4))
@@ -138,17 +139,19 @@ struct ZipLayout {
         let nameEnd = min(directory.count, position + 46 + nameLength)
         let name = String(decoding: directory[(position + 46)..<nameEnd], as: UTF8.self)
         zip64(directory, from: nameEnd, length: extraLength, &uncompressed, &compressed, &local)
-        let header = read(local, 30)
-        let dataEnd =
-          header.map { local + 30 + Int64(le($0, 26, 2)) + Int64(le($0, 28, 2)) + compressed } ?? Int64.max
-        if dataEnd > end.offset {
-          layout.truncated = true
-          layout.cut = ZipTruncation(
-            member: name, wholeMembers: whole, totalMembers: end.members, declaredSize: uncompressed)
-          return layout
-        }
-        whole += 1
+        // The least the member takes (its local header repeats the name; its extra field may
+        // differ): no read per member, so that a zip of many routes is checked at once.
+        entries.append((name, local, local + 30 + Int64(nameLength) + compressed, uncompressed))
         position = nameEnd + extraLength + commentLength
+      }
+      entries.sort { $0.local < $1.local }
+      for (index, entry) in entries.enumerated() {
+        let bound = index + 1 < entries.count ? entries[index + 1].local : end.offset
+        guard entry.dataEnd > bound else { continue }
+        layout.truncated = true
+        layout.cut = ZipTruncation(
+          member: entry.name, wholeMembers: index, totalMembers: end.members, declaredSize: entry.size)
+        return layout
       }
       return layout
     }

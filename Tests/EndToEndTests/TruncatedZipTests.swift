@@ -7,12 +7,17 @@ struct TruncatedZipTests {
   /// The generated bundle zipped with export.xml first, then its routes by name, and cut at
   /// `cut` (a fraction of the offset where a member's data begins and ends, by Python's zipfile):
   /// the zip's path and the sizes and paths of its members.
-  static func cutZip(member: Int, fraction: Double) throws -> (zip: URL, members: [(path: String, size: Int)]) {
+  /// With `hole`, 100 bytes are taken out of that member's data instead, and the offsets after
+  /// them mended: the end-of-central-directory record stays, and tells how many members there are.
+  static func cutZip(member: Int, fraction: Double, hole: Bool = false) throws -> (
+    zip: URL, members: [(path: String, size: Int)]
+  ) {
     let top = try Harness.temporaryDirectory()
     let zip = top.appendingPathComponent("export.zip")
     let script = """
-      import sys, zipfile, os
+      import sys, zipfile, os, struct
       src, out, member, fraction = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+      hole = sys.argv[5] == 'hole'
       names = ['export.xml'] + ['workout-routes/' + n for n in sorted(os.listdir(os.path.join(src, 'workout-routes')))]
       with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
           for n in names: z.write(os.path.join(src, n), 'apple_health_export/' + n)
@@ -21,12 +26,30 @@ struct TruncatedZipTests {
       data = open(out, 'rb').read()
       info = infos[member]
       start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
-      open(out, 'wb').write(data[:start + int(info.compress_size * fraction)])
+      at = start + int(info.compress_size * fraction)
+      if hole:
+          data = bytearray(data[:at] + data[at + 100:])
+          end = data.rfind(b'PK\\x05\\x06')
+          directory = struct.unpack('<I', data[end + 16:end + 20])[0] - 100
+          data[end + 16:end + 20] = struct.pack('<I', directory)
+          p = directory
+          while data[p:p + 4] == b'PK\\x01\\x02':
+              n, e, c = struct.unpack('<HHH', data[p + 28:p + 34])
+              local = struct.unpack('<I', data[p + 42:p + 46])[0]
+              if local > at:
+                  data[p + 42:p + 46] = struct.pack('<I', local - 100)
+              p += 46 + n + e + c
+          open(out, 'wb').write(data)
+      else:
+          open(out, 'wb').write(data[:at])
       for i in infos: print(i.filename, i.file_size)
       """
     let listing = try Harness.toolOutput(
       "/usr/bin/env",
-      ["python3", "-c", script, GeneratedBundle.exportFolder.path, zip.path, "\(member)", "\(fraction)"])
+      [
+        "python3", "-c", script, GeneratedBundle.exportFolder.path, zip.path, "\(member)", "\(fraction)",
+        hole ? "hole" : "cut",
+      ])
     let members = listing.split(separator: "\n").map { line in
       let parts = line.split(separator: " ")
       return (path: String(parts[0]), size: Int(parts[1]) ?? -1)
@@ -96,5 +119,21 @@ struct TruncatedZipTests {
         }
       }
     }
+  }
+
+  @Test("a zip with its end record but a member short: N of M members whole, from the central directory")
+  func memberShortOfItsSize() throws {
+    let (zip, members) = try Self.cutZip(member: 3, fraction: 0.5, hole: true)
+    let top = zip.deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: top) }
+    let verdict = "it ends inside member '\(members[3].path)' (3 of \(members.count) members whole)"
+    for command in [["steps"], ["info"]] {
+      let result = try Harness.run(command + [zip.path])
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      #expect(result.stderr.contains("warning: \(zip.path) is truncated: \(verdict)"), "\(command): \(result.stderr)")
+    }
+    let load = try Harness.run(["load", zip.path, "--db", top.path + "/h.db"])
+    #expect(load.status == 65, "\(load.stderr)")
+    #expect(load.stderr.contains("\(zip.path): error: the file is truncated: \(verdict)"), "\(load.stderr)")
   }
 }

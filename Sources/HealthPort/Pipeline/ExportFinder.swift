@@ -35,6 +35,7 @@ enum ExportFinder {
         var report = try read(member)
         do {
           while let later = try archive.nextEntry() {
+            try archive.stopAtKnownCut()
             _ = try refuseSecondExport(archive, entry: later, first: entry.path, name: name)
           }
         } catch {
