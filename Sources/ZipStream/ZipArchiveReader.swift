@@ -110,6 +110,17 @@ public final class ZipArchiveReader {
     // this thread only.
     let previous = Self.utf8Locale.map { uselocale($0) }
     defer { if let previous { uselocale(previous) } }
+    // The rest of a member not read to its end is skipped here rather than inside
+    // archive_read_next_header, so that a file that ends inside it is told from one that ends
+    // after it.
+    if !memberFinished, memberIndex >= 0 {
+      if archive_read_data_skip(archive) != ARCHIVE_OK {
+        if let cut = cutShort(insideMember: true) { throw cut }
+        throw ZipStreamError(
+          archiveName: archiveName, message: "damaged zip member \(memberPath): \(Self.errorString(archive))")
+      }
+      memberFinished = true
+    }
     let rc = archive_read_next_header(archive, &entry)
     if rc == ARCHIVE_EOF { return nil }
     guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
@@ -161,6 +172,11 @@ public final class ZipArchiveReader {
     }
     return count
   }
+
+  /// What the layout of a zip file shows cut (nil for a whole file or a stream): read before
+  /// libarchive, so also when libarchive reads to the end without an error (a file cut inside
+  /// its central directory, after every member).
+  public var layoutCut: ZipTruncation? { layout?.cut }
 
   /// For a zip file whose layout shows it cut inside the current member: stops there, as reading
   /// it would, before any of it is handed on.

@@ -17,6 +17,12 @@ public struct ZipTruncation: Sendable, Equatable {
   public var bytesRead: Int64 = 0
   /// The member's size as the zip declares it, when it does.
   public var declaredSize: Int64?
+  /// No member is cut: the file ends in its central directory (or where it should begin), so
+  /// every member is whole.
+  public var inDirectory = false
+
+  /// Nothing of the members is lost: only the central directory is cut off.
+  public var membersAllWhole: Bool { member == nil && inDirectory }
 
   /// `the file ends inside member 'M' (read X of Y bytes)`: the verdict for the member being read.
   public var readMessage: String {
@@ -26,11 +32,19 @@ public struct ZipTruncation: Sendable, Equatable {
   }
 
   /// `it ends inside member 'M' (N of M members whole)`: the verdict for the archive as a whole.
-  public var archiveMessage: String { "it ends \(place) (\(wholeCount))" }
-
-  private var place: String {
-    member.map { "inside member '\($0)'" } ?? "after its \(Self.grouped(Int64(wholeMembers))) members"
+  public var archiveMessage: String {
+    let count = Self.grouped(Int64(wholeMembers))
+    if membersAllWhole {
+      return "its central directory is cut off (\(wholeMembers == 1 ? "its one member" : "all \(count) members") whole)"
+    }
+    guard member != nil else {
+      return "it ends after \(wholeMembers == 1 ? "its first member" : "its first \(count) members") (all whole), "
+        + "inside the next member's header or the central directory"
+    }
+    return "it ends \(place) (\(wholeCount))"
   }
+
+  private var place: String { member.map { "inside member '\($0)'" } ?? "after its members" }
 
   private var wholeCount: String {
     let whole = Self.grouped(Int64(wholeMembers))
@@ -188,7 +202,14 @@ struct ZipLayout {
         }
         whole += 1
       }
-      layout.cut = ZipTruncation(member: nil, wholeMembers: whole)
+      // After the last whole member: the central directory (or nothing of it), or a member's
+      // header cut short.
+      let rest = read(offset, Int(max(0, min(4, size - offset)))) ?? []
+      // Nothing left, or a central directory header (or the end records) begun; one or two bytes
+      // could be either.
+      let inDirectory =
+        rest.isEmpty || rest.count >= 3 && rest[0] == 0x50 && rest[1] == 0x4B && [1, 5, 6].contains(rest[2])
+      layout.cut = ZipTruncation(member: nil, wholeMembers: whole, inDirectory: inDirectory)
       return layout
     }
 

@@ -7,6 +7,7 @@ struct TruncatedZipTests {
   /// The generated bundle zipped with export.xml first, then its routes by name, and cut at
   /// `cut` (a fraction of the offset where a member's data begins and ends, by Python's zipfile):
   /// the zip's path and the sizes and paths of its members.
+  /// With `fraction` above 1, the zip is cut that many bytes into its central directory instead.
   /// With `hole`, 100 bytes are taken out of that member's data instead, and the offsets after
   /// them mended: the end-of-central-directory record stays, and tells how many members there are.
   static func cutZip(member: Int, fraction: Double, hole: Bool = false) throws -> (
@@ -27,6 +28,9 @@ struct TruncatedZipTests {
       info = infos[member]
       start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
       at = start + int(info.compress_size * fraction)
+      if fraction > 1:
+          with zipfile.ZipFile(out) as z:
+              at = z.start_dir + int(fraction)
       if hole:
           data = bytearray(data[:at] + data[at + 100:])
           end = data.rfind(b'PK\\x05\\x06')
@@ -135,5 +139,20 @@ struct TruncatedZipTests {
     let load = try Harness.run(["load", zip.path, "--db", top.path + "/h.db"])
     #expect(load.status == 65, "\(load.stderr)")
     #expect(load.stderr.contains("\(zip.path): error: the file is truncated: \(verdict)"), "\(load.stderr)")
+  }
+
+  @Test("a zip file cut inside its central directory: every member whole, a warning, exit 0 for every command")
+  func cutInsideDirectory() throws {
+    let (zip, members) = try Self.cutZip(member: 0, fraction: 10)
+    let top = zip.deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: top) }
+    let verdict = "\(zip.path) is truncated: its central directory is cut off (all \(members.count) members whole)"
+    for command in [
+      ["steps"], ["info"], ["load", "--db", top.path + "/h.db"], ["routes", "-o", top.path + "/r.json"],
+    ] {
+      let result = try Harness.run(command + [zip.path])
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      #expect(result.stderr.contains("warning: \(verdict)"), "\(command): \(result.stderr)")
+    }
   }
 }

@@ -154,7 +154,9 @@ enum BundleReader {
       }
       try sides.drain()
       var report = sides.finish(exportReport)
-      if let cut { report.notes.append(ExportFinder.truncatedWarning(name, cut)) }
+      if let cut = cut ?? archive.layoutCut.flatMap({ $0.membersAllWhole ? $0 : nil }) {
+        report.notes.append(ExportFinder.truncatedWarning(name, cut))
+      }
       try sink.end(report)
       return report
     } catch let error as ZipStreamError {
@@ -167,7 +169,8 @@ enum BundleReader {
   /// or `--skip-invalid` is given; an output that carries the members stops with the error.
   private static func acceptCut(_ archive: ZipArchiveReader, options: ReadOptions) throws -> ZipTruncation {
     let truncation = archive.truncation!
-    guard options.skipInvalid || options.answersFromExport else {
+    // Only the central directory cut off: every member was read.
+    guard options.skipInvalid || options.answersFromExport || truncation.membersAllWhole else {
       throw HealthPortError(
         .malformed, file: archive.archiveName,
         message: "the file is truncated: \(truncation.archiveMessage); --skip-invalid reads the members before it")

@@ -43,6 +43,9 @@ enum ExportFinder {
           guard let cut = archive.truncation else { throw error }
           report.notes.append(truncatedWarning(name, cut))
         }
+        if archive.truncation == nil, let cut = archive.layoutCut, cut.membersAllWhole {
+          report.notes.append(truncatedWarning(name, cut))
+        }
         return report
       }
       throw noExport(name, members: members)
