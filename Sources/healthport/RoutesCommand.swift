@@ -33,7 +33,9 @@ enum RoutesCommand: Command {
 
     GeoJSON (RFC 7946): one Feature per workout with route points, a LineString (one route) or a
     MultiLineString (several), [longitude, latitude, elevation]; properties workout_id, activity,
-    start, end, distance (m), duration (s) and coordTimes, parallel to the coordinates.
+    start, end, distance (m), duration (s) and coordTimes, parallel to the coordinates. GPX
+    files that no workout references follow (without --activity, --type or a source filter):
+    workout_id and activity null, start and end their first and last points, and file.
 
     EXAMPLES:
       healthport routes export.zip --activity running --from 2024-01-01 -o runs.geojson
