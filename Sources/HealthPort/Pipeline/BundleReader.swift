@@ -153,7 +153,7 @@ enum BundleReader {
         try members.deliver(member, from: file.map { .file(path: $0.path, displayName: displayName) })
       }
       try sides.drain()
-      var report = sides.finish(exportReport)
+      var report = sides.finish(exportReport, cutShort: cut.map { !$0.membersAllWhole } ?? false)
       if let cut = cut ?? archive.layoutCut.flatMap({ $0.membersAllWhole ? $0 : nil }) {
         report.notes.append(ExportFinder.truncatedWarning(name, cut))
       }
