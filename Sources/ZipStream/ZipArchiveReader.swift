@@ -191,6 +191,8 @@ public final class ZipArchiveReader {
   /// set; else nil. `insideMember`: the current member was not read to its end.
   private func cutShort(insideMember: Bool) -> ZipStreamError? {
     guard layout?.truncated ?? feed?.reachedEnd ?? false else { return nil }
+    // A member before the one the layout shows cut is damaged, not cut.
+    if let known = layout?.cut, known.member != nil, memberIndex < known.wholeMembers { return nil }
     var cut =
       layout?.cut
       ?? ZipTruncation(
