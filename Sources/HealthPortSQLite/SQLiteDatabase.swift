@@ -96,6 +96,8 @@ public enum SQLiteDatabase {
         from += 1
       }
       if version != from { try db.execute("PRAGMA user_version = \(from)") }
+      // Not a version of its own: the v5 migration takes it in (see the function).
+      try SQLiteSchema.addUnreferencedRouteKeys(db)
     }
   }
 

@@ -9,8 +9,9 @@ final class SideFileLoadState {
   /// The ids the current route's points get; nil while no route is being loaded or its points
   /// are already in the database.
   var route: (workout: Int64?, activity: Int64?, route: Int64?)?
-  /// An unreferenced route: whether it is new is decided from its first point.
-  var checkFirstPoint = false
+  /// The `unreferenced_routes` row of the unreferenced route being loaded, and its file: keyed
+  /// by its points' digest at its end.
+  var unreferenced: (id: Int64, file: String)?
   var position = 0
   var recording: Int64?
   var statements: SideFileStatements?
@@ -18,15 +19,16 @@ final class SideFileLoadState {
 
 /// The side files' statements, prepared on first use.
 struct SideFileStatements {
-  let insertPoint, hasRoutePoints, hasUnreferencedRoute, findWorkout, workoutRoutes, workoutActivities: SQLiteStatement
+  let insertPoint, hasRoutePoints, beginUnreferenced, findWorkout, workoutRoutes, workoutActivities: SQLiteStatement
   let insertRecording, finishRecording, insertSample: SQLiteStatement
+  let unreferencedKeys: UnreferencedRouteKeys
 
   init(_ db: SQLiteConnection) throws {
-    insertPoint = try db.prepare(Statements.insert("route_points", ["person"] + SQLiteSchema.routePointNames))
+    insertPoint = try db.prepare(
+      Statements.insert("route_points", ["person"] + SQLiteSchema.routePointNames + ["unreferenced_route_id"]))
     hasRoutePoints = try db.prepare("SELECT 1 FROM route_points WHERE route_id = ? AND origin = 'gpx' LIMIT 1")
-    hasUnreferencedRoute = try db.prepare(
-      "SELECT 1 FROM route_points WHERE person = ? AND route_id IS NULL AND position = 0 AND time IS ? "
-        + "AND latitude = ? AND longitude = ? LIMIT 1")
+    beginUnreferenced = try db.prepare("INSERT INTO unreferenced_routes (person, file, export_id) VALUES (?, ?, ?)")
+    unreferencedKeys = try UnreferencedRouteKeys(db)
     findWorkout = try db.prepare(
       "SELECT id FROM workouts WHERE person = ? AND activity_type = ? AND start_unix = ? AND end_unix = ? "
         + "AND source_id = ? AND creation_key = ?")
@@ -110,11 +112,16 @@ extension SQLiteLoader {
     switch event {
     case .routeBegin(let file):
       sideFiles.position = 0
-      sideFiles.checkFirstPoint = false
       let ids = sideFiles.joins.ids(of: file)
       guard ids.workout != nil else {
+        // Keyed at its end, by (person, file, digest of its points).
+        try s.unreferencedKeys.removeUnfinished(person: person, file: file.path)
+        try s.beginUnreferenced.bind(1, person)
+        try s.beginUnreferenced.bind(2, file.path)
+        try s.beginUnreferenced.bind(3, result.exportID)
+        try s.beginUnreferenced.run()
+        sideFiles.unreferenced = (db.lastInsertRowID, file.path)
         sideFiles.route = (nil, nil, nil)
-        sideFiles.checkFirstPoint = true
         return
       }
       if let routeID = ids.route {
@@ -128,25 +135,16 @@ extension SQLiteLoader {
       }
       sideFiles.route = ids
     case .routePoints(let points):
-      guard sideFiles.route != nil, let first = points.first else { return }
-      if sideFiles.checkFirstPoint {
-        sideFiles.checkFirstPoint = false
-        var b = Binder(s.hasUnreferencedRoute, text)
-        try b.add(person)
-        try b.add(first.time)
-        try b.add(first.latitudeDegrees)
-        try b.add(first.longitudeDegrees)
-        let loaded = try s.hasUnreferencedRoute.step()
-        s.hasUnreferencedRoute.reset()
-        text.arena.reset()
-        if loaded {
-          sideFiles.route = nil
-          return
-        }
-      }
+      guard sideFiles.route != nil else { return }
       for point in points { try insertPoint(origin: "gpx", time: point.time, point) }
       try commitIfDue()
-    case .routeEnd: sideFiles.route = nil
+    case .routeEnd:
+      sideFiles.route = nil
+      if let route = sideFiles.unreferenced {
+        sideFiles.unreferenced = nil
+        let removed = try s.unreferencedKeys.finish(route.id, person: person, file: route.file)
+        count(.routePoints, -removed)
+      }
     case .ecgBegin(let recording):
       var b = Binder(s.insertRecording, text)
       try b.add(person)
@@ -234,6 +232,7 @@ extension SQLiteLoader {
     ] {
       try b.add(field)
     }
+    try b.add(sideFiles.unreferenced?.id)
     try b.run()
     sideFiles.position += 1
     count(.routePoints)

@@ -19,7 +19,8 @@ extension SQLiteSchema {
     CREATE TABLE route_points (
       id INTEGER PRIMARY KEY,
       person TEXT NOT NULL,
-      \(ColumnCatalog.routePoints.columnNames.map { routePointColumns.definition($0) }.joined(separator: ",\n  "))
+      \(ColumnCatalog.routePoints.columnNames.map { routePointColumns.definition($0) }.joined(separator: ",\n  ")),
+      unreferenced_route_id INTEGER
     );
     CREATE INDEX route_points_route ON route_points (route_id, position);
     CREATE INDEX route_points_workout ON route_points (workout_id);

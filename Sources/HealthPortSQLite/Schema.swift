@@ -270,6 +270,7 @@ public enum SQLiteSchema {
     \(views)
     \(sideFileTables)
     \(sideFileViews)
+    \(unreferencedRouteTables)
     """
 
   static let recordsKey = """

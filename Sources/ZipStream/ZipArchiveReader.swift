@@ -38,12 +38,22 @@ public final class ZipArchiveReader {
   private var memberPath = ""
   private var memberEncrypted = false
   private var memberInputStart: Int64 = 0
+  private var memberDeclaredSize: Int64?
+  /// The current member's bytes were all read.
+  private var memberFinished = true
+  /// The position of the current member among all the archive's members (folders too), from 0.
+  public private(set) var memberIndex = -1
+  /// A zip file's layout, read before libarchive opens it (nil for a stream).
+  private let layout: ZipLayout?
+  /// Set when reading stopped because the archive ends before its members do: what was cut.
+  public private(set) var truncation: ZipTruncation?
 
   /// Opens a zip file by path (seekable: the central directory is used when present).
   public init(path: String) throws {
     archiveName = path
     archive = archive_read_new()
     feed = nil
+    layout = Self.layout(path: path)
     archive_read_support_format_zip(archive)
     // Compressed bytes read at a time (1 MiB held a megabyte more for the whole read).
     let rc = archive_read_open_filename(archive, path, 256 << 10)
@@ -60,6 +70,7 @@ public final class ZipArchiveReader {
     archive = archive_read_new()
     let feed = StreamFeed(fileDescriptor: fileDescriptor, prefix: prefix)
     self.feed = feed
+    layout = nil
     archive_read_support_format_zip(archive)
     let rc = archive_read_open(
       archive, Unmanaged.passUnretained(feed).toOpaque(), nil,
@@ -99,11 +110,25 @@ public final class ZipArchiveReader {
     // this thread only.
     let previous = Self.utf8Locale.map { uselocale($0) }
     defer { if let previous { uselocale(previous) } }
+    // The rest of a member not read to its end is skipped here rather than inside
+    // archive_read_next_header, so that a file that ends inside it is told from one that ends
+    // after it.
+    if !memberFinished, memberIndex >= 0 {
+      if archive_read_data_skip(archive) != ARCHIVE_OK {
+        if let cut = cutShort(insideMember: true) { throw cut }
+        throw ZipStreamError(
+          archiveName: archiveName, message: "damaged zip member \(memberPath): \(Self.errorString(archive))")
+      }
+      memberFinished = true
+    }
     let rc = archive_read_next_header(archive, &entry)
     if rc == ARCHIVE_EOF { return nil }
     guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
+      if let cut = cutShort(insideMember: !memberFinished) { throw cut }
       throw ZipStreamError(archiveName: archiveName, message: "damaged zip archive: \(Self.errorString(archive))")
     }
+    memberIndex += 1
+    memberFinished = false
     memberOutput = 0
     memberInputStart = archive_filter_bytes(archive, -1)
     let path =
@@ -113,6 +138,7 @@ public final class ZipArchiveReader {
     memberEncrypted = archive_entry_is_encrypted(entry) != 0
     let type = archive_entry_filetype(entry)
     let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+    memberDeclaredSize = size
     let modified: Int64? = archive_entry_mtime_is_set(entry) != 0 ? Int64(archive_entry_mtime(entry)) : nil
     return ZipEntry(
       path: path, isRegularFile: type == 0o100000, declaredSize: size, isDirectory: type == 0o040000,
@@ -129,9 +155,11 @@ public final class ZipArchiveReader {
     }
     let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
     if count < 0 {
+      if let cut = cutShort(insideMember: true) { throw cut }
       throw ZipStreamError(
         archiveName: archiveName, message: "damaged zip member \(memberPath): \(Self.errorString(archive))")
     }
+    if count == 0 { memberFinished = true }
     memberOutput += count
     if memberOutput > bombThreshold {
       let consumed = max(1, archive_filter_bytes(archive, -1) - memberInputStart)
@@ -143,6 +171,50 @@ public final class ZipArchiveReader {
       }
     }
     return count
+  }
+
+  /// What the layout of a zip file shows cut (nil for a whole file or a stream): read before
+  /// libarchive, so also when libarchive reads to the end without an error (a file cut inside
+  /// its central directory, after every member).
+  public var layoutCut: ZipTruncation? { layout?.cut }
+
+  /// For a zip file whose layout shows it cut inside the current member: stops there, as reading
+  /// it would, before any of it is handed on.
+  public func stopAtKnownCut() throws {
+    guard let cut = layout?.cut, cut.member != nil, memberIndex >= cut.wholeMembers else { return }
+    truncation = cut
+    throw ZipStreamError(archiveName: archiveName, message: cut.readMessage)
+  }
+
+  /// When libarchive failed because the archive ends before its members do (the layout of a
+  /// file says so, or a stream reached its end), the error that says where, and ``truncation``
+  /// set; else nil. `insideMember`: the current member was not read to its end.
+  private func cutShort(insideMember: Bool) -> ZipStreamError? {
+    guard layout?.truncated ?? feed?.reachedEnd ?? false else { return nil }
+    // A member before the one the layout shows cut is damaged, not cut.
+    if let known = layout?.cut, known.member != nil, memberIndex < known.wholeMembers { return nil }
+    var cut =
+      layout?.cut
+      ?? ZipTruncation(
+        member: insideMember && memberIndex >= 0 ? memberPath : nil,
+        wholeMembers: insideMember ? max(0, memberIndex) : memberIndex + 1, totalMembers: layout?.totalMembers,
+        declaredSize: memberDeclaredSize)
+    if cut.member == memberPath, memberIndex >= 0 {
+      cut.bytesRead = Int64(memberOutput)
+      cut.declaredSize = cut.declaredSize ?? memberDeclaredSize
+    }
+    truncation = cut
+    return ZipStreamError(archiveName: archiveName, message: cut.readMessage)
+  }
+
+  /// The layout of the zip file at `path` (nil when it cannot be opened: libarchive says why).
+  private static func layout(path: String) -> ZipLayout? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return ZipLayout.scan(descriptor: descriptor, size: Int64(info.st_size))
   }
 
   /// A UTF-8 `LC_CTYPE` locale for ``nextEntry()``, or nil when the system has none.
@@ -174,6 +246,8 @@ private final class StreamFeed {
   var prefix: [UInt8]
   var buffer: UnsafeMutableRawPointer
   let capacity = 1 << 20
+  /// The descriptor said end of file.
+  var reachedEnd = false
 
   init(fileDescriptor: Int32, prefix: [UInt8]) {
     self.fileDescriptor = fileDescriptor
@@ -194,6 +268,7 @@ private final class StreamFeed {
     while true {
       let count = Glibc.read(fileDescriptor, buffer, capacity)
       if count < 0 && errno == EINTR { continue }
+      if count == 0 { reachedEnd = true }
       out?.pointee = UnsafeRawPointer(buffer)
       return count
     }

@@ -98,12 +98,14 @@ enum FilterOptions {
   /// the total of `--skip-invalid` skips.
   @discardableResult
   static func read(
-    _ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments, command: String
+    _ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments, command: String,
+    answersFromExport: Bool = false
   ) throws -> ReadReport {
     try checkInput(input, command: command)
     let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+    options.answersFromExport = answersFromExport
     let names = watchesSources(arguments) ? SourceNamesSink(next: wrap(sink, in: filter)) : nil
     let report: ReadReport
     do {

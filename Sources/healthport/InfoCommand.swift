@@ -38,7 +38,8 @@ enum InfoCommand: Command {
     // Plain `info` keeps its parallel tally of Records: the census goes beside it only when asked.
     let census = arguments.flag("--rewrites") ? RewriteCensus() : nil
     let sideFiles = SideFileTally(next: census.map { SinkGroup([collector, $0]) } ?? collector)
-    let report = try FilterOptions.read(input, into: sideFiles, filter: filter, arguments: arguments, command: name)
+    let report = try FilterOptions.read(
+      input, into: sideFiles, filter: filter, arguments: arguments, command: name, answersFromExport: true)
     let out = OutputStream()
     var bytes: [UInt8] = []
     if format == "json" {

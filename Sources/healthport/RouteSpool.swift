@@ -8,14 +8,25 @@ import HealthPort
 /// and inline `Location`s) spooled to a temporary file as they stream, so that a workout's routes
 /// can be written together, in flat memory, whatever order the files came in.
 final class RouteSpool: ExportSink {
-  /// A workout with route points, as written out.
+  /// A workout with route points, or a GPX file that no workout references, as written out.
   struct WorkoutRoutes {
-    var number: Int
-    var activity: String
+    /// The workout's number among those selected; nil for an unreferenced route.
+    var number: Int?
+    /// Without `HKWorkoutActivityType`; nil for an unreferenced route.
+    var activity: String?
     var start: HealthDate
     var end: HealthDate
     /// Seconds: the workout's `duration` when its unit is known, else end − start.
     var duration: Double
+    /// An unreferenced route's file (`/workout-routes/route_….gpx`) and its first and last
+    /// points' times as written; nil for a workout.
+    var file: String?
+    var firstTime: String?
+    var lastTime: String?
+
+    /// `start` and `end` as written out: the workout's, or the points' times.
+    var startText: String { firstTime ?? start.description }
+    var endText: String { lastTime ?? end.description }
     /// Each route's points in the spool: byte offset and point count, in the order of the
     /// workout's `WorkoutRoute`s (GPX files may arrive in any order).
     var routes: [(offset: Int64, points: Int)] { stored.sorted { $0.index < $1.index }.map { ($0.offset, $0.points) } }
@@ -23,10 +34,19 @@ final class RouteSpool: ExportSink {
   }
 
   private(set) var workouts: [WorkoutRoutes] = []
+  /// The GPX files that no workout references, in file order: written when no `--activity`,
+  /// `--type` or source filter is given, and the first point is within the dates.
+  private(set) var unreferenced: [WorkoutRoutes] = []
   private let file: SpoolWriter
   private var current: Int?
+  private let filter: ExportFilter
+  /// An unreferenced route being read.
+  private var pending: WorkoutRoutes?
 
-  init() throws { file = try SpoolWriter() }
+  init(filter: ExportFilter = ExportFilter()) throws {
+    file = try SpoolWriter()
+    self.filter = filter
+  }
 
   deinit { file.remove() }
 
@@ -67,15 +87,48 @@ final class RouteSpool: ExportSink {
     case .routeBegin(let route):
       current = route.join.map(\.workoutIndex).flatMap { $0 >= 0 && $0 < workouts.count ? $0 : nil }
       if let current, let join = route.join { workouts[current].stored.append((join.routeIndex, file.offset, 0)) }
+      if route.join == nil, filter.types == nil, filter.activities == nil, filter.sourceProducts.isEmpty,
+        filter.sourceText == nil
+      {
+        let none = HealthDate(secondsSince1970: 0, offsetSeconds: 0)
+        pending = WorkoutRoutes(start: none, end: none, duration: 0, file: route.path, stored: [(0, file.offset, 0)])
+      }
     case .routePoints(let points):
+      if var route = pending {
+        for point in points { try file.append(point) }
+        route.stored[0].points += points.count
+        route.firstTime = route.firstTime ?? points.first?.time
+        route.lastTime = points.last?.time ?? route.lastTime
+        pending = route
+      }
       guard let current else { return }
       for point in points { try file.append(point) }
       workouts[current].stored[workouts[current].stored.count - 1].points += points.count
     case .routeEnd:
       if let current, workouts[current].stored.last?.points == 0 { workouts[current].stored.removeLast() }
       current = nil
+      if let route = pending { keepUnreferenced(route) }
+      pending = nil
     case .ecgBegin, .ecgSamples, .ecgEnd: break
     }
+  }
+
+  /// Keeps an unreferenced route with points whose first point is within the date filter (a
+  /// route without times only without one): start and end are its first and last points'.
+  private func keepUnreferenced(_ route: WorkoutRoutes) {
+    var route = route
+    guard route.stored[0].points > 0 else { return }
+    let first = route.firstTime.flatMap { HealthDate.flexible($0) }
+    let last = route.lastTime.flatMap { HealthDate.flexible($0) }
+    if filter.from != nil || filter.to != nil {
+      guard let first, filter.inRange(first) else { return }
+    }
+    if let first, let last {
+      route.start = first
+      route.end = last
+      route.duration = Double(last.secondsSince1970 - first.secondsSince1970)
+    }
+    unreferenced.append(route)
   }
 
   /// Calls `body` with each point of the route at `route`, in order.

@@ -33,7 +33,9 @@ enum RoutesCommand: Command {
 
     GeoJSON (RFC 7946): one Feature per workout with route points, a LineString (one route) or a
     MultiLineString (several), [longitude, latitude, elevation]; properties workout_id, activity,
-    start, end, distance (m), duration (s) and coordTimes, parallel to the coordinates.
+    start, end, distance (m), duration (s) and coordTimes, parallel to the coordinates. GPX
+    files that no workout references follow (without --activity, --type or a source filter):
+    workout_id and activity null, start and end their first and last points, and file.
 
     EXAMPLES:
       healthport routes export.zip --activity running --from 2024-01-01 -o runs.geojson
@@ -48,16 +50,18 @@ enum RoutesCommand: Command {
     if perWorkout, format != "gpx" || output == nil {
       throw HealthPortError(.usage, message: "--per-workout needs --to gpx and -o FOLDER")
     }
-    let spool = try RouteSpool()
+    let spool = try RouteSpool(filter: filter)
     try FilterOptions.read(input, into: spool, filter: filter, arguments: arguments, command: name)
-    let workouts = spool.workouts.filter { !$0.routes.isEmpty }
+    let workouts = spool.workouts.filter { !$0.routes.isEmpty } + spool.unreferenced
     if perWorkout, let output {
       // One folder output: every file appears, with the manifest, or none does.
       let folder = try FolderOutput(path: output, protecting: input, writes: "--per-workout")
       do {
         for workout in workouts {
           let stamp = RouteSpool.utcText(workout.start).filter { $0 != ":" && $0 != "-" }
-          let name = FileNames.sanitized("route_\(workout.number)_\(workout.activity)_\(stamp)") + ".gpx"
+          let name =
+            workout.file.map { FileNames.sanitized("unreferenced_" + Self.baseName($0, dropping: ".gpx")) + ".gpx" }
+            ?? FileNames.sanitized("route_\(workout.number ?? 0)_\(workout.activity ?? "")_\(stamp)") + ".gpx"
           try writeGPX([workout], spool, to: try OutputStream(path: folder.root + "/" + name))
         }
         try folder.commit()
@@ -158,12 +162,17 @@ enum RoutesCommand: Command {
           try out.write(line)
         }
         if multi { try out.write("]") }
-        var properties: [UInt8] = Array("}, \"properties\": {\"workout_id\": \(workout.number), \"activity\": ".utf8)
-        JSONEscaping.appendString(workout.activity, to: &properties)
+        let number = workout.number.map { "\($0)" } ?? "null"
+        var properties: [UInt8] = Array("}, \"properties\": {\"workout_id\": \(number), \"activity\": ".utf8)
+        JSONEscaping.appendOptional(workout.activity, to: &properties)
         properties.append(contentsOf: Array(", \"start\": ".utf8))
-        JSONEscaping.appendString(workout.start.description, to: &properties)
+        JSONEscaping.appendString(workout.startText, to: &properties)
         properties.append(contentsOf: Array(", \"end\": ".utf8))
-        JSONEscaping.appendString(workout.end.description, to: &properties)
+        JSONEscaping.appendString(workout.endText, to: &properties)
+        if let file = workout.file {
+          properties.append(contentsOf: Array(", \"file\": ".utf8))
+          JSONEscaping.appendString(file, to: &properties)
+        }
         properties.append(
           contentsOf: Array(
             ", \"distance\": \(NumberText.format(distance)), \"duration\": \(NumberText.format(workout.duration)), \"coordTimes\": "
@@ -208,7 +217,10 @@ enum RoutesCommand: Command {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"healthport\" "
           + "xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
       for workout in workouts {
-        try out.write("  <trk>\n    <name>\(workout.activity) \(workout.start)</name>\n")
+        let title =
+          workout.file.map { "unreferenced " + baseName($0) } ?? "\(workout.activity ?? "") \(workout.start)"
+        let escaped = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        try out.write("  <trk>\n    <name>\(escaped)</name>\n")
         for route in workout.routes {
           try out.write("    <trkseg>\n")
           var text: [UInt8] = []
@@ -247,7 +259,8 @@ enum RoutesCommand: Command {
           var position = 0
           try spool.forEachPoint(route) { point in
             let fields = [
-              "\(workout.number)", workout.activity, workout.start.description, "\(index)", "\(position)", point.time,
+              workout.number.map { "\($0)" }, workout.activity, workout.startText, "\(index)", "\(position)",
+              point.time,
               point.latitude, point.longitude, point.elevation, point.speed, point.course, point.horizontalAccuracy,
               point.verticalAccuracy,
             ]
@@ -266,6 +279,12 @@ enum RoutesCommand: Command {
         }
       }
     }
+  }
+
+  /// `route_x.gpx` of `/workout-routes/route_x.gpx`, without `dropping` at its end.
+  static func baseName(_ path: String, dropping suffix: String = "") -> String {
+    let base = path.split(separator: "/").last.map(String.init) ?? path
+    return base.hasSuffix(suffix) ? String(base.dropLast(suffix.count)) : base
   }
 
   /// The text when it is a JSON number (GPX's decimals are), else the number it reads as.

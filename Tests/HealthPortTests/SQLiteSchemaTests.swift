@@ -14,10 +14,12 @@ struct SQLiteSchemaTests {
   static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/sqlite/schema-v3.sql")
 
-  /// The side files' tables, indexes and view (version 4), compared apart from the golden file.
+  /// The side files' tables, indexes and view (version 4, and the key of unreferenced routes),
+  /// compared apart from the golden file.
   static let sideFileNames = [
     "ecg_recordings", "ecg_recordings_key", "ecg_samples", "route_points", "route_points_route",
-    "route_points_workout", "workout_routes_summary",
+    "route_points_unreferenced", "route_points_workout", "unreferenced_routes", "unreferenced_routes_key",
+    "workout_routes_summary",
   ]
 
   static func master(_ db: SQLiteConnection, sideFiles: Bool = false) throws -> String {

@@ -21,8 +21,13 @@ enum BundleReader {
     let sides = SideFileReader(options: options, bundle: bundle)
     defer { sides.stop() }
     let members = MemberEvents(sink: sink, sides: sides)
+    let archive: ZipArchiveReader
+    do { archive = try openArchive(stream) } catch let error as ZipStreamError {
+      throw HealthPortError(.malformed, file: error.archiveName, message: error.message)
+    }
+    /// Where the archive ends before its members do, once the export is whole.
+    var cut: ZipTruncation?
     do {
-      let archive = try openArchive(stream)
       var files = 0
       var ordinal = -1
       var readExport = false
@@ -31,93 +36,100 @@ enum BundleReader {
       var later: Set<Int> = []
       var spooled: [(BundleMember, SpoolFile?, String)] = []
       defer { for (_, file, _) in spooled { file?.remove() } }
-      while let entry = try archive.nextEntry() {
-        guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
-        ordinal += 1
-        let member = BundleMember(
-          index: ordinal, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
-        // Members before the export are read in a second pass (spooled, from stdin); those after
-        // it then wait for that pass too, so that members reach the sink in the zip's order whatever the command (route
-        // ids follow it), and a writer keeping that order does not hold every later one, a
-        // temporary file each, until the pass comes.
-        if readExport, !later.isEmpty || !spooled.isEmpty {
-          if !entry.isDirectory { files += 1 }
-          let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
-          guard members.lossless || SideFilePath(entry.path) != nil else { continue }
-          if stream.path != nil {
-            later.insert(ordinal)
-          } else if entry.isDirectory {
-            spooled.append((member, nil, ""))
-          } else {
-            let source = memberSource(archive, entry: entry, name: name)
-            let file = try SpoolFile(
-              copying: prefix.isEmpty ? source : PrefixedByteSource(prefix: prefix, base: source))
-            spooled.append((member, file, source.displayName))
-          }
-          continue
-        }
-        if entry.isDirectory {
-          if readExport {
-            try members.deliver(member, from: nil)
-          } else if stream.path != nil {
-            later.insert(ordinal)
-          } else {
-            spooled.append((member, nil, ""))
-          }
-          continue
-        }
-        files += 1
-        let source = memberSource(archive, entry: entry, name: name)
-        if readExport {
-          let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
-          if SideFilePath(entry.path) != nil || members.lossless {
-            try members.deliver(
-              member, from: .stream(prefix.isEmpty ? source : PrefixedByteSource(prefix: prefix, base: source)))
-          }
-          continue
-        }
-        if SideFilePath(entry.path) == nil {
-          switch try sniff(archive, entry: entry, name: name, size: stream.size) {
-          case .export(let export):
-            exportPath = entry.path
-            try members.beginExport(
-              BundleMember(index: ordinal, path: entry.path, kind: .export, modified: entry.modified))
-            let digested =
-              members.lossless ? DigestByteSource(export, keeping: stream.path == nil ? StagedBytes() : nil) : nil
-            bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
-            _ = try XMLExportReader(options: options).read(digested ?? export, format: .zip, into: bundle)
-            readExport = true
-            if let digested {
-              let exportOrdinal = ordinal
-              try members.exportRaw(bundle, digested) {
-                if let copy = digested.copy { return try copy.replay($0) }
-                let again = try ZipArchiveReader(path: stream.path!)
-                var index = -1
-                while let entry = try again.nextEntry() {
-                  guard entry.isRegularFile || entry.isDirectory else { continue }
-                  index += 1
-                  guard index == exportOrdinal else { continue }
-                  try MemberEvents.copy(memberSource(again, entry: entry, name: name), $0)
-                  return
-                }
-              }
-            }
-            continue
-          case .other(let prefix):
-            guard members.lossless else { continue }
+      reading: while true {
+        do {
+          guard let entry = try archive.nextEntry() else { break reading }
+          if readExport { try archive.stopAtKnownCut() }
+          guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
+          ordinal += 1
+          let member = BundleMember(
+            index: ordinal, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
+          // Members before the export are read in a second pass (spooled, from stdin); those after
+          // it then wait for that pass too, so that members reach the sink in the zip's order whatever the command (route
+          // ids follow it), and a writer keeping that order does not hold every later one, a
+          // temporary file each, until the pass comes.
+          if readExport, !later.isEmpty || !spooled.isEmpty {
+            if !entry.isDirectory { files += 1 }
+            let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
+            guard members.lossless || SideFilePath(entry.path) != nil else { continue }
             if stream.path != nil {
               later.insert(ordinal)
+            } else if entry.isDirectory {
+              spooled.append((member, nil, ""))
             } else {
-              let file = try SpoolFile(copying: PrefixedByteSource(prefix: prefix, base: source))
+              let source = memberSource(archive, entry: entry, name: name)
+              let file = try SpoolFile(
+                copying: prefix.isEmpty ? source : PrefixedByteSource(prefix: prefix, base: source))
               spooled.append((member, file, source.displayName))
             }
             continue
           }
-        }
-        if stream.path != nil {
-          later.insert(ordinal)
-        } else {
-          spooled.append((member, try SpoolFile(copying: source), source.displayName))
+          if entry.isDirectory {
+            if readExport {
+              try members.deliver(member, from: nil)
+            } else if stream.path != nil {
+              later.insert(ordinal)
+            } else {
+              spooled.append((member, nil, ""))
+            }
+            continue
+          }
+          files += 1
+          let source = memberSource(archive, entry: entry, name: name)
+          if readExport {
+            let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
+            if SideFilePath(entry.path) != nil || members.lossless {
+              try members.deliver(
+                member, from: .stream(prefix.isEmpty ? source : PrefixedByteSource(prefix: prefix, base: source)))
+            }
+            continue
+          }
+          if SideFilePath(entry.path) == nil {
+            switch try sniff(archive, entry: entry, name: name, size: stream.size) {
+            case .export(let export):
+              exportPath = entry.path
+              try members.beginExport(
+                BundleMember(index: ordinal, path: entry.path, kind: .export, modified: entry.modified))
+              let digested =
+                members.lossless ? DigestByteSource(export, keeping: stream.path == nil ? StagedBytes() : nil) : nil
+              bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
+              _ = try XMLExportReader(options: options).read(digested ?? export, format: .zip, into: bundle)
+              readExport = true
+              if let digested {
+                let exportOrdinal = ordinal
+                try members.exportRaw(bundle, digested) {
+                  if let copy = digested.copy { return try copy.replay($0) }
+                  let again = try ZipArchiveReader(path: stream.path!)
+                  var index = -1
+                  while let entry = try again.nextEntry() {
+                    guard entry.isRegularFile || entry.isDirectory else { continue }
+                    index += 1
+                    guard index == exportOrdinal else { continue }
+                    try MemberEvents.copy(memberSource(again, entry: entry, name: name), $0)
+                    return
+                  }
+                }
+              }
+              continue
+            case .other(let prefix):
+              guard members.lossless else { continue }
+              if stream.path != nil {
+                later.insert(ordinal)
+              } else {
+                let file = try SpoolFile(copying: PrefixedByteSource(prefix: prefix, base: source))
+                spooled.append((member, file, source.displayName))
+              }
+              continue
+            }
+          }
+          if stream.path != nil {
+            later.insert(ordinal)
+          } else {
+            spooled.append((member, try SpoolFile(copying: source), source.displayName))
+          }
+        } catch  where readExport && archive.truncation != nil {
+          cut = try acceptCut(archive, options: options)
+          break
         }
       }
       guard readExport, let exportReport = bundle.exportReport else {
@@ -127,6 +139,7 @@ enum BundleReader {
         let again = try ZipArchiveReader(path: path)
         var second = -1
         while let entry = try again.nextEntry() {
+          if let cut, again.memberIndex >= cut.wholeMembers { break }
           guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
           second += 1
           guard later.contains(second) else { continue }
@@ -140,12 +153,29 @@ enum BundleReader {
         try members.deliver(member, from: file.map { .file(path: $0.path, displayName: displayName) })
       }
       try sides.drain()
-      let report = sides.finish(exportReport)
+      var report = sides.finish(exportReport, cutShort: cut.map { !$0.membersAllWhole } ?? false)
+      if let cut = cut ?? archive.layoutCut.flatMap({ $0.membersAllWhole ? $0 : nil }) {
+        report.notes.append(ExportFinder.truncatedWarning(name, cut))
+      }
       try sink.end(report)
       return report
     } catch let error as ZipStreamError {
       throw HealthPortError(.malformed, file: error.archiveName, message: error.message)
     }
+  }
+
+  /// Where the archive ends, when the export was read whole and the archive ends inside a later
+  /// member: the members before it are read when the command answers from the export (`info`)
+  /// or `--skip-invalid` is given; an output that carries the members stops with the error.
+  private static func acceptCut(_ archive: ZipArchiveReader, options: ReadOptions) throws -> ZipTruncation {
+    let truncation = archive.truncation!
+    // Only the central directory cut off: every member was read.
+    guard options.skipInvalid || options.answersFromExport || truncation.membersAllWhole else {
+      throw HealthPortError(
+        .malformed, file: archive.archiveName,
+        message: "the file is truncated: \(truncation.archiveMessage); --skip-invalid reads the members before it")
+    }
+    return truncation
   }
 
   private enum Sniffed {

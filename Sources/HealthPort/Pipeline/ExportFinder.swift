@@ -32,9 +32,19 @@ enum ExportFinder {
         guard entry.isRegularFile else { continue }
         members += 1
         guard let member = try sniffExport(archive, entry: entry, name: name, size: stream.size) else { continue }
-        let report = try read(member)
-        while let later = try archive.nextEntry() {
-          _ = try refuseSecondExport(archive, entry: later, first: entry.path, name: name)
+        var report = try read(member)
+        do {
+          while let later = try archive.nextEntry() {
+            try archive.stopAtKnownCut()
+            _ = try refuseSecondExport(archive, entry: later, first: entry.path, name: name)
+          }
+        } catch {
+          // The export is whole: an answer from it stands, with a warning for what is cut.
+          guard let cut = archive.truncation else { throw error }
+          report.notes.append(truncatedWarning(name, cut))
+        }
+        if archive.truncation == nil, let cut = archive.layoutCut, cut.membersAllWhole {
+          report.notes.append(truncatedWarning(name, cut))
         }
         return report
       }
@@ -42,6 +52,11 @@ enum ExportFinder {
     } catch let error as ZipStreamError {
       throw HealthPortError(.malformed, file: error.archiveName, message: error.message)
     }
+  }
+
+  /// `export.zip is truncated: it ends inside member '…/route_….gpx' (N of M members whole)`.
+  static func truncatedWarning(_ name: String, _ cut: ZipTruncation) -> String {
+    "\(name) is truncated: \(cut.archiveMessage)"
   }
 
   /// Looks at a member after the export: one named like an export (`.xml`, not a side file)

@@ -15,6 +15,10 @@ public struct ReadOptions: Sendable {
   /// Pass over damaged top-level elements (reported through `onSkip` and
   /// ``ReadReport/skipped``) instead of stopping at the first.
   public var skipInvalid = false
+  /// The command answers from the export alone (`info`): a zip that ends after its export, inside
+  /// a later member, is read up to that member with a warning (``ReadReport/notes``) rather than
+  /// an error, as with ``skipInvalid``.
+  public var answersFromExport = false
   /// Called with each skip as it happens (`path:line:col: error: …`).
   public var onSkip: (@Sendable (String) -> Void)?
   /// Build elements and run the sink on a second thread while libxml2 parses (XML inputs): the

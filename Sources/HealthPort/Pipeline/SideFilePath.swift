@@ -43,13 +43,16 @@ public struct SideFileReport: Sendable {
   public var unreferencedRoutes: [String] = []
   /// `FileReference`s whose file the export does not hold: the path, and where the workout is.
   public var missingRoutes: [(path: String, workout: String)] = []
+  /// The zip ended inside a member after the export: a missing route may be past the cut.
+  public var cutShort = false
 
   public init() {}
 
   /// The warnings these make, for ``ReadReport/warnings`` and stderr.
   var notes: [String] {
     var notes = missingRoutes.map {
-      "\($0.workout) references \($0.path), which the export does not hold (the route is left out)"
+      "\($0.workout) references \($0.path), which the export does not hold "
+        + (cutShort ? "before the point where the zip is cut (the route is left out)" : "(the route is left out)")
     }
     if !unreferencedRoutes.isEmpty {
       let list = unreferencedRoutes.prefix(5).joined(separator: ", ")

@@ -160,8 +160,9 @@ final class SideFileReader {
   private var lossless: Bool { bundle.next.wantsBundleMembers }
 
   /// The report of the whole read: the export's, with the side files and their warnings.
-  func finish(_ exportReport: ReadReport) -> ReadReport {
+  func finish(_ exportReport: ReadReport, cutShort: Bool = false) -> ReadReport {
     var result = exportReport
+    report.cutShort = cutShort
     report.missingRoutes = bundle.references.filter { !$0.value.seen }
       .sorted { ($0.value.workoutIndex, $0.value.routeIndex) < ($1.value.workoutIndex, $1.value.routeIndex) }
       .map { (path: $0.key, workout: $0.value.workout) }

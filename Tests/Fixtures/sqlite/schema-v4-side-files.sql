@@ -46,14 +46,31 @@ CREATE TABLE route_points (
   speed REAL,
   course REAL,
   horizontal_accuracy REAL,
-  vertical_accuracy REAL
+  vertical_accuracy REAL,
+  unreferenced_route_id INTEGER
 )
 
 -- index route_points_route
 CREATE INDEX route_points_route ON route_points (route_id, position)
 
+-- index route_points_unreferenced
+CREATE INDEX route_points_unreferenced ON route_points (unreferenced_route_id, position)
+
 -- index route_points_workout
 CREATE INDEX route_points_workout ON route_points (workout_id)
+
+-- table unreferenced_routes
+CREATE TABLE unreferenced_routes (
+  id INTEGER PRIMARY KEY,
+  person TEXT NOT NULL,
+  file TEXT NOT NULL,
+  digest TEXT,
+  points INTEGER NOT NULL DEFAULT 0,
+  export_id INTEGER
+)
+
+-- index unreferenced_routes_key
+CREATE UNIQUE INDEX unreferenced_routes_key ON unreferenced_routes (person, file, digest)
 
 -- view workout_routes_summary
 CREATE VIEW workout_routes_summary AS
