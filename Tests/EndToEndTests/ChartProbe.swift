@@ -16,11 +16,11 @@ enum ChartProbe {
 
     def chart(path):
         text = open(path, encoding="utf-8").read()
-        out = {"table": None}
+        out = {"table": None, "header": None}
         if path.lower().endswith((".html", ".htm")):
             start, end = text.index("<svg"), text.index("</svg>") + len("</svg>")
             svg_text = text[start:end]
-            out["table"] = table(text)
+            out["header"], out["table"] = table(text)
         else:
             svg_text = text
         root = ET.fromstring(svg_text.encode("utf-8"))
@@ -41,15 +41,17 @@ enum ChartProbe {
     class Table(HTMLParser):
         def __init__(self):
             super().__init__()
-            self.rows, self.cell, self.in_body = [], None, False
+            self.rows, self.header, self.cell, self.in_body, self.in_head = [], [], None, False, False
         def handle_starttag(self, tag, attrs):
             if tag == "tbody": self.in_body = True
+            elif tag == "thead": self.in_head = True
             elif tag == "tr" and self.in_body: self.rows.append([])
-            elif tag in ("td", "th") and self.in_body: self.cell = ""
+            elif tag in ("td", "th") and (self.in_body or self.in_head): self.cell = ""
         def handle_endtag(self, tag):
             if tag == "tbody": self.in_body = False
+            elif tag == "thead": self.in_head = False
             elif tag in ("td", "th") and self.cell is not None:
-                self.rows[-1].append(self.cell)
+                (self.header if self.in_head else self.rows[-1]).append(self.cell)
                 self.cell = None
         def handle_data(self, data):
             if self.cell is not None: self.cell += data
@@ -57,7 +59,7 @@ enum ChartProbe {
     def table(text):
         parser = Table()
         parser.feed(text)
-        return parser.rows
+        return parser.header, parser.rows
 
     def png(path, colors):
         data = open(path, "rb").read()
@@ -149,6 +151,8 @@ enum ChartProbe {
     var title: String
     var desc: String
     var table: [[String]]?
+    /// The table's column headings, for a page.
+    var header: [String]? = nil
     /// The stacked parts inside each mark: `data-part` and `data-part-value`.
     var parts: [[(String, String)]] = []
 
@@ -165,7 +169,7 @@ enum ChartProbe {
     let parts = (object["parts"] as? [[[String]]] ?? []).map { $0.map { ($0[0], $0[1]) } }
     return Chart(
       marks: marks, ticks: ticks, title: object["title"] as? String ?? "", desc: object["desc"] as? String ?? "",
-      table: object["table"] as? [[String]], parts: parts)
+      table: object["table"] as? [[String]], header: object["header"] as? [String], parts: parts)
   }
 
   static func csv(_ text: String) throws -> [[String: String]] {

@@ -41,11 +41,11 @@ public enum HTMLChartPage {
     out += "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-labelledby=\"table-caption\">\n"
     out += "<table>\n<caption id=\"table-caption\">\(esc(chart.title)): the values drawn</caption>\n"
     out += "<thead><tr><th scope=\"col\">\(esc(chart.periodHeading))</th>"
-    for column in chart.columns { out += "<th scope=\"col\">\(esc(column.heading))</th>" }
+    for column in chart.tabulatedColumns { out += "<th scope=\"col\">\(esc(column.heading))</th>" }
     out += "</tr></thead>\n<tbody>\n"
     for point in chart.points {
       out += "<tr><th scope=\"row\">\(esc(point.period))</th>"
-      for cell in point.cells { out += "<td>\(esc(cell))</td>" }
+      for (_, cell) in chart.tabulatedCells(point) { out += "<td>\(esc(cell))</td>" }
       out += "</tr>\n"
     }
     out += "</tbody>\n</table>\n</div>\n</div>\n</main>\n</body>\n</html>\n"
