@@ -34,6 +34,19 @@ enum ChartProbe {
                 parts.append([[c.get("data-part"), c.get("data-part-value")] for c in el if c.get("data-part")])
         out["marks"] = marks
         out["parts"] = parts
+        fills = {}
+        for el in root.iter():
+            if el.get("data-part"):
+                fills.setdefault(el.get("data-part"), set()).add(el.get("fill"))
+        out["partFills"] = {k: sorted(v) for k, v in fills.items()}
+        out["markerStrokes"] = sorted({el.get("stroke") for el in root.iter() if el.get("class") == "marker"})
+        legend = []
+        for group in root.iter(SVG + "g"):
+            if group.get("class") == "legend":
+                swatches = [c.get("fill") or c.get("stroke") for c in group if c.tag == SVG + "rect"]
+                names = [c.text for c in group if c.tag == SVG + "text"]
+                legend = [list(pair) for pair in zip(names, swatches)]
+        out["legend"] = legend
         out["ticks"] = [{"x": float(t.get("x")), "label": t.text} for t in root.iter(SVG + "text")
                         if t.get("class") in ("tick", "year")]
         return out
@@ -155,6 +168,12 @@ enum ChartProbe {
     var header: [String]? = nil
     /// The stacked parts inside each mark: `data-part` and `data-part-value`.
     var parts: [[(String, String)]] = []
+    /// Every `fill` the parts of each `data-part` name are drawn in.
+    var partFills: [String: [String]] = [:]
+    /// Every `stroke` of the lines across the bars (`class="marker"`).
+    var markerStrokes: [String] = []
+    /// The legend's entries: name and swatch colour.
+    var legend: [(name: String, color: String)] = []
 
     /// Each mark's attributes as a dictionary.
     var markValues: [[String: String]] { marks.map { Dictionary($0, uniquingKeysWith: { first, _ in first }) } }
@@ -167,9 +186,12 @@ enum ChartProbe {
       (x: $0["x"] as? Double ?? 0, label: $0["label"] as? String ?? "")
     }
     let parts = (object["parts"] as? [[[String]]] ?? []).map { $0.map { ($0[0], $0[1]) } }
+    let legend = (object["legend"] as? [[String]] ?? []).map { (name: $0[0], color: $0[1]) }
     return Chart(
       marks: marks, ticks: ticks, title: object["title"] as? String ?? "", desc: object["desc"] as? String ?? "",
-      table: object["table"] as? [[String]], header: object["header"] as? [String], parts: parts)
+      table: object["table"] as? [[String]], header: object["header"] as? [String], parts: parts,
+      partFills: object["partFills"] as? [String: [String]] ?? [:],
+      markerStrokes: object["markerStrokes"] as? [String] ?? [], legend: legend)
   }
 
   static func csv(_ text: String) throws -> [[String: String]] {

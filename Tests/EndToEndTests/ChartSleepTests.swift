@@ -2,9 +2,15 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `healthport chart sleep` as its readers meet it: the page's table lists each column once.
-@Suite("chart sleep: the table", .serialized)
+/// `healthport chart sleep` as its readers meet it: the page's table lists each column once, and
+/// the stages keep apart in every kind of colour vision.
+@Suite("chart sleep: the table and the stages' colours", .serialized)
 struct ChartSleepTests {
+  static let stages = ["deep", "core", "rem", "unspecified", "awake"]
+  /// Okabe and Ito's palette (2008): orange, sky blue, bluish green, yellow, blue, vermillion,
+  /// reddish purple, black.
+  static let okabeIto = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"]
+
   static func draw(_ input: URL, _ extra: [String], to file: URL) throws -> ChartProbe.Chart {
     let result = try Harness.run(["chart", "sleep", input.path, "-o", file.path, "--quiet"] + extra)
     #expect(result.status == 0, "\(result.stderr)")
@@ -37,6 +43,66 @@ struct ChartSleepTests {
     #expect(tooltips.count == chart.marks.count)
     for tooltip in tooltips {
       #expect(tooltip.components(separatedBy: "Asleep (min)").count == 2, "\(tooltip)")
+    }
+  }
+
+  @Test("CIEDE2000 as computed here gives Sharma, Wu and Dalal's 34 published values, either way round")
+  func ciede2000() {
+    for (index, (one, two, expected)) in ColourDifference.sharmaPairs.enumerated() {
+      let forward = ColourDifference.ciede2000(one, two)
+      let backward = ColourDifference.ciede2000(two, one)
+      #expect(abs(forward - expected) < 1e-4, "pair \(index + 1): \(forward), published \(expected)")
+      #expect(abs(backward - expected) < 1e-4, "pair \(index + 1) reversed: \(backward), published \(expected)")
+    }
+    // The path from sRGB: red's published CIELAB (D65), white and black; a simulation keeps white white.
+    let red = ColourDifference.lab("#ff0000", .normal)
+    #expect(abs((red?.l ?? 0) - 53.24) < 0.01 && abs((red?.a ?? 0) - 80.09) < 0.01, "\(String(describing: red))")
+    #expect(abs((red?.b ?? 0) - 67.20) < 0.01, "\(String(describing: red))")
+    for vision in ColourDifference.Vision.allCases {
+      let white = ColourDifference.lab("#ffffff", vision)
+      #expect(abs((white?.l ?? 0) - 100) < 0.1 && hypot(white?.a ?? 9, white?.b ?? 9) < 0.5, "\(vision)")
+      let black = ColourDifference.lab("#000000", vision)
+      #expect(abs(black?.l ?? 9) < 1e-9 && hypot(black?.a ?? 9, black?.b ?? 9) < 1e-9, "\(vision)")
+    }
+  }
+
+  @Test("the stages and the in-bed line: Okabe–Ito colours, each two ΔE00 ≥ 10 in normal and simulated vision")
+  func stageColours() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Read from what the binary draws: every part's fill, the in-bed line's stroke, the legend.
+    let chart = try Self.draw(
+      Harness.samples.appendingPathComponent("export.zip"), [], to: directory.appendingPathComponent("sleep.svg"))
+    var colours: [(name: String, colour: String)] = []
+    for stage in Self.stages {
+      let fills = chart.partFills[stage] ?? []
+      #expect(fills.count == 1, "\(stage) is drawn in \(fills)")
+      if let fill = fills.first { colours.append((stage, fill.lowercased())) }
+    }
+    #expect(chart.markerStrokes.count == 1, "the in-bed line is drawn in \(chart.markerStrokes)")
+    if let stroke = chart.markerStrokes.first { colours.append(("in bed", stroke.lowercased())) }
+    #expect(colours.count == 6)
+    let legend = chart.legend.map { "\($0.name) \($0.color.lowercased())" }
+    let expectedLegend = zip(["Deep", "Core", "REM", "Unspecified", "Awake", "In bed"], colours).map {
+      "\($0) \($1.colour)"
+    }
+    #expect(legend == expectedLegend)
+    for (name, colour) in colours { #expect(Self.okabeIto.contains(colour), "\(name): \(colour) is not Okabe–Ito's") }
+    for vision in ColourDifference.Vision.allCases {
+      for (index, one) in colours.enumerated() {
+        for two in colours[(index + 1)...] {
+          guard let first = ColourDifference.lab(one.colour, vision),
+            let second = ColourDifference.lab(two.colour, vision)
+          else {
+            Issue.record("\(one.colour) or \(two.colour) is not #rrggbb")
+            continue
+          }
+          let difference = ColourDifference.ciede2000(first, second)
+          #expect(
+            difference >= 10,
+            "\(vision): \(one.name) \(one.colour) and \(two.name) \(two.colour) differ by ΔE00 \(difference)")
+        }
+      }
     }
   }
 }

@@ -107,7 +107,7 @@ struct ChartTests {
   }
 
   /// The colour of each chart's marks (bars, the line and points, the deepest sleep stage).
-  static let markColors = ["steps": "#2b6cb0", "heart-rate": "#c53030", "weight": "#c53030", "sleep": "#2c5282"]
+  static let markColors = ["steps": "#2b6cb0", "heart-rate": "#c53030", "weight": "#c53030", "sleep": "#0072b2"]
 
   /// Renders in chromium and checks that it drew: a full-size PNG, a good share of pixels that
   /// are not white, and pixels of the marks' colour. An SVG is shot at its own size (960×440),
