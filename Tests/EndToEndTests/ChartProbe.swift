@@ -240,27 +240,43 @@ enum Chromium {
 
   /// Screenshots `file` in a `width`×`height` window into `png`.
   static func screenshot(_ file: URL, to png: URL, width: Int, height: Int) throws {
+    _ = try run(file, width: width, height: height, ["--screenshot=\(png.path)"])
+    guard FileManager.default.fileExists(atPath: png.path) else {
+      throw ChartProbe.ProbeError(description: "chromium wrote no screenshot of \(file.lastPathComponent)")
+    }
+  }
+
+  /// The DOM of `file` after its scripts ran, laid out in a `width`×`height` window (`--dump-dom`).
+  static func dumpDOM(_ file: URL, width: Int, height: Int) throws -> String {
+    try run(file, width: width, height: height, ["--dump-dom"])
+  }
+
+  /// Runs chromium headless on `file` with `extra` arguments; returns its standard output.
+  private static func run(_ file: URL, width: Int, height: Int, _ extra: [String]) throws -> String {
     guard let path else { throw ChartProbe.ProbeError(description: skipMessage) }
     let profile = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: profile) }
     let log = profile.appendingPathComponent("log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let output = profile.appendingPathComponent("stdout")
+    for url in [log, output] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = [
-      "120", path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-      "--no-default-browser-check", "--disable-extensions", "--user-data-dir=\(profile.path)",
-      "--screenshot=\(png.path)", "--window-size=\(width),\(height)", file.absoluteString,
-    ]
-    process.standardOutput = try FileHandle(forWritingTo: log)
+    process.arguments =
+      [
+        "120", path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        "--no-default-browser-check", "--disable-extensions", "--user-data-dir=\(profile.path)",
+        "--window-size=\(width),\(height)",
+      ] + extra + [file.absoluteString]
+    process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: log)
     process.standardInput = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
-    guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: png.path) else {
+    guard process.terminationStatus == 0 else {
       let output = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
       throw ChartProbe.ProbeError(description: "chromium failed (\(process.terminationStatus)): \(output.suffix(2000))")
     }
+    return String(decoding: try Data(contentsOf: output), as: UTF8.self)
   }
 }
 

@@ -2,9 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `healthport chart sleep` as its readers meet it: the page's table lists each column once, and
-/// the stages keep apart in every kind of colour vision.
-@Suite("chart sleep: the table and the stages' colours", .serialized)
+/// `healthport chart sleep` as its readers meet it: the page's table lists each column once, the
+/// stages keep apart in every kind of colour vision, and a page of three years of nights never
+/// scrolls sideways.
+@Suite("chart sleep: the table, the stages' colours, the page's width", .serialized)
 struct ChartSleepTests {
   static let stages = ["deep", "core", "rem", "unspecified", "awake"]
   /// Okabe and Ito's palette (2008): orange, sky blue, bluish green, yellow, blue, vermillion,
@@ -102,6 +103,78 @@ struct ChartSleepTests {
             difference >= 10,
             "\(vision): \(one.name) \(one.colour) and \(two.name) \(two.colour) differ by ΔE00 \(difference)")
         }
+      }
+    }
+  }
+
+  /// Measures the page once laid out and writes the numbers into it, for `--dump-dom` to carry
+  /// out; measured before the `<pre>` is added, so that it cannot widen what it measures.
+  static let measuring = """
+    <script>
+    (function () {
+      var page = document.documentElement, figure = document.querySelector("figure");
+      var table = document.querySelector(".table-scroll");
+      var out = {
+        pageScrollWidth: page.scrollWidth, pageClientWidth: page.clientWidth,
+        figureScrollWidth: figure.scrollWidth, figureClientWidth: figure.clientWidth,
+        figureOverflowX: getComputedStyle(figure).overflowX,
+        tableRight: table.getBoundingClientRect().right,
+        tableScrollWidth: table.scrollWidth, tableClientWidth: table.clientWidth
+      };
+      var pre = document.createElement("pre");
+      pre.id = "measured";
+      pre.textContent = JSON.stringify(out);
+      document.body.appendChild(pre);
+    })();
+    </script>
+
+    """
+
+  static func measurement(_ dom: String) -> [String: Any]? {
+    guard let start = dom.range(of: "<pre id=\"measured\">"),
+      let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+    else { return nil }
+    let json = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&amp;", with: "&")
+    return (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+  }
+
+  @Test(
+    "three years of nights: the page never scrolls sideways at 1,200 × 800, nor at 560 px, where the chart scrolls in its figure",
+    .needsChromium)
+  func pageWidth() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("export.xml")
+    try IndependentSleep.generate(input.path, seed: 7, nights: 1_096)
+    let page = directory.appendingPathComponent("sleep.html")
+    let chart = try Self.draw(input, [], to: page)
+    #expect(chart.marks.count == 1_096)
+    // The page's Content-Security-Policy forbids every script: the copy measured here also allows
+    // inline ones (and holds the measuring script); nothing else differs.
+    let text = try String(contentsOf: page, encoding: .utf8)
+    let policy = "style-src 'unsafe-inline'"
+    #expect(text.contains(policy) && text.contains("</body>"))
+    let measured = text.replacingOccurrences(of: policy, with: policy + "; script-src 'unsafe-inline'")
+      .replacingOccurrences(of: "</body>", with: Self.measuring + "</body>")
+    let copy = directory.appendingPathComponent("measured.html")
+    try Data(measured.utf8).write(to: copy)
+    for (width, height) in [(1_200, 800), (560, 800)] {
+      let dom = try Chromium.dumpDOM(copy, width: width, height: height)
+      guard let values = Self.measurement(dom) else {
+        Issue.record("\(width) px: no measurement in the page: \(dom.suffix(400))")
+        continue
+      }
+      func number(_ key: String) -> Double { (values[key] as? NSNumber)?.doubleValue ?? .nan }
+      let context = "\(width) × \(height): \(values)"
+      #expect(abs(number("pageClientWidth") - Double(width)) <= 20, "the window's width: \(context)")
+      #expect(number("pageScrollWidth") <= number("pageClientWidth"), "the page scrolls sideways: \(context)")
+      #expect(values["figureOverflowX"] as? String == "auto", "\(context)")
+      // The table's region fits the window; where the table cannot, it scrolls inside the region.
+      #expect(number("tableRight") <= number("pageClientWidth"), "\(context)")
+      if width < 640 {
+        #expect(number("tableScrollWidth") > number("tableClientWidth"), "the table scrolls in its region: \(context)")
+        #expect(
+          number("figureScrollWidth") > number("figureClientWidth"), "the chart scrolls in its figure: \(context)")
       }
     }
   }
