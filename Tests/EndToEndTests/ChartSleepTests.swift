@@ -4,7 +4,7 @@ import Testing
 
 /// `healthport chart sleep` as its readers meet it: the page's table lists each column once, the
 /// stages keep apart in every kind of colour vision, and a page of three years of nights never
-/// scrolls sideways.
+/// scrolls sideways. (The refusal of `--dedupe` is among `ChartSpanTests.errors`.)
 @Suite("chart sleep: the table, the stages' colours, the page's width", .serialized)
 struct ChartSleepTests {
   static let stages = ["deep", "core", "rem", "unspecified", "awake"]
