@@ -79,7 +79,10 @@ enum ChartCommand: Command {
     let priority = arguments.list("--priority")
     if kind == "sleep" && dedupe {
       throw HealthPortError(
-        .usage, message: "chart sleep always merges overlapping sources (as healthport sleep does); drop --dedupe")
+        .usage,
+        message:
+          "chart sleep always merges overlapping sources and collapses rewrites already (as healthport sleep does), "
+          + "so --dedupe has nothing to add; drop it (--priority works alone)")
     }
     if !priority.isEmpty && !dedupe && kind != "sleep" {
       throw HealthPortError(.usage, message: "--priority only applies with --dedupe")

@@ -16,11 +16,11 @@ enum ChartProbe {
 
     def chart(path):
         text = open(path, encoding="utf-8").read()
-        out = {"table": None}
+        out = {"table": None, "header": None}
         if path.lower().endswith((".html", ".htm")):
             start, end = text.index("<svg"), text.index("</svg>") + len("</svg>")
             svg_text = text[start:end]
-            out["table"] = table(text)
+            out["header"], out["table"] = table(text)
         else:
             svg_text = text
         root = ET.fromstring(svg_text.encode("utf-8"))
@@ -34,6 +34,19 @@ enum ChartProbe {
                 parts.append([[c.get("data-part"), c.get("data-part-value")] for c in el if c.get("data-part")])
         out["marks"] = marks
         out["parts"] = parts
+        fills = {}
+        for el in root.iter():
+            if el.get("data-part"):
+                fills.setdefault(el.get("data-part"), set()).add(el.get("fill"))
+        out["partFills"] = {k: sorted(v) for k, v in fills.items()}
+        out["markerStrokes"] = sorted({el.get("stroke") for el in root.iter() if el.get("class") == "marker"})
+        legend = []
+        for group in root.iter(SVG + "g"):
+            if group.get("class") == "legend":
+                swatches = [c.get("fill") or c.get("stroke") for c in group if c.tag == SVG + "rect"]
+                names = [c.text for c in group if c.tag == SVG + "text"]
+                legend = [list(pair) for pair in zip(names, swatches)]
+        out["legend"] = legend
         out["ticks"] = [{"x": float(t.get("x")), "label": t.text} for t in root.iter(SVG + "text")
                         if t.get("class") in ("tick", "year")]
         return out
@@ -41,15 +54,17 @@ enum ChartProbe {
     class Table(HTMLParser):
         def __init__(self):
             super().__init__()
-            self.rows, self.cell, self.in_body = [], None, False
+            self.rows, self.header, self.cell, self.in_body, self.in_head = [], [], None, False, False
         def handle_starttag(self, tag, attrs):
             if tag == "tbody": self.in_body = True
+            elif tag == "thead": self.in_head = True
             elif tag == "tr" and self.in_body: self.rows.append([])
-            elif tag in ("td", "th") and self.in_body: self.cell = ""
+            elif tag in ("td", "th") and (self.in_body or self.in_head): self.cell = ""
         def handle_endtag(self, tag):
             if tag == "tbody": self.in_body = False
+            elif tag == "thead": self.in_head = False
             elif tag in ("td", "th") and self.cell is not None:
-                self.rows[-1].append(self.cell)
+                (self.header if self.in_head else self.rows[-1]).append(self.cell)
                 self.cell = None
         def handle_data(self, data):
             if self.cell is not None: self.cell += data
@@ -57,7 +72,7 @@ enum ChartProbe {
     def table(text):
         parser = Table()
         parser.feed(text)
-        return parser.rows
+        return parser.header, parser.rows
 
     def png(path, colors):
         data = open(path, "rb").read()
@@ -149,8 +164,16 @@ enum ChartProbe {
     var title: String
     var desc: String
     var table: [[String]]?
+    /// The table's column headings, for a page.
+    var header: [String]? = nil
     /// The stacked parts inside each mark: `data-part` and `data-part-value`.
     var parts: [[(String, String)]] = []
+    /// Every `fill` the parts of each `data-part` name are drawn in.
+    var partFills: [String: [String]] = [:]
+    /// Every `stroke` of the lines across the bars (`class="marker"`).
+    var markerStrokes: [String] = []
+    /// The legend's entries: name and swatch colour.
+    var legend: [(name: String, color: String)] = []
 
     /// Each mark's attributes as a dictionary.
     var markValues: [[String: String]] { marks.map { Dictionary($0, uniquingKeysWith: { first, _ in first }) } }
@@ -163,9 +186,12 @@ enum ChartProbe {
       (x: $0["x"] as? Double ?? 0, label: $0["label"] as? String ?? "")
     }
     let parts = (object["parts"] as? [[[String]]] ?? []).map { $0.map { ($0[0], $0[1]) } }
+    let legend = (object["legend"] as? [[String]] ?? []).map { (name: $0[0], color: $0[1]) }
     return Chart(
       marks: marks, ticks: ticks, title: object["title"] as? String ?? "", desc: object["desc"] as? String ?? "",
-      table: object["table"] as? [[String]], parts: parts)
+      table: object["table"] as? [[String]], header: object["header"] as? [String], parts: parts,
+      partFills: object["partFills"] as? [String: [String]] ?? [:],
+      markerStrokes: object["markerStrokes"] as? [String] ?? [], legend: legend)
   }
 
   static func csv(_ text: String) throws -> [[String: String]] {
@@ -214,27 +240,43 @@ enum Chromium {
 
   /// Screenshots `file` in a `width`×`height` window into `png`.
   static func screenshot(_ file: URL, to png: URL, width: Int, height: Int) throws {
+    _ = try run(file, width: width, height: height, ["--screenshot=\(png.path)"])
+    guard FileManager.default.fileExists(atPath: png.path) else {
+      throw ChartProbe.ProbeError(description: "chromium wrote no screenshot of \(file.lastPathComponent)")
+    }
+  }
+
+  /// The DOM of `file` after its scripts ran, laid out in a `width`×`height` window (`--dump-dom`).
+  static func dumpDOM(_ file: URL, width: Int, height: Int) throws -> String {
+    try run(file, width: width, height: height, ["--dump-dom"])
+  }
+
+  /// Runs chromium headless on `file` with `extra` arguments; returns its standard output.
+  private static func run(_ file: URL, width: Int, height: Int, _ extra: [String]) throws -> String {
     guard let path else { throw ChartProbe.ProbeError(description: skipMessage) }
     let profile = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: profile) }
     let log = profile.appendingPathComponent("log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let output = profile.appendingPathComponent("stdout")
+    for url in [log, output] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = [
-      "120", path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-      "--no-default-browser-check", "--disable-extensions", "--user-data-dir=\(profile.path)",
-      "--screenshot=\(png.path)", "--window-size=\(width),\(height)", file.absoluteString,
-    ]
-    process.standardOutput = try FileHandle(forWritingTo: log)
+    process.arguments =
+      [
+        "120", path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        "--no-default-browser-check", "--disable-extensions", "--user-data-dir=\(profile.path)",
+        "--window-size=\(width),\(height)",
+      ] + extra + [file.absoluteString]
+    process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: log)
     process.standardInput = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
-    guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: png.path) else {
+    guard process.terminationStatus == 0 else {
       let output = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
       throw ChartProbe.ProbeError(description: "chromium failed (\(process.terminationStatus)): \(output.suffix(2000))")
     }
+    return String(decoding: try Data(contentsOf: output), as: UTF8.self)
   }
 }
 

@@ -226,7 +226,11 @@ struct ChartSpanTests {
       (["steps", "SAMPLE", "-o", "OUT.png"], 64, "must end in .svg"),
       (["stpes", "SAMPLE", "-o", "OUT.svg"], 64, "did you mean 'steps'"),
       ([String](["-o", "OUT.svg"]), 64, "say what to chart"),
-      (["sleep", "SAMPLE", "--dedupe", "-o", "OUT.svg"], 64, "drop --dedupe"),
+      (
+        ["sleep", "SAMPLE", "--dedupe", "-o", "OUT.svg"], 64,
+        "always merges overlapping sources and collapses rewrites already"
+      ),
+      (["sleep", "SAMPLE", "--dedupe", "--priority", "iPhone", "-o", "OUT.svg"], 64, "--priority works alone"),
       (["steps", "SAMPLE", "--priority", "Watch", "-o", "OUT.svg"], 64, "--priority only applies with --dedupe"),
       (["steps", "SAMPLE", "--by", "year", "-o", "OUT.svg"], 64, "not a valid value for --by"),
       (["weight", "SAMPLE", "--type", "StepCount", "-o", "OUT.svg"], 64, "unknown option '--type'"),

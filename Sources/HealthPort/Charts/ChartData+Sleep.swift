@@ -1,7 +1,8 @@
 /// The sleep chart, from the rows of `healthport sleep` (``SleepNights``, ``SleepAverage``): a bar
 /// per night (or average night of a week or month) stacked from deep, core, REM and unspecified
 /// sleep, with awake time on top. `data-value` is the asleep minutes; every other column of the
-/// command is a `data-…` attribute named after it (`in_bed_min` → `data-in-bed-min`).
+/// command is a `data-…` attribute named after it (`in_bed_min` → `data-in-bed-min`). The table
+/// shows the asleep minutes once, as the command's column.
 extension ChartData {
   static let sleepParts = [
     ChartColumn(name: "deep", heading: "Deep"), ChartColumn(name: "core", heading: "Core"),
@@ -10,7 +11,8 @@ extension ChartData {
   ]
 
   static let sleepMinuteColumns = [
-    ChartColumn(name: "value", heading: "Asleep (min)"), ChartColumn(name: "in-bed-min", heading: "In bed (min)"),
+    ChartColumn(name: "value", heading: "Asleep (min)", tabulated: false),
+    ChartColumn(name: "in-bed-min", heading: "In bed (min)"),
     ChartColumn(name: "asleep-min", heading: "Asleep (min)"), ChartColumn(name: "core-min", heading: "Core (min)"),
     ChartColumn(name: "deep-min", heading: "Deep (min)"), ChartColumn(name: "rem-min", heading: "REM (min)"),
     ChartColumn(name: "unspecified-min", heading: "Unspecified (min)"),

@@ -22,7 +22,8 @@ public struct ChartData: Sendable {
   public var unit: String
   public var by: PeriodKind
   public var style: Style
-  /// The columns after the period, in the data table and as `data-…` attributes on each mark.
+  /// The columns after the period: `data-…` attributes on each mark and, when
+  /// ``ChartColumn/tabulated``, in the data table and tooltips.
   public var columns: [ChartColumn]
   /// The stacked parts of ``Style/stackedBars``, bottom first.
   public var parts: [ChartColumn] = []
@@ -53,16 +54,30 @@ public struct ChartData: Sendable {
   }
 }
 
+extension ChartData {
+  /// The columns the data table and the tooltips show.
+  var tabulatedColumns: [ChartColumn] { columns.filter(\.tabulated) }
+
+  /// The cells of `point` under ``tabulatedColumns``, with their columns.
+  func tabulatedCells(_ point: ChartPoint) -> [(column: ChartColumn, cell: String)] {
+    zip(columns, point.cells).filter { $0.0.tabulated }.map { (column: $0, cell: $1) }
+  }
+}
+
 /// One column of the data table, also written as the attribute `data-NAME` on each mark.
 public struct ChartColumn: Sendable, Equatable {
   /// The attribute's name after `data-` (lowercase letters, digits and `-`): `value`, `min`.
   public var name: String
   /// The table's heading: "Steps", "Minimum (count/min)".
   public var heading: String
+  /// Whether the data table and the marks' tooltips show the column; false for an attribute that
+  /// repeats another column under its own name (sleep's `data-value`, the `data-asleep-min`).
+  public var tabulated: Bool
 
-  public init(name: String, heading: String) {
+  public init(name: String, heading: String, tabulated: Bool = true) {
     self.name = name
     self.heading = heading
+    self.tabulated = tabulated
   }
 }
 

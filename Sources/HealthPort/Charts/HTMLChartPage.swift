@@ -1,6 +1,7 @@
 /// A chart as a web page: the SVG inline, with a data table of the same numbers beside it.
 /// Self-contained like the SVG: inline styles only, and a Content-Security-Policy that forbids
-/// every fetch and script.
+/// every fetch and script. The page never scrolls sideways: a chart narrower than its 640 px
+/// scrolls inside its figure, and the table inside its own region, however many periods.
 public enum HTMLChartPage {
   public static func document(_ chart: ChartData) -> String {
     let esc = MarkupText.escaped
@@ -16,10 +17,10 @@ public enum HTMLChartPage {
       <style>
       body { font-family: sans-serif; margin: 24px; color: #1a202c; background: #ffffff; }
       .chart-page { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-      figure { margin: 0; flex: 1 1 560px; min-width: 0; max-width: 960px; }
-      figure svg { width: 100%; height: auto; max-width: 960px; }
+      figure { margin: 0; flex: 1 1 560px; min-width: 0; max-width: 960px; overflow-x: auto; }
+      figure svg { width: 100%; min-width: 640px; height: auto; max-width: 960px; }
       figcaption { margin-top: 8px; font-size: 14px; line-height: 1.4; }
-      .table-scroll { max-height: 440px; overflow: auto; border: 1px solid #cbd5e0; flex: 0 0 auto; }
+      .table-scroll { max-height: 440px; max-width: 100%; overflow: auto; border: 1px solid #cbd5e0; flex: 0 1 auto; }
       .table-scroll:focus { outline: 2px solid #2b6cb0; }
       table { border-collapse: collapse; font-size: 13px; }
       caption { text-align: left; font-weight: bold; padding: 6px 8px; }
@@ -41,11 +42,11 @@ public enum HTMLChartPage {
     out += "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-labelledby=\"table-caption\">\n"
     out += "<table>\n<caption id=\"table-caption\">\(esc(chart.title)): the values drawn</caption>\n"
     out += "<thead><tr><th scope=\"col\">\(esc(chart.periodHeading))</th>"
-    for column in chart.columns { out += "<th scope=\"col\">\(esc(column.heading))</th>" }
+    for column in chart.tabulatedColumns { out += "<th scope=\"col\">\(esc(column.heading))</th>" }
     out += "</tr></thead>\n<tbody>\n"
     for point in chart.points {
       out += "<tr><th scope=\"row\">\(esc(point.period))</th>"
-      for cell in point.cells { out += "<td>\(esc(cell))</td>" }
+      for (_, cell) in chart.tabulatedCells(point) { out += "<td>\(esc(cell))</td>" }
       out += "</tr>\n"
     }
     out += "</tbody>\n</table>\n</div>\n</div>\n</main>\n</body>\n</html>\n"

@@ -8,7 +8,7 @@ extension SVGChart {
 
   /// A tooltip (and a name for assistive technology): `2024-03-05: Steps 12,345; Samples 12`.
   func tooltip(_ point: ChartPoint) -> String {
-    let cells = zip(chart.columns, point.cells).map { "\($0.heading) \($1)" }
+    let cells = chart.tabulatedCells(point).map { "\($0.column.heading) \($0.cell)" }
     return "<title>\(esc(point.period + ": " + cells.joined(separator: "; ")))</title>"
   }
 
