@@ -73,6 +73,7 @@ extension SQLiteLoader {
       if let sex, !oldSex.isEmpty, oldSex != "HKBiologicalSexNotSet", oldSex != sex { differs = true }
     }
     guard differs else { return }
+    warnedAboutPerson = true
     let who = person.isEmpty ? "without --person" : "as person '\(person)'"
     result.warnings.append(
       "\(result.path): the database already holds an export with another date of birth or biological sex "

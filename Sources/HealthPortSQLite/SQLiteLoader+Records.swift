@@ -19,7 +19,9 @@ extension SQLiteLoader {
     try b.add(date: record.endDate)
     try b.add(hash)
     try b.add(result.exportID)
-    guard try b.run() == 1 else {
+    let added = try b.run() == 1
+    personCheck?.note(record.startDate, added: added)
+    guard added else {
       var seen = try seen(
         s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
         Self.creationKey(record.creationDate), hash)
