@@ -126,14 +126,13 @@ extension SQLiteLoader {
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
-      let key = (correlation.startDate.secondsSince1970, correlation.endDate.secondsSince1970, sourceID)
       var seen = try seen(
-        s.seenCorrelation, correlation.type, key.0, key.1, sourceID, Self.creationKey(correlation.creationDate), hash)
+        s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
+        correlation.endDate.secondsSince1970, sourceID, Self.creationKey(correlation.creationDate), hash)
       try seen.add(date: correlation.creationDate)
       try seen.add(date: correlation.startDate)
       try seen.add(date: correlation.endDate)
-      try seen.run()
-      try refreshDates(of: correlation, hash: hash, sourceID: sourceID)
+      if let id = try returnedID(&seen) { try refreshDates(of: correlation, id: id) }
       return
     }
     count(.correlations)

@@ -7,27 +7,11 @@ import SQLiteStore
 /// found by their parent's id and their position, through the parent's index; nothing is scanned.
 extension SQLiteLoader {
   /// The dates of a correlation's records (the correlation's own are set by `seenCorrelation`).
-  func refreshDates(of correlation: Correlation, hash: Int64, sourceID: Int64) throws {
-    var find = Binder(s.findCorrelation, text)
-    try find.add(person)
-    try find.add(correlation.type)
-    try find.add(correlation.startDate.secondsSince1970)
-    try find.add(correlation.endDate.secondsSince1970)
-    try find.add(sourceID)
-    try find.add(Self.creationKey(correlation.creationDate))
-    try find.add(hash)
-    let id: Int64? = try s.findCorrelation.step() ? s.findCorrelation.int64(0) : nil
-    s.findCorrelation.reset()
-    text.arena.reset()
-    guard let id else { return }
+  func refreshDates(of correlation: Correlation, id: Int64) throws {
     for (position, child) in correlation.children.enumerated() {
       guard case .record(let record) = child else { continue }
-      var b = Binder(s.refreshCorrelationRecord, text)
-      try b.add(date: record.creationDate)
-      try b.add(date: record.startDate)
-      try b.add(date: record.endDate)
-      try b.add(id)
-      try b.add(position)
+      var b = try refreshing(
+        s.refreshCorrelationRecord, [record.creationDate, record.startDate, record.endDate], id, Int64(position))
       pending += try b.run()
     }
   }
@@ -40,11 +24,7 @@ extension SQLiteLoader {
       case .event(let event): try refreshDates(of: event, workoutID: id, activityID: nil, position)
       case .statistics(let statistics): try refreshDates(of: statistics, workoutID: id, activityID: nil, position)
       case .activity(let activity):
-        var b = Binder(s.refreshActivity, text)
-        try b.add(date: activity.startDate)
-        try b.add(date: activity.endDate)
-        try b.add(id)
-        try b.add(position)
+        var b = try refreshing(s.refreshActivity, [activity.startDate, activity.endDate], id, Int64(position))
         guard let activityID = try returnedID(&b) else { continue }
         for (n, grandchild) in activity.children.enumerated() {
           switch grandchild {
@@ -55,12 +35,8 @@ extension SQLiteLoader {
           }
         }
       case .route(let route):
-        var b = Binder(s.refreshRoute, text)
-        try b.add(date: route.creationDate)
-        try b.add(date: route.startDate)
-        try b.add(date: route.endDate)
-        try b.add(id)
-        try b.add(position)
+        var b = try refreshing(
+          s.refreshRoute, [route.creationDate, route.startDate, route.endDate], id, Int64(position))
         guard let routeID = try returnedID(&b) else { continue }
         for (n, grandchild) in route.children.enumerated() {
           guard case .location(let node) = grandchild else { continue }
@@ -80,28 +56,28 @@ extension SQLiteLoader {
   }
 
   private func refreshDates(of event: WorkoutEvent, workoutID: Int64, activityID: Int64?, _ position: Int) throws {
-    var b = Binder(s.refreshEvent, text)
-    try b.add(date: event.date)
-    try b.add(workoutID)
-    try b.add(activityID)
-    try b.add(position)
+    var b = try refreshing(s.refreshEvent, [event.date], workoutID, activityID, Int64(position))
     pending += try b.run()
   }
 
   private func refreshDates(
     of statistics: WorkoutStatistics, workoutID: Int64, activityID: Int64?, _ position: Int
   ) throws {
-    var b = Binder(s.refreshStatistics, text)
-    try b.add(date: statistics.startDate)
-    try b.add(date: statistics.endDate)
-    try b.add(workoutID)
-    try b.add(activityID)
-    try b.add(position)
+    var b = try refreshing(
+      s.refreshStatistics, [statistics.startDate, statistics.endDate], workoutID, activityID, Int64(position))
     pending += try b.run()
   }
 
+  /// A binder of `statement` with `dates` bound (three parameters each), then the child's key.
+  private func refreshing(_ statement: SQLiteStatement, _ dates: [HealthDate?], _ key: Int64?...) throws -> Binder {
+    var b = Binder(statement, text)
+    for date in dates { try b.add(date: date) }
+    for value in key { try b.add(value) }
+    return b
+  }
+
   /// Runs an `UPDATE … RETURNING id`: the id of the row it changed, nil when none.
-  private func returnedID(_ b: inout Binder) throws -> Int64? {
+  func returnedID(_ b: inout Binder) throws -> Int64? {
     defer {
       b.statement.reset()
       text.arena.reset()

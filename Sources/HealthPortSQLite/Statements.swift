@@ -11,7 +11,7 @@ struct Statements {
     insertLocation: SQLiteStatement
   let insertSummary, seenSummary, insertMe, insertOther, seenOther: SQLiteStatement
   /// The dates of the children of an element seen again (``SQLiteLoader/refreshDates(of:id:)``).
-  let findCorrelation, refreshCorrelationRecord, refreshActivity, refreshEvent, refreshStatistics, refreshRoute,
+  let refreshCorrelationRecord, refreshActivity, refreshEvent, refreshStatistics, refreshRoute,
     refreshLocation: SQLiteStatement
 
   /// `INSERT OR IGNORE INTO table (columns) VALUES (?, ?, …)`.
@@ -32,12 +32,12 @@ struct Statements {
   /// `copies` becomes the most copies one load has seen, so re-loading never raises it. A row
   /// whose `seen_export` is 0 holds a count from an older schema whose key was coarser (the
   /// migration marks them): the first load that sees it again counts it afresh.
-  static func seen(_ table: String, key: [String], set: [String] = []) -> String {
+  static func seen(_ table: String, key: [String], set: [String] = [], returningID: Bool = false) -> String {
     let this = "CASE WHEN seen_export = ?1 THEN seen_count + 1 ELSE 1 END"
     let conditions = key.enumerated().map { "\($1) = ?\($0 + 2)" }.joined(separator: " AND ")
     let assignments = set.enumerated().map { ", \($1) = ?\($0 + key.count + 2)" }.joined()
     return "UPDATE \(table) SET copies = CASE WHEN seen_export = 0 THEN 1 ELSE max(copies, \(this)) END, "
-      + "seen_count = \(this), seen_export = ?1\(assignments) WHERE \(conditions)"
+      + "seen_count = \(this), seen_export = ?1\(assignments) WHERE \(conditions)\(returningID ? " RETURNING id" : "")"
   }
 
   /// `UPDATE table SET columns = ? … WHERE conditions`: a child's dates, rewritten by a later load.
@@ -107,10 +107,9 @@ struct Statements {
         ["person"] + Catalog.correlations.names("type") + ["source_id"] + Catalog.correlations.names("creationDate")
           + ["creation_key"] + Catalog.correlations.names("startDate", "endDate") + ["content_hash"]))
     seenCorrelation = try db.prepare(
-      Self.seen("correlations", key: recordKey, set: Catalog.correlations.names("creationDate", "startDate", "endDate"))
-    )
-    findCorrelation = try db.prepare(
-      "SELECT id FROM correlations WHERE " + recordKey.map { "\($0) = ?" }.joined(separator: " AND "))
+      Self.seen(
+        "correlations", key: recordKey, set: Catalog.correlations.names("creationDate", "startDate", "endDate"),
+        returningID: true))
     refreshCorrelationRecord = try db.prepare(
       Self.update(
         "correlation_records", Catalog.correlationRecords.names("creationDate", "startDate", "endDate"),
