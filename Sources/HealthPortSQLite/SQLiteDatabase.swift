@@ -87,18 +87,18 @@ public enum SQLiteDatabase {
         return
       }
       guard version <= SQLiteSchema.version else { throw laterVersion(path: path, version) }
-      var from = version
-      while from < SQLiteSchema.version {
-        guard let step = SQLiteSchema.migrations[from + 1] else {
-          throw HealthPortError(.failure, file: path, message: "no migration from schema version \(from)")
-        }
-        try db.execute(step)
-        from += 1
-      }
-      if version != from { try db.execute("PRAGMA user_version = \(from)") }
-      // Not a version of its own: the v5 migration takes it in (see the function).
-      try SQLiteSchema.addUnreferencedRouteKeys(db)
+      guard version < SQLiteSchema.version else { return }
+      try migrate(db, from: version)
     }
+  }
+
+  /// Brings a healthport database of an earlier `version` to the current one (inside the
+  /// caller's transaction): drops the views, runs every later step in order, creates the views.
+  static func migrate(_ db: SQLiteConnection, from version: Int64) throws {
+    try db.execute(SQLiteSchema.viewNames.map { "DROP VIEW IF EXISTS \($0);" }.joined(separator: "\n"))
+    for step in SQLiteSchema.migrationSteps where step.version > version { try step.run(db) }
+    try db.execute(SQLiteSchema.allViews)
+    try db.execute("PRAGMA user_version = \(SQLiteSchema.version)")
   }
 
   /// The page size of new databases.

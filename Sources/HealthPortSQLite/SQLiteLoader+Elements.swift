@@ -73,6 +73,7 @@ extension SQLiteLoader {
       if let sex, !oldSex.isEmpty, oldSex != "HKBiologicalSexNotSet", oldSex != sex { differs = true }
     }
     guard differs else { return }
+    warnedAboutPerson = true
     let who = person.isEmpty ? "without --person" : "as person '\(person)'"
     result.warnings.append(
       "\(result.path): the database already holds an export with another date of birth or biological sex "
@@ -86,7 +87,8 @@ extension SQLiteLoader {
     var b = Binder(s.insertOther, text)
     try b.add(person)
     try b.add(node.name)
-    try b.add(XMLFragment.string(node))
+    let xml = XMLFragment.string(node)
+    try b.add(xml)
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
@@ -95,6 +97,7 @@ extension SQLiteLoader {
       try seen.add(person)
       try seen.add(node.name)
       try seen.add(hash)
+      try seen.add(xml)
       try seen.run()
       pending += 1
       return
@@ -148,11 +151,13 @@ extension SQLiteLoader {
     count(.extras)
   }
 
-  /// Counts one more copy of an element that is already in the database (see the type's notes).
+  /// Counts one more copy of an element that is already in the database (see the type's notes):
+  /// the binder of its `seen` statement with the natural key bound, for the caller to bind this
+  /// load's dates and run.
   func seen(
     _ statement: SQLiteStatement, _ type: String, _ start: Int64, _ end: Int64, _ sourceID: Int64,
     _ creationKey: Int64, _ hash: Int64
-  ) throws {
+  ) throws -> Binder {
     var b = Binder(statement, text)
     try b.add(result.exportID)
     try b.add(person)
@@ -162,7 +167,7 @@ extension SQLiteLoader {
     try b.add(sourceID)
     try b.add(creationKey)
     try b.add(hash)
-    try b.run()
     pending += 1
+    return b
   }
 }

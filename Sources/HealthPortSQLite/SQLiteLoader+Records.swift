@@ -19,10 +19,16 @@ extension SQLiteLoader {
     try b.add(date: record.endDate)
     try b.add(hash)
     try b.add(result.exportID)
-    guard try b.run() == 1 else {
-      try seen(
+    let added = try b.run() == 1
+    personCheck?.note(record.startDate, added: added)
+    guard added else {
+      var seen = try seen(
         s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
         Self.creationKey(record.creationDate), hash)
+      try seen.add(date: record.creationDate)
+      try seen.add(date: record.startDate, localDay: true)
+      try seen.add(date: record.endDate)
+      try seen.run()
       return
     }
     count(.records)
@@ -120,9 +126,13 @@ extension SQLiteLoader {
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
-      try seen(
+      var seen = try seen(
         s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
         correlation.endDate.secondsSince1970, sourceID, Self.creationKey(correlation.creationDate), hash)
+      try seen.add(date: correlation.creationDate)
+      try seen.add(date: correlation.startDate)
+      try seen.add(date: correlation.endDate)
+      if let id = try returnedID(&seen) { try refreshDates(of: correlation, id: id) }
       return
     }
     count(.correlations)

@@ -58,8 +58,10 @@ extension SQLiteLoader {
   func noteInsertedRoute(_ id: Int64) { sideFiles.joins.noteRoute(id) }
   func noteInsertedActivity(_ id: Int64, _ activity: WorkoutActivity) { sideFiles.joins.noteActivity(id, activity) }
 
-  /// A workout already in the database (an earlier load, or a copy in this one): its rows, read back.
-  func noteExistingWorkout(_ workout: Workout, sourceID: Int64) throws {
+  /// A workout already in the database (an earlier load, or a copy in this one): its rows, read
+  /// back. Returns its id.
+  @discardableResult
+  func noteExistingWorkout(_ workout: Workout, sourceID: Int64) throws -> Int64 {
     let s = try sideStatements
     var find = Binder(s.findWorkout, text)
     try find.add(person)
@@ -83,6 +85,7 @@ extension SQLiteLoader {
     }
     s.workoutActivities.reset()
     sideFiles.joins.noteWorkout(id, routes: routes, activities: activities)
+    return id
   }
 
   /// The `route_points` rows of a legacy route's inline `Location` points, as it is inserted.

@@ -64,7 +64,18 @@ extension SQLiteLoader {
       try b.add(field)
     }
     try b.add(sourceKey)
-    if try b.run() == 1 { count(.sources) }
+    if try b.run() == 1 {
+      count(.sources)
+    } else {
+      // Known from an earlier load: the device as this export first writes it (its address, and
+      // the `creation date` that newer exporters add), as a fresh load of this export keeps it.
+      var refresh = Binder(s.refreshSource, text)
+      try refresh.add(device)
+      try refresh.add(info?.creationDate)
+      try refresh.add(person)
+      try refresh.add(sourceKey)
+      pending += try refresh.run()
+    }
     var find = Binder(s.findSource, text)
     try find.add(person)
     try find.add(sourceKey)

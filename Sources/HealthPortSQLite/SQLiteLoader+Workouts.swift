@@ -34,9 +34,13 @@ extension SQLiteLoader {
       try seen.add(workout.endDate.secondsSince1970)
       try seen.add(sourceID)
       try seen.add(Self.creationKey(workout.creationDate))
+      try seen.add(date: workout.creationDate)
+      try seen.add(date: workout.startDate)
+      try seen.add(date: workout.endDate)
       try seen.run()
       pending += 1
-      try noteExistingWorkout(workout, sourceID: sourceID)
+      let id = try noteExistingWorkout(workout, sourceID: sourceID)
+      try refreshDates(of: workout, id: id)
       return
     }
     count(.workouts)

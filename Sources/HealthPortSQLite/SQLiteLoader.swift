@@ -43,6 +43,10 @@ public final class SQLiteLoader: ExportSink {
   var lastDevice: DeviceString?
   /// The side files' join and progress (``consumeSideFile(_:)``).
   let sideFiles = SideFileLoadState()
+  /// Whether this export looks like the same person's as the database's (set by ``begin(_:)``).
+  var personCheck: PersonCheck?
+  /// True once a warning said this export looks like someone else's (one is enough).
+  var warnedAboutPerson = false
 
   /// Opens the database at `path` for a loader (see ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``).
   public static func openDatabase(
@@ -87,6 +91,7 @@ public final class SQLiteLoader: ExportSink {
   public func begin(_ header: ExportHeader) throws {
     started = SQLiteDatabase.now()
     try db.execute("BEGIN IMMEDIATE")
+    personCheck = try PersonCheck(db, person: person)
     var b = Binder(s.insertExport, text)
     try b.add(person)
     try b.add(result.path)
@@ -147,6 +152,12 @@ public final class SQLiteLoader: ExportSink {
     // The reader's notes (a CSV with a header but no rows) go to stderr as for every command.
     result.warnings.append(contentsOf: report.notes)
     result.seconds = SQLiteDatabase.now() - started
+    if !warnedAboutPerson,
+      let warning = personCheck?.warning(
+        path: result.path, person: person, sourceNames: Set(sourceIDs.keys.map(\.name)))
+    {
+      result.warnings.append(warning)
+    }
     var b = Binder(s.finishExport, text)
     try b.add(Self.timestamp())
     try b.add(result.seconds)

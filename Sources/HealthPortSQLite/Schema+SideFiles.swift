@@ -43,7 +43,8 @@ extension SQLiteSchema {
 
   /// Per workout: its route points, the distance between consecutive points of each route
   /// (haversine, Earth radius 6,371,008.8 m), the elevation gain (the sum of the positive
-  /// differences between consecutive elevations) and the bounding box.
+  /// differences between consecutive elevations) and the bounding box. A duplicated workout
+  /// (``CountOnce``) is counted once: the first of its copies has the row.
   static let sideFileViews = """
     CREATE VIEW workout_routes_summary AS
       SELECT workout_id, count(*) AS points,
@@ -62,7 +63,7 @@ extension SQLiteSchema {
           lag(longitude) OVER (PARTITION BY route_id ORDER BY position) AS previous_longitude,
           lag(elevation) OVER (PARTITION BY route_id ORDER BY position) AS previous_elevation
         FROM route_points
-        WHERE workout_id IS NOT NULL
+        WHERE workout_id IS NOT NULL AND workout_id NOT IN (\(CountOnce.duplicateWorkoutIDs))
       ) AS steps
       GROUP BY person, workout_id
       ORDER BY person, workout_id;
@@ -73,7 +74,6 @@ extension SQLiteSchema {
   /// point, positions from 0, the time in UTC).
   static let sideFilesMigration = """
     \(sideFileTables)
-    \(sideFileViews)
     INSERT INTO route_points (person, \(routePointNames.joined(separator: ", ")))
       SELECT l.person, r.workout_id,
         (SELECT a.id FROM workout_activities AS a

@@ -1,12 +1,14 @@
+import SQLiteStore
+
 /// The fixed, versioned schema of a healthport database (the README's "Loading into SQLite"
 /// section describes every column).
 ///
-/// Version 4. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
+/// Version 5. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
 /// the schema version. The schema never depends on the data: unknown attributes and elements go
 /// to `extras` and `other_elements`. Older versions are migrated in place (``migrations``).
 public enum SQLiteSchema {
   /// `PRAGMA user_version` of the schema this build writes.
-  public static let version: Int64 = 4
+  public static let version: Int64 = 5
   /// `creation_key` of an element without `creationDate`: SQLite treats NULLs in a UNIQUE index
   /// as distinct, so the key column needs a value for reloading such an element to add nothing.
   public static let noCreationKey = Int64.min
@@ -267,10 +269,9 @@ public enum SQLiteSchema {
     CREATE INDEX extras_owner ON extras (owner_kind, owner_id);
 
     \(stepDaysDedupe)
-    \(views)
     \(sideFileTables)
-    \(sideFileViews)
     \(unreferencedRouteTables)
+    \(allViews)
     """
 
   static let recordsKey = """
@@ -299,12 +300,22 @@ public enum SQLiteSchema {
     """
 
   /// The views, in SQL that SQLite and DuckDB's SQLite scanner read alike: no date functions,
-  /// `total()`, `LIKE` or casts that could round (a whole number is cast only when it is whole).
+  /// `total()`, `LIKE`, `IS` between columns or casts that could round (a whole number is cast only
+  /// when it is whole). `daily_steps` and `workouts_summary` count a rewrite or a duplicated workout
+  /// once (``CountOnce``), as the commands do; their `_as_written` twins count every copy.
   static let views = """
     CREATE VIEW daily_steps AS
-      SELECT period,
-        CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
-        samples, person
+      SELECT period, \(wholeWhenWhole("steps")) AS steps, samples, person
+      FROM (
+        SELECT r.start_local_day AS period, sum(r.value_num) AS steps, count(*) AS samples, r.person AS person
+        FROM records AS r JOIN sources AS rs ON rs.id = r.source_id
+        WHERE r.type = 'HKQuantityTypeIdentifierStepCount' AND NOT \(CountOnce.isRewrite(record: "r", source: "rs"))
+        GROUP BY r.person, r.start_local_day
+      ) AS days
+      ORDER BY person, period;
+
+    CREATE VIEW daily_steps_as_written AS
+      SELECT period, \(wholeWhenWhole("steps")) AS steps, samples, person
       FROM (
         SELECT start_local_day AS period, sum(value_num * copies) AS steps, sum(copies) AS samples, person
         FROM records
@@ -314,38 +325,87 @@ public enum SQLiteSchema {
       ORDER BY person, period;
 
     CREATE VIEW daily_steps_dedupe AS
-      SELECT period,
-        CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
-        samples, person
+      SELECT period, \(wholeWhenWhole("steps")) AS steps, samples, person
       FROM step_days_dedupe
       ORDER BY person, period;
 
-    CREATE VIEW workouts_summary AS
-      SELECT activity, count,
-        CASE WHEN duration_min = CAST(duration_min AS INTEGER) THEN CAST(duration_min AS INTEGER)
-          ELSE duration_min END AS duration_min,
-        CASE WHEN distance = CAST(distance AS INTEGER) THEN CAST(distance AS INTEGER) ELSE distance END AS distance,
-        CASE WHEN energy = CAST(energy AS INTEGER) THEN CAST(energy AS INTEGER) ELSE energy END AS energy,
-        person
-      FROM (
-        SELECT
-          CASE WHEN substr(activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(activity_type, 22)
-            ELSE activity_type END AS activity,
-          sum(copies) AS count,
-          round(sum(duration_min * copies), 3) AS duration_min,
-          round(sum(distance_km * copies), 3) AS distance,
-          round(sum(energy_kcal * copies), 3) AS energy,
-          person
-        FROM workouts
-        GROUP BY person, activity
-      ) AS activities
-      ORDER BY person, count DESC, activity;
+    \(workoutsSummary("workouts_summary", timesCopies: false, from: CountOnce.countedWorkouts))
+
+    \(workoutsSummary("workouts_summary_as_written", timesCopies: true, from: "workouts AS w"))
     """
 
-  /// The statements that bring a database of version `n - 1` to version `n`, for every `n` up to
-  /// ``version``; run in one transaction by ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``.
-  static let migrations: [Int64: String] = [
-    2: """
+  /// `column` as an integer when it holds a whole number, else as it is.
+  static func wholeWhenWhole(_ column: String) -> String {
+    "CASE WHEN \(column) = CAST(\(column) AS INTEGER) THEN CAST(\(column) AS INTEGER) ELSE \(column) END"
+  }
+
+  /// A view of `healthport workouts --summary` over the workouts of `from` (aliased `w`), each
+  /// counted once, or `copies` times.
+  static func workoutsSummary(_ name: String, timesCopies: Bool, from: String) -> String {
+    let times = timesCopies ? " * w.copies" : ""
+    return """
+      CREATE VIEW \(name) AS
+        SELECT activity, count, \(wholeWhenWhole("duration_min")) AS duration_min,
+          \(wholeWhenWhole("distance")) AS distance,
+          \(wholeWhenWhole("energy")) AS energy,
+          person
+        FROM (
+          SELECT
+            CASE WHEN substr(w.activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(w.activity_type, 22)
+              ELSE w.activity_type END AS activity,
+            \(timesCopies ? "sum(w.copies)" : "count(*)") AS count,
+            round(sum(w.duration_min\(times)), 3) AS duration_min,
+            round(sum(w.distance_km\(times)), 3) AS distance,
+            round(sum(w.energy_kcal\(times)), 3) AS energy,
+            w.person AS person
+          FROM \(from)
+          GROUP BY w.person, activity
+        ) AS activities
+        ORDER BY person, count DESC, activity;
+      """
+  }
+
+  /// Every view, as the current version writes them: dropped before the steps of a migration and
+  /// created again after them (a view holds no data, and steps never need to rewrite one).
+  static let viewNames = [
+    "daily_steps", "daily_steps_as_written", "daily_steps_dedupe", "workouts_summary", "workouts_summary_as_written",
+    "workout_routes_summary",
+  ]
+  static let allViews = views + "\n" + sideFileViews
+
+  /// One step of a migration: brings a database of version `version - 1` to `version`. A
+  /// version may have several steps, run in their order here.
+  struct MigrationStep: Sendable {
+    let version: Int64
+    let run: @Sendable (SQLiteConnection) throws -> Void
+
+    init(_ version: Int64, _ run: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+      self.version = version
+      self.run = run
+    }
+
+    /// A step that runs SQL statements.
+    init(_ version: Int64, sql: String) { self.init(version) { try $0.execute(sql) } }
+  }
+
+  /// The steps from version 1 to ``version``, run in one transaction by
+  /// ``SQLiteDatabase/prepareSchema(_:path:)``, after the views are dropped and before they are
+  /// created again.
+  static let migrationSteps: [MigrationStep] = [
+    // Rewrites kept as rows: the creation instant in the keys, the local day (issue 6).
+    MigrationStep(2, sql: creationKeysMigration),
+    // The workouts' heart rate, pace, elevation and indoor columns (issue 14).
+    MigrationStep(3, sql: WorkoutMeasureColumns.migration),
+    // The side files: route points, ECG recordings and samples (issue 13).
+    MigrationStep(4, sql: sideFilesMigration),
+    // The views count a rewrite or a duplicated workout once; the `_as_written` views (issue 30).
+    // Views only: they are created again after every migration.
+    MigrationStep(5) { _ in },
+    // Routes no workout references keyed by (person, file, digest of points) (issue 30).
+    MigrationStep(5) { try addUnreferencedRouteKeys($0) },
+  ]
+
+  static let creationKeysMigration = """
     ALTER TABLE records ADD COLUMN creation_key INTEGER NOT NULL DEFAULT \(noCreationKey);
     UPDATE records SET creation_key = creation_unix WHERE creation_unix IS NOT NULL;
     ALTER TABLE records ADD COLUMN start_local_day TEXT NOT NULL DEFAULT '';
@@ -363,14 +423,6 @@ public enum SQLiteSchema {
     \(recordsKey)
     \(correlationsKey)
     \(workoutsKey)
-    DROP VIEW daily_steps;
-    DROP VIEW workouts_summary;
     \(stepDaysDedupe)
-    \(views)
-    """,
-    // The workouts' heart rate, pace, elevation and indoor columns (issue 14).
-    3: WorkoutMeasureColumns.migration,
-    // The side files: route points, ECG recordings and samples, workout_routes_summary (issue 13).
-    4: sideFilesMigration,
-  ]
+    """
 }

@@ -56,7 +56,7 @@ struct BundleLoadTests {
     #expect(try LoadTests.load(inputs, db: fresh).status == 0)
     let load = try LoadTests.load(inputs, db: old)
     #expect(load.status == 0, "stderr: \(load.stderr)")
-    #expect(try LoadStoreTests.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 4)
+    #expect(try LoadStoreTests.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 5)
     let migrated = try Self.content(old)
     #expect(migrated == (try Self.content(fresh)))
     // The inline route came from the migration, the GPX one from the load: 2 + 644 points.

@@ -126,7 +126,7 @@ struct LoadStoreTests {
     #expect(plain.first?[2] as? Int == cli[0].2)
   }
 
-  @Test("daily_steps_dedupe equals healthport steps --dedupe --by day; daily_steps equals steps")
+  @Test("daily_steps_dedupe equals healthport steps --dedupe --by day; daily_steps(_as_written) equals steps")
   func dedupeView() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -135,7 +135,9 @@ struct LoadStoreTests {
     for path in [Self.rewrites, input, LoadTests.sample.path] {
       let db = directory.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent + ".db").path
       #expect(try LoadTests.load([path], db: db).status == 0)
-      for (view, flags) in [("daily_steps_dedupe", ["--dedupe"]), ("daily_steps", [])] {
+      var views = [("daily_steps_dedupe", ["--dedupe"]), (LoadTests.viewOfPlain("steps", "daily_steps"), [])]
+      if LoadTests.countsOnce("steps") { views.append(("daily_steps_as_written", ["--keep-rewrites"])) }
+      for (view, flags) in views {
         let steps = try Harness.run(["steps", "--by", "day", "--format", "csv"] + flags + [path])
         #expect(steps.status == 0, "stderr: \(steps.stderr)")
         let cli = LoadTests.csvRows(steps.stdoutText)
@@ -181,7 +183,7 @@ struct LoadStoreTests {
 
     let load = try LoadTests.load([Self.rewrites], db: old)
     #expect(load.status == 0, "stderr: \(load.stderr)")
-    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 4)
+    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 5)
     #expect(try Self.content(old) == Self.content(fresh))
     #expect(try Self.sqlite(old, "SELECT * FROM daily_steps").count == stepsBefore.count)
     for view in ["daily_steps", "daily_steps_dedupe", "workouts_summary"] {
@@ -207,14 +209,14 @@ struct LoadStoreTests {
     let other = directory.appendingPathComponent("other.xml").path
     try LoadTests.generate(records: 3, to: other)
     #expect(try LoadTests.load([other], db: old, person: "bob").status == 0)
-    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 4)
+    #expect(try Self.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 5)
     #expect(
       try Self.sqlite(old, "SELECT count(*), sum(copies) FROM records WHERE person = ''").first?.compactMap {
         $0 as? Int
       } == [37, 53])
-    let stepsAfter = try Self.sqlite(old, "SELECT period, steps, samples FROM daily_steps WHERE person = ''").map {
-      "\($0)"
-    }
+    let stepsAfter = try Self.sqlite(
+      old, "SELECT period, steps, samples FROM daily_steps_as_written WHERE person = ''"
+    ).map { "\($0)" }
     #expect(stepsAfter == stepsBefore)
     #expect(
       try Self.sqlite(old, "SELECT count(*) FROM records WHERE person = '' AND start_local_day = '2018-03-18'")
@@ -351,7 +353,7 @@ struct LoadStoreTests {
       import sys, json, sqlite3
       db = sqlite3.connect(sys.argv[1])
       db.execute("PRAGMA journal_mode = WAL")
-      db.execute("PRAGMA user_version = 5")
+      db.execute("PRAGMA user_version = 6")
       db.commit()
       db.close()
       print(json.dumps({}))
@@ -360,7 +362,7 @@ struct LoadStoreTests {
     let listing = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     let result = try LoadTests.load([Self.rewrites], db: db)
     #expect(result.status == 1)
-    #expect(result.stderr.contains("schema version 5"), "stderr: \(result.stderr)")
+    #expect(result.stderr.contains("schema version 6"), "stderr: \(result.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == listing)
   }

@@ -114,6 +114,17 @@ enum SQLiteExpectations {
     seen = set()
     sources = set()
     steps = {}
+    # Counted once (docs/sqlite.md, "Views"): the first of each rewrite group and
+    # of each duplicated workout, in document order.
+    steps_once = {}
+    rewrite_seen = set()
+    summary_once = {}
+    duplicate_seen = set()
+    def number(text):
+        try:
+            return float(text)
+        except (TypeError, ValueError):
+            return text
     FACTORS = {
         "min": {"min": 1, "s": 1 / 60, "ms": 1 / 60000, "hr": 60, "d": 1440},
         "km": {"km": 1, "m": 0.001, "mi": 1.609344, "yd": 0.0009144, "ft": 0.0003048, "cm": 0.00001,
@@ -144,6 +155,14 @@ enum SQLiteExpectations {
                 s = steps.setdefault(day, [0.0, 0])
                 s[0] += float(e.get("value"))
                 s[1] += 1
+                a = e.attrib
+                rewrite = (a["sourceName"], a["type"], a.get("unit"), instant(a["startDate"]), instant(a["endDate"]),
+                    number(a.get("value")))
+                if rewrite not in rewrite_seen:
+                    rewrite_seen.add(rewrite)
+                    s = steps_once.setdefault(day, [0.0, 0])
+                    s[0] += float(a["value"])
+                    s[1] += 1
             key = ("R",) + record_key(e)
             if key in seen:
                 continue
@@ -203,13 +222,26 @@ enum SQLiteExpectations {
                         v = convert(c.get("sum"), c.get("unit"), "kcal")
                         if v is not None:
                             energy = (energy or 0) + v
-            s = summary.setdefault(short, [0, 0.0, None, None])
-            s[0] += 1
-            s[1] += duration or 0
-            if distance is not None:
-                s[2] = (s[2] or 0) + distance
-            if energy is not None:
-                s[3] = (s[3] or 0) + energy
+            totals = tuple(number(a.get(k)) for k in
+                ("totalDistance", "totalDistanceUnit", "totalEnergyBurned", "totalEnergyBurnedUnit"))
+            statistics = None
+            if a.get("totalDistance") is None and a.get("totalEnergyBurned") is None:
+                statistics = frozenset((c.get("type"), number(c.get("sum")), c.get("unit"))
+                    for c in e if c.tag == "WorkoutStatistics")
+            duplicate = (activity, instant(a["startDate"]), instant(a["endDate"]), number(a.get("duration")),
+                a.get("durationUnit"), a.get("sourceName"), totals, statistics)
+            tallies = [summary]
+            if duplicate not in duplicate_seen:
+                duplicate_seen.add(duplicate)
+                tallies.append(summary_once)
+            for tally in tallies:
+                s = tally.setdefault(short, [0, 0.0, None, None])
+                s[0] += 1
+                s[1] += duration or 0
+                if distance is not None:
+                    s[2] = (s[2] or 0) + distance
+                if energy is not None:
+                    s[3] = (s[3] or 0) + energy
             key = ("W", activity, source_key(e), instant(a["startDate"]), instant(a["endDate"]), created(e))
             if key in seen:
                 continue
@@ -256,12 +288,16 @@ enum SQLiteExpectations {
 
     tables["sources"] = len(sources)
     r3 = lambda v: None if v is None else round(v, 3)
-    rows = sorted(summary.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    def summary_rows(tally):
+        rows = sorted(tally.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        return [[k, v[0], r3(v[1]), r3(v[2]), r3(v[3])] for k, v in rows]
     print(json.dumps({
         "tables": tables,
         "copies": copies,
-        "daily_steps": [[day, s[0], s[1]] for day, s in sorted(steps.items())],
-        "workouts_summary": [[k, v[0], r3(v[1]), r3(v[2]), r3(v[3])] for k, v in rows],
+        "daily_steps": [[day, s[0], s[1]] for day, s in sorted(steps_once.items())],
+        "daily_steps_as_written": [[day, s[0], s[1]] for day, s in sorted(steps.items())],
+        "workouts_summary": summary_rows(summary_once),
+        "workouts_summary_as_written": summary_rows(summary),
     }))
     """#
 
@@ -276,17 +312,19 @@ enum SQLiteExpectations {
     counts = {t: db.execute(f"SELECT count(*) FROM {t} WHERE person = ?", (person,)).fetchone()[0] for t in tables}
     copies = {t: db.execute(f"SELECT total(copies) FROM {t} WHERE person = ?", (person,)).fetchone()[0]
         for t in ["records", "correlations", "workouts", "activity_summaries", "other_elements"]}
-    steps = db.execute("SELECT period, steps, samples FROM daily_steps WHERE person = ?", (person,)).fetchall()
-    summary = db.execute(
-        "SELECT activity, count, duration_min, distance, energy FROM workouts_summary WHERE person = ?",
-        (person,)).fetchall()
+    def view(name, columns):
+        return [list(r) for r in db.execute(f"SELECT {columns} FROM {name} WHERE person = ?", (person,))]
+    steps = "period, steps, samples"
+    summary = "activity, count, duration_min, distance, energy"
     exports = db.execute(
         "SELECT person, completed, rows_added, records_read, records_added FROM exports ORDER BY id").fetchall()
     print(json.dumps({
         "tables": counts,
         "copies": {k: int(v) for k, v in copies.items()},
-        "daily_steps": [list(r) for r in steps],
-        "workouts_summary": [list(r) for r in summary],
+        "daily_steps": view("daily_steps", steps),
+        "daily_steps_as_written": view("daily_steps_as_written", steps),
+        "workouts_summary": view("workouts_summary", summary),
+        "workouts_summary_as_written": view("workouts_summary_as_written", summary),
         "exports": [list(r) for r in exports],
         "application_id": db.execute("PRAGMA application_id").fetchone()[0],
         "user_version": db.execute("PRAGMA user_version").fetchone()[0],

@@ -56,7 +56,8 @@ struct SQLiteViewsDuckDBTests {
     let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
     #expect(
       report["views"] as? [String] == [
-        "daily_steps", "daily_steps_dedupe", "workout_routes_summary", "workouts_summary",
+        "daily_steps", "daily_steps_as_written", "daily_steps_dedupe", "workout_routes_summary", "workouts_summary",
+        "workouts_summary_as_written",
       ])
     #expect(report["problems"] as? [String] == [], "\(report["problems"] ?? "")")
     // Views with rows of every person: a comparison of empty views could not fail.

@@ -10,6 +10,11 @@ struct TestEnvironmentTests {
     #expect(TestEnvironment.hasRealFixtures, "\(TestEnvironment.realFixtures.path) is missing")
   }
 
+  @Test("../shared/bench/gen_export.py is present where CI needs it", .enabled(if: TestEnvironment.skippingForbidden))
+  func exportGeneratorPresent() {
+    #expect(TestEnvironment.hasExportGenerator, "\(TestEnvironment.exportGenerator.path) is missing")
+  }
+
   @Test("the pinned Python clients are installed where CI needs them", .enabled(if: TestEnvironment.skippingForbidden))
   func clientsPresent() {
     #expect(TestEnvironment.hasClientPython, "\(TestEnvironment.clientPython.path) is missing")

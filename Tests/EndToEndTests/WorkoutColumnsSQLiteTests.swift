@@ -109,7 +109,7 @@ struct WorkoutColumnsSQLiteTests {
     try LoadTests.generate(records: 3, to: other)
     let load = try LoadTests.load([other], db: old, person: "bob")
     #expect(load.status == 0, "\(load.stderr)")
-    #expect(try LoadStoreTests.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 4)
+    #expect(try LoadStoreTests.sqlite(old, "PRAGMA user_version").first?[0] as? Int == 5)
     #expect(try LoadStoreTests.sqlite(old, counts).map { "\($0)" }.first == before.first)
     try Self.expectMatchesCLI(old, inputs: [Self.sample, Self.heartRates])
 

@@ -8,14 +8,17 @@ import Testing
 /// The schema a new database gets, now that its shared columns come from the column catalog.
 @Suite("SQLite schema from the column catalog")
 struct SQLiteSchemaTests {
-  /// `Tests/Fixtures/sqlite/schema-v3.sql`: `sqlite_master` of a database made before the schema
-  /// took its columns from the catalog (`schema-v2.sql`), with version 3's workout columns, one
-  /// `-- type name` line and the `sql` text per entry.
+  /// `Tests/Fixtures/sqlite/schema-v5.sql`: `sqlite_master` of a database made before the schema
+  /// took its columns from the catalog (`schema-v2.sql`), with version 3's workout columns and
+  /// version 5's views, one `-- type name` line and the `sql` text per entry.
   static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/sqlite/schema-v3.sql")
+    .appendingPathComponent("Fixtures/sqlite/schema-v5.sql")
 
-  /// The side files' tables, indexes and view (version 4, and the key of unreferenced routes),
-  /// compared apart from the golden file.
+  /// True when the golden files are to be written anew (`HEALTHPORT_RECORD_GOLDEN=1`).
+  static var recording: Bool { ProcessInfo.processInfo.environment["HEALTHPORT_RECORD_GOLDEN"] == "1" }
+
+  /// The side files' tables, indexes and view (version 4, and the key of unreferenced routes; the
+  /// view as of version 5), compared apart from the golden file.
   static let sideFileNames = [
     "ecg_recordings", "ecg_recordings_key", "ecg_samples", "route_points", "route_points_route",
     "route_points_unreferenced", "route_points_workout", "unreferenced_routes", "unreferenced_routes_key",
@@ -35,7 +38,7 @@ struct SQLiteSchemaTests {
     return entries.joined(separator: "\n")
   }
 
-  @Test("a new database gets byte for byte the schema of the golden file")
+  @Test("a new database gets byte for byte the schema of the golden file (HEALTHPORT_RECORD_GOLDEN=1 rewrites it)")
   func newDatabaseMatchesGolden() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).db").path
     defer {
@@ -43,6 +46,7 @@ struct SQLiteSchemaTests {
     }
     let db = try SQLiteLoader.openDatabase(path: path)
     defer { try? db.close() }
+    if Self.recording { try Self.master(db).write(to: Self.golden, atomically: true, encoding: .utf8) }
     let golden = try String(contentsOf: Self.golden, encoding: .utf8)
     #expect(try Self.master(db) == golden)
     #expect(try db.scalarInt("PRAGMA user_version") == SQLiteSchema.version)
@@ -56,11 +60,9 @@ struct SQLiteSchemaTests {
     }
     let db = try SQLiteLoader.openDatabase(path: path)
     defer { try? db.close() }
-    let golden = Self.golden.deletingLastPathComponent().appendingPathComponent("schema-v4-side-files.sql")
+    let golden = Self.golden.deletingLastPathComponent().appendingPathComponent("schema-v5-side-files.sql")
     let actual = try Self.master(db, sideFiles: true)
-    if ProcessInfo.processInfo.environment["HEALTHPORT_RECORD_GOLDEN"] == "1" {
-      try actual.write(to: golden, atomically: true, encoding: .utf8)
-    }
+    if Self.recording { try actual.write(to: golden, atomically: true, encoding: .utf8) }
     #expect(actual == (try String(contentsOf: golden, encoding: .utf8)))
     #expect(actual.components(separatedBy: "\n-- ").count == Self.sideFileNames.count)
   }

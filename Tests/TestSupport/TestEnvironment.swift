@@ -26,6 +26,19 @@ public enum TestEnvironment {
   /// (they then fail on the missing files, which is the point).
   public static var runsRealFixtureTests: Bool { hasRealFixtures || skippingForbidden }
 
+  /// `../shared/bench/gen_export.py`, the second export generator (its README names the inputs the
+  /// issues measure, e.g. the incremental exports A and B).
+  public static let exportGenerator: URL = repoRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/bench/gen_export.py")
+
+  public static var hasExportGenerator: Bool { FileManager.default.fileExists(atPath: exportGenerator.path) }
+
+  /// Whether tests of the generator's exports run: as ``runsRealFixtureTests``.
+  public static var runsExportGeneratorTests: Bool { hasExportGenerator || skippingForbidden }
+
+  public static let generatorSkipMessage =
+    "../shared/bench/gen_export.py is absent: skipped (CI sets HEALTHPORT_REQUIRE_FIXTURES=1 and fails instead)"
+
   public static let skipMessage =
     "../shared/fixtures/real is absent: skipped (CI sets HEALTHPORT_REQUIRE_FIXTURES=1 and fails instead)"
 

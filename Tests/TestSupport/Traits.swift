@@ -7,6 +7,12 @@ extension Trait where Self == ConditionTrait {
     .enabled(if: TestEnvironment.runsRealFixtureTests, Comment(rawValue: TestEnvironment.skipMessage))
   }
 
+  /// For tests that run `../shared/bench/gen_export.py`: skipped with a message where it is absent,
+  /// run (and so failing) where CI forbids skipping.
+  public static var needsExportGenerator: Self {
+    .enabled(if: TestEnvironment.runsExportGeneratorTests, Comment(rawValue: TestEnvironment.generatorSkipMessage))
+  }
+
   /// For tests that load outputs with the pinned Python readers of `.venv-clients/`.
   public static var needsPythonClients: Self {
     .enabled(if: TestEnvironment.runsClientTests, Comment(rawValue: TestEnvironment.clientSkipMessage))

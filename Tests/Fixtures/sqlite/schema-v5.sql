@@ -61,9 +61,23 @@ CREATE UNIQUE INDEX correlations_key
 
 -- view daily_steps
 CREATE VIEW daily_steps AS
-  SELECT period,
-    CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
-    samples, person
+  SELECT period, CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps, samples, person
+  FROM (
+    SELECT r.start_local_day AS period, sum(r.value_num) AS steps, count(*) AS samples, r.person AS person
+    FROM records AS r JOIN sources AS rs ON rs.id = r.source_id
+    WHERE r.type = 'HKQuantityTypeIdentifierStepCount' AND NOT EXISTS (SELECT 1 FROM records AS e JOIN sources AS es ON es.id = e.source_id
+    WHERE e.person = r.person AND e.type = r.type AND e.start_unix = r.start_unix
+      AND e.end_unix = r.end_unix AND e.id < r.id AND es.name = rs.name
+      AND (e.unit = r.unit OR (e.unit IS NULL AND r.unit IS NULL))
+      AND (e.value_num = r.value_num
+        OR (e.value_num IS NULL AND r.value_num IS NULL AND (e.value_text = r.value_text OR (e.value_text IS NULL AND r.value_text IS NULL)))))
+    GROUP BY r.person, r.start_local_day
+  ) AS days
+  ORDER BY person, period
+
+-- view daily_steps_as_written
+CREATE VIEW daily_steps_as_written AS
+  SELECT period, CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps, samples, person
   FROM (
     SELECT start_local_day AS period, sum(value_num * copies) AS steps, sum(copies) AS samples, person
     FROM records
@@ -74,9 +88,7 @@ CREATE VIEW daily_steps AS
 
 -- view daily_steps_dedupe
 CREATE VIEW daily_steps_dedupe AS
-  SELECT period,
-    CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps,
-    samples, person
+  SELECT period, CASE WHEN steps = CAST(steps AS INTEGER) THEN CAST(steps AS INTEGER) ELSE steps END AS steps, samples, person
   FROM step_days_dedupe
   ORDER BY person, period
 
@@ -347,22 +359,57 @@ CREATE UNIQUE INDEX workouts_key ON workouts (person, activity_type, start_unix,
 
 -- view workouts_summary
 CREATE VIEW workouts_summary AS
-  SELECT activity, count,
-    CASE WHEN duration_min = CAST(duration_min AS INTEGER) THEN CAST(duration_min AS INTEGER)
-      ELSE duration_min END AS duration_min,
+  SELECT activity, count, CASE WHEN duration_min = CAST(duration_min AS INTEGER) THEN CAST(duration_min AS INTEGER) ELSE duration_min END AS duration_min,
     CASE WHEN distance = CAST(distance AS INTEGER) THEN CAST(distance AS INTEGER) ELSE distance END AS distance,
     CASE WHEN energy = CAST(energy AS INTEGER) THEN CAST(energy AS INTEGER) ELSE energy END AS energy,
     person
   FROM (
     SELECT
-      CASE WHEN substr(activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(activity_type, 22)
-        ELSE activity_type END AS activity,
-      sum(copies) AS count,
-      round(sum(duration_min * copies), 3) AS duration_min,
-      round(sum(distance_km * copies), 3) AS distance,
-      round(sum(energy_kcal * copies), 3) AS energy,
-      person
-    FROM workouts
-    GROUP BY person, activity
+      CASE WHEN substr(w.activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(w.activity_type, 22)
+        ELSE w.activity_type END AS activity,
+      count(*) AS count,
+      round(sum(w.duration_min), 3) AS duration_min,
+      round(sum(w.distance_km), 3) AS distance,
+      round(sum(w.energy_kcal), 3) AS energy,
+      w.person AS person
+    FROM workouts AS w JOIN sources AS ws ON ws.id = w.source_id WHERE NOT EXISTS (SELECT 1 FROM workouts AS e JOIN sources AS es ON es.id = e.source_id
+    WHERE e.person = w.person AND e.activity_type = w.activity_type AND e.start_unix = w.start_unix
+      AND e.end_unix = w.end_unix AND e.id < w.id AND es.name = ws.name
+      AND (e.duration = w.duration OR (e.duration IS NULL AND w.duration IS NULL)) AND (e.duration_unit = w.duration_unit OR (e.duration_unit IS NULL AND w.duration_unit IS NULL))
+      AND (e.total_distance = w.total_distance OR (e.total_distance IS NULL AND w.total_distance IS NULL))
+      AND (e.total_distance_unit = w.total_distance_unit OR (e.total_distance_unit IS NULL AND w.total_distance_unit IS NULL))
+      AND (e.total_energy_burned = w.total_energy_burned OR (e.total_energy_burned IS NULL AND w.total_energy_burned IS NULL))
+      AND (e.total_energy_burned_unit = w.total_energy_burned_unit OR (e.total_energy_burned_unit IS NULL AND w.total_energy_burned_unit IS NULL))
+      AND (w.total_distance IS NOT NULL OR w.total_energy_burned IS NOT NULL
+        OR (NOT EXISTS (SELECT 1 FROM workout_statistics AS sa
+      WHERE sa.workout_id = w.id AND sa.activity_id IS NULL
+        AND NOT EXISTS (SELECT 1 FROM workout_statistics AS sb
+          WHERE sb.workout_id = e.id AND sb.activity_id IS NULL AND sb.type = sa.type
+            AND (sb.sum = sa.sum OR (sb.sum IS NULL AND sa.sum IS NULL)) AND (sb.unit = sa.unit OR (sb.unit IS NULL AND sa.unit IS NULL)))) AND NOT EXISTS (SELECT 1 FROM workout_statistics AS sa
+      WHERE sa.workout_id = e.id AND sa.activity_id IS NULL
+        AND NOT EXISTS (SELECT 1 FROM workout_statistics AS sb
+          WHERE sb.workout_id = w.id AND sb.activity_id IS NULL AND sb.type = sa.type
+            AND (sb.sum = sa.sum OR (sb.sum IS NULL AND sa.sum IS NULL)) AND (sb.unit = sa.unit OR (sb.unit IS NULL AND sa.unit IS NULL)))))))
+    GROUP BY w.person, activity
+  ) AS activities
+  ORDER BY person, count DESC, activity
+
+-- view workouts_summary_as_written
+CREATE VIEW workouts_summary_as_written AS
+  SELECT activity, count, CASE WHEN duration_min = CAST(duration_min AS INTEGER) THEN CAST(duration_min AS INTEGER) ELSE duration_min END AS duration_min,
+    CASE WHEN distance = CAST(distance AS INTEGER) THEN CAST(distance AS INTEGER) ELSE distance END AS distance,
+    CASE WHEN energy = CAST(energy AS INTEGER) THEN CAST(energy AS INTEGER) ELSE energy END AS energy,
+    person
+  FROM (
+    SELECT
+      CASE WHEN substr(w.activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(w.activity_type, 22)
+        ELSE w.activity_type END AS activity,
+      sum(w.copies) AS count,
+      round(sum(w.duration_min * w.copies), 3) AS duration_min,
+      round(sum(w.distance_km * w.copies), 3) AS distance,
+      round(sum(w.energy_kcal * w.copies), 3) AS energy,
+      w.person AS person
+    FROM workouts AS w
+    GROUP BY w.person, activity
   ) AS activities
   ORDER BY person, count DESC, activity

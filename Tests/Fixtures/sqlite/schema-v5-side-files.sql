@@ -90,7 +90,24 @@ CREATE VIEW workout_routes_summary AS
       lag(longitude) OVER (PARTITION BY route_id ORDER BY position) AS previous_longitude,
       lag(elevation) OVER (PARTITION BY route_id ORDER BY position) AS previous_elevation
     FROM route_points
-    WHERE workout_id IS NOT NULL
+    WHERE workout_id IS NOT NULL AND workout_id NOT IN (SELECT w.id FROM workouts AS w JOIN sources AS ws ON ws.id = w.source_id WHERE EXISTS (SELECT 1 FROM workouts AS e JOIN sources AS es ON es.id = e.source_id
+    WHERE e.person = w.person AND e.activity_type = w.activity_type AND e.start_unix = w.start_unix
+      AND e.end_unix = w.end_unix AND e.id < w.id AND es.name = ws.name
+      AND (e.duration = w.duration OR (e.duration IS NULL AND w.duration IS NULL)) AND (e.duration_unit = w.duration_unit OR (e.duration_unit IS NULL AND w.duration_unit IS NULL))
+      AND (e.total_distance = w.total_distance OR (e.total_distance IS NULL AND w.total_distance IS NULL))
+      AND (e.total_distance_unit = w.total_distance_unit OR (e.total_distance_unit IS NULL AND w.total_distance_unit IS NULL))
+      AND (e.total_energy_burned = w.total_energy_burned OR (e.total_energy_burned IS NULL AND w.total_energy_burned IS NULL))
+      AND (e.total_energy_burned_unit = w.total_energy_burned_unit OR (e.total_energy_burned_unit IS NULL AND w.total_energy_burned_unit IS NULL))
+      AND (w.total_distance IS NOT NULL OR w.total_energy_burned IS NOT NULL
+        OR (NOT EXISTS (SELECT 1 FROM workout_statistics AS sa
+      WHERE sa.workout_id = w.id AND sa.activity_id IS NULL
+        AND NOT EXISTS (SELECT 1 FROM workout_statistics AS sb
+          WHERE sb.workout_id = e.id AND sb.activity_id IS NULL AND sb.type = sa.type
+            AND (sb.sum = sa.sum OR (sb.sum IS NULL AND sa.sum IS NULL)) AND (sb.unit = sa.unit OR (sb.unit IS NULL AND sa.unit IS NULL)))) AND NOT EXISTS (SELECT 1 FROM workout_statistics AS sa
+      WHERE sa.workout_id = e.id AND sa.activity_id IS NULL
+        AND NOT EXISTS (SELECT 1 FROM workout_statistics AS sb
+          WHERE sb.workout_id = w.id AND sb.activity_id IS NULL AND sb.type = sa.type
+            AND (sb.sum = sa.sum OR (sb.sum IS NULL AND sa.sum IS NULL)) AND (sb.unit = sa.unit OR (sb.unit IS NULL AND sa.unit IS NULL))))))))
   ) AS steps
   GROUP BY person, workout_id
   ORDER BY person, workout_id
