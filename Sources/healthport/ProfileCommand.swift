@@ -66,9 +66,18 @@ struct ProfileView {
 
   var fields: [Field] = []
 
+  /// Tables round what was converted (m and kg to 2 decimals, cm, lb, in, rates and VO2 max to 1,
+  /// trailing zeros trimmed) and show a height or weight recorded in the shown unit as written; JSON
+  /// holds every number exactly (``NumberText/exact(_:)``).
   init(_ profile: Profile, imperial: Bool) throws {
     func string(_ text: String?) -> String { text.map(Self.quoted) ?? "null" }
     func number(_ value: Double, _ decimals: Int) -> String { NumberText.format(value, decimals: decimals) }
+    func exact(_ value: Double) -> String { NumberText.exact(value) }
+    /// The latest height or weight in `unit`: as written when recorded in it, else to `decimals`.
+    func shown(_ measurement: Profile.Measurement, of type: String, _ decimals: Int) -> String {
+      profile.latest[type]?.unit == measurement.unit
+        ? exact(measurement.value) : number(measurement.value, decimals)
+    }
     func add(_ label: String, _ key: String, _ text: String?, json: String? = nil, date: HealthDate? = nil) {
       fields.append(Field(label: label, key: key, text: text, json: json ?? string(text), date: date))
     }
@@ -80,37 +89,41 @@ struct ProfileView {
     add("Fitzpatrick skin type", "fitzpatrickSkinType", profile.fitzpatrickSkinType)
     add("cardio fitness medications", "cardioFitnessMedicationsUse", profile.cardioFitnessMedicationsUse)
 
-    let height = try profile.latest(Profile.heightType, in: "m")
-    if let height, imperial {
-      let (feet, inches) = Self.feetAndInches(metres: height.value)
+    let heightType = Profile.heightType
+    if imperial, let inches = try profile.latest(heightType, in: "in") {
+      let (feet, shownInches) = Self.feetAndInches(inches: inches.value)
+      let wholeFeet = (inches.value / 12).rounded(.down)
       add(
-        "height", "height", "\(feet) ft \(number(inches, 1)) in",
-        json: "{\"ft\": \(feet), \"in\": \(number(inches, 1)), \"date\": \(string(height.date.description))}",
-        date: height.date)
-    } else if let height {
-      add(
-        "height", "height", "\(number(height.value, 2)) m (\(number(height.value * 100, 1)) cm)",
+        "height", "height", "\(feet) ft \(number(shownInches, 1)) in",
         json:
-          "{\"m\": \(number(height.value, 3)), \"cm\": \(number(height.value * 100, 1)), \"date\": \(string(height.date.description))}",
-        date: height.date)
+          "{\"ft\": \(exact(wholeFeet)), \"in\": \(exact(inches.value - wholeFeet * 12)), \"date\": \(string(inches.date.description))}",
+        date: inches.date)
+    } else if let metres = try profile.latest(heightType, in: "m"),
+      let centimetres = try profile.latest(heightType, in: "cm")
+    {
+      add(
+        "height", "height",
+        "\(shown(metres, of: heightType, 2)) m (\(shown(centimetres, of: heightType, 1)) cm)",
+        json:
+          "{\"m\": \(exact(metres.value)), \"cm\": \(exact(centimetres.value)), \"date\": \(string(metres.date.description))}",
+        date: metres.date)
     } else {
       add("height", "height", nil)
     }
     let massUnit = imperial ? "lb" : "kg"
     if let mass = try profile.latest(Profile.bodyMassType, in: massUnit) {
       add(
-        "weight", "bodyMass", "\(number(mass.value, 1)) \(massUnit)",
-        json: "{\"\(massUnit)\": \(number(mass.value, 1)), \"date\": \(string(mass.date.description))}",
+        "weight", "bodyMass", "\(shown(mass, of: Profile.bodyMassType, imperial ? 1 : 2)) \(massUnit)",
+        json: "{\"\(massUnit)\": \(exact(mass.value)), \"date\": \(string(mass.date.description))}",
         date: mass.date)
     } else {
       add("weight", "bodyMass", nil)
     }
     let computed = try profile.computedBMI()
     let recorded = profile.latest[Profile.bmiType]
+    add("BMI from height and weight", "bmiComputed", computed.map { number($0, 2) }, json: computed.map(exact))
     add(
-      "BMI from height and weight", "bmiComputed", computed.map { number($0, 2) }, json: computed.map { number($0, 2) })
-    add(
-      "BMI recorded", "bmiRecorded", recorded.map { number($0.value, 2) }, json: recorded.map { number($0.value, 2) },
+      "BMI recorded", "bmiRecorded", recorded.map { number($0.value, 2) }, json: recorded.map { exact($0.value) },
       date: recorded?.date)
     for (label, key, type) in [
       ("resting heart rate", "restingHeartRate", Profile.restingHeartRateType),
@@ -120,7 +133,7 @@ struct ProfileView {
       add(
         label, key, rate.map { "\(number($0.value, 1)) count/min" },
         json: rate.map {
-          "{\"value\": \(number($0.value, 1)), \"unit\": \"count/min\", \"date\": \(string($0.date.description))}"
+          "{\"value\": \(exact($0.value)), \"unit\": \"count/min\", \"date\": \(string($0.date.description))}"
         },
         date: rate?.date)
     }
@@ -128,14 +141,14 @@ struct ProfileView {
     add(
       "VO2 max", "vo2Max", vo2.map { "\(number($0.value, 1)) \($0.unit)" },
       json: vo2.map {
-        "{\"value\": \(number($0.value, 1)), \"unit\": \(string($0.unit)), \"date\": \(string($0.date.description))}"
+        "{\"value\": \(exact($0.value)), \"unit\": \(string($0.unit)), \"date\": \(string($0.date.description))}"
       },
       date: vo2?.date)
   }
 
   /// Feet and inches (one decimal, carried so that 11.96 in never shows as 12.0).
-  static func feetAndInches(metres: Double) -> (feet: Int, inches: Double) {
-    let tenths = Int((metres / 0.0254 * 10).rounded())
+  static func feetAndInches(inches: Double) -> (feet: Int, inches: Double) {
+    let tenths = Int((inches * 10).rounded())
     return (tenths / 120, Double(tenths % 120) / 10)
   }
 

@@ -66,7 +66,7 @@ enum SleepCommand: Command {
     }
     if sleep.nights.isEmpty { EmptyAnswer.explain(records: SleepNights.sleepType, input: input, command: name) }
 
-    func minutes(_ value: Double) -> TabularOutput.Cell { .number(NumberText.format(value)) }
+    func minutes(_ value: Double) -> TabularOutput.Cell { .number(value) }
     var output: TabularOutput
     if by == "night" {
       output = TabularOutput(columns: ["night"] + minuteColumns + ["bedtime", "wake_time", "sources"])
@@ -90,7 +90,7 @@ enum SleepCommand: Command {
         of: sleep.nights, by: kind)
       {
         output.rows.append(
-          [.text(average.period), .number(String(average.nights))]
+          [.text(average.period), .count(average.nights)]
             + [
               average.inBedMinutes, average.asleepMinutes, average.coreMinutes, average.deepMinutes,
               average.remMinutes, average.unspecifiedMinutes, average.awakeMinutes,

@@ -76,11 +76,11 @@ enum StatsCommand: Command {
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {
       // Apple writes `%` quantities as fractions (0.165 = 16.5 %): tables show the percentage, data
-      // outputs the value as written. A count is a count.
+      // outputs the fraction, exact. A count is a count.
       let percent = format == "table" && row.unit == "%" && configuration.aggregate != .count
       let shown = percent ? row.value * 100 : row.value
       output.rows.append([
-        .text(row.period), .number(NumberText.format(shown)), .number(String(row.samples)), .text(row.unit),
+        .text(row.period), .number(shown), .count(row.samples), .text(row.unit),
       ])
       output.barValues.append(row.value)
     }

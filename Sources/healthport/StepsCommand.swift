@@ -65,22 +65,18 @@ enum StepsCommand: Command {
     }
     if totals.result.isEmpty { EmptyAnswer.explain(records: configuration.type, input: input, command: name) }
 
+    // Tables show whole steps (the Health app shows no fractions), the total rounded from the exact
+    // total; CSV and JSON the exact (de-duplicated totals are fractional) values.
     var output = TabularOutput(columns: ["period", "steps", "samples"])
     for row in totals.result {
-      output.rows.append([.text(row.period), .number(NumberText.format(row.value)), .number(String(row.samples))])
+      output.rows.append([.text(row.period), .number(row.value, decimals: 0), .count(row.samples)])
       output.barValues.append(row.value)
     }
     output.barColumn = 1
+    output.groupsThousands = true
     let total = totals.result.reduce(0) { $0 + $1.value }
     let samples = totals.result.reduce(0) { $0 + $1.samples }
-    output.totalRow = [
-      .text("total"), .number(grouped(NumberText.format(total))), .number(grouped(String(samples))),
-    ]
-    if format == "table" {
-      output.rows = output.rows.map { row in
-        row.map { cell in if case .number(let t) = cell { .number(grouped(t)) } else { cell } }
-      }
-    }
+    output.totalRow = [.text("total"), .number(total, decimals: 0), .count(samples)]
     try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
   }
 }

@@ -2,17 +2,36 @@ import HealthPort
 
 /// Rows of text cells rendered as a table for people, as CSV (RFC 4180, LF) or as a JSON array of
 /// objects. Each cell knows whether it is a number (right-aligned, unquoted in JSON) or text.
+///
+/// A number cell carries its value, and the renderer writes it: CSV and JSON exactly
+/// (``NumberText/exact(_:)``, `null` in JSON when not finite), tables rounded to the cell's decimals
+/// (``NumberText/format(_:decimals:)``), with thousands separators when ``groupsThousands``.
 struct TabularOutput {
   enum Cell {
     case text(String)
-    /// A number already formatted, with its value for bars and totals.
-    case number(String)
+    /// A number; a table shows it with at most `decimals` decimals.
+    case number(Double, decimals: Int = 3)
     /// An unknown value: empty in CSV and tables, `null` in JSON.
     case empty
 
-    var text: String {
+    /// A count: an integer everywhere.
+    static func count(_ value: Int) -> Cell { .number(Double(value), decimals: 0) }
+
+    /// The cell as CSV writes it.
+    var dataText: String {
       switch self {
-      case .text(let text), .number(let text): text
+      case .text(let text): text
+      case .number(let value, _): NumberText.exact(value)
+      case .empty: ""
+      }
+    }
+
+    /// The cell as a table shows it.
+    func tableText(grouped groups: Bool) -> String {
+      switch self {
+      case .text(let text): text
+      case .number(let value, let decimals):
+        groups ? grouped(NumberText.format(value, decimals: decimals)) : NumberText.format(value, decimals: decimals)
       case .empty: ""
       }
     }
@@ -25,6 +44,8 @@ struct TabularOutput {
   var barValues: [Double] = []
   /// For tables: a last line under the rows (e.g. totals).
   var totalRow: [Cell]?
+  /// For tables: numbers with thousands separators (`12,345`).
+  var groupsThousands = false
 
   init(columns: [String]) { self.columns = columns }
 
@@ -46,7 +67,7 @@ struct TabularOutput {
       out.append(0x0A)
     }
     line(columns)
-    for row in rows { line(row.map(\.text)) }
+    for row in rows { line(row.map(\.dataText)) }
     return out
   }
 
@@ -60,8 +81,8 @@ struct TabularOutput {
         out.append(contentsOf: Array(": ".utf8))
         switch cell {
         case .text(let text): JSONEscaping.appendString(text, to: &out)
-        case .number(let text): out.append(contentsOf: Array(text.utf8))
-        case .empty: out.append(contentsOf: Array("null".utf8))
+        case .number(let value, _) where value.isFinite: out.append(contentsOf: Array(NumberText.exact(value).utf8))
+        case .number, .empty: out.append(contentsOf: Array("null".utf8))
         }
       }
       out.append(UInt8(ascii: "}"))
@@ -73,22 +94,22 @@ struct TabularOutput {
   func table() -> String {
     if rows.isEmpty { return columns.joined(separator: "  ") + "\n(no data)\n" }
     // Non-breaking spaces shown (text cells only); widths in terminal columns.
-    let all: [[Cell]] = ([columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])).map { row in
-      row.map { (cell: Cell) -> Cell in
-        if case .text(let text) = cell { return .text(text.shownInTable) }
-        return cell
+    let all: [[String]] = ([columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])).map { row in
+      row.map { (cell: Cell) -> String in
+        if case .text(let text) = cell { return text.shownInTable }
+        return cell.tableText(grouped: groupsThousands)
       }
     }
     var widths = [Int](repeating: 0, count: columns.count)
     for row in all {
-      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.text.displayWidth) }
+      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.displayWidth) }
     }
     let numeric = columns.indices.map { index in
       rows.contains { if case .number = $0[index] { true } else { false } }
     }
-    func line(_ row: [Cell]) -> String {
+    func line(_ row: [String]) -> String {
       row.enumerated().map { index, cell in
-        numeric[index] ? cell.text.leftPadded(to: widths[index]) : cell.text.rightPadded(to: widths[index])
+        numeric[index] ? cell.leftPadded(to: widths[index]) : cell.rightPadded(to: widths[index])
       }.joined(separator: "  ")
     }
     var lines = [line(all[0])]

@@ -92,7 +92,7 @@ enum WorkoutsCommand: Command {
     if totals.summary.isEmpty { EmptyAnswer.explain(workouts: filter.activities, input: input, command: name) }
 
     func number(_ value: Double?) -> TabularOutput.Cell {
-      value.map { .number(NumberText.format($0)) } ?? .empty
+      value.map { .number($0) } ?? .empty
     }
     func pace(_ value: Double?) -> TabularOutput.Cell { value.map { .text(paceText($0)) } ?? .empty }
     var output: TabularOutput
@@ -104,7 +104,7 @@ enum WorkoutsCommand: Command {
         ])
       for row in totals.summary {
         output.rows.append([
-          .text(row.activity), .number(String(row.count)), number(row.durationMinutes), number(row.distance),
+          .text(row.activity), .count(row.count), number(row.durationMinutes), number(row.distance),
           number(row.energy), number(row.averageHeartRate), number(row.maximumHeartRate), pace(row.pace),
           number(row.elevationGain),
         ])
@@ -115,7 +115,7 @@ enum WorkoutsCommand: Command {
         let distances = totals.summary.compactMap(\.distance)
         let energies = totals.summary.compactMap(\.energy)
         output.totalRow = [
-          .text("total"), .number(String(totals.summary.reduce(0) { $0 + $1.count })),
+          .text("total"), .count(totals.summary.reduce(0) { $0 + $1.count }),
           number(totals.summary.reduce(0) { $0 + $1.durationMinutes }),
           distances.isEmpty ? .empty : number(distances.reduce(0, +)),
           energies.isEmpty ? .empty : number(energies.reduce(0, +)), .text(""), .text(""), .text(""), .text(""),

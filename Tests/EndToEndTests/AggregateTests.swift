@@ -28,7 +28,7 @@ struct AggregateTests {
 
   static func compareRows(
     _ actual: [[String: Any]], _ expected: [[String: Any]], numbers: [String], strings: [String], what: String,
-    tolerance: Double = 0.0011
+    tolerance: Double = 1e-9
   ) {
     #expect(actual.count == expected.count, "\(what): \(actual.count) rows vs \(expected.count)")
     for (got, want) in zip(actual, expected) {
@@ -39,7 +39,8 @@ struct AggregateTests {
         let a = got[key] as? Double
         let b = want[key] as? Double
         #expect((a == nil) == (b == nil), "\(what) \(key): \(String(describing: a)) vs \(String(describing: b))")
-        if let a, let b { #expect(abs(a - b) < tolerance, "\(what) \(key): \(a) vs \(b)") }
+        // CSV and JSON are exact: only the order of additions may differ.
+        if let a, let b { #expect(relativelyClose(a, b, tolerance: tolerance), "\(what) \(key): \(a) vs \(b)") }
       }
     }
   }
@@ -118,15 +119,15 @@ struct AggregateTests {
 
   @Test("known workout totals, by hand from the fixtures", .needsRealFixtures)
   func knownWorkouts() throws {
-    // tdda: totalDistance="0" km and totalEnergyBurned="139.3170000000021" kcal as attributes; the source
-    // name holds a no-break space.
+    // tdda: duration="31.73680251737436" min, totalDistance="0" km and totalEnergyBurned="139.3170000000021"
+    // kcal as attributes, written back exactly; the source name holds a no-break space.
     let tdda = Harness.realFixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml")
     let result = try Harness.run(["workouts", tdda.path, "--format", "csv"])
     #expect(
       result.stdoutText
         == "start,end,activity,duration_min,distance,energy,source,product,avg_heart_rate,max_heart_rate,pace,"
         + "elevation_gain,indoor\n"
-        + "2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,Other,31.737,0,139.317,NJR Apple\u{A0}Watch,Watch,,,,,\n"
+        + "2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,Other,31.73680251737436,0,139.3170000000021,NJR Apple\u{A0}Watch,Watch,,,,,\n"
     )
     // jshrake (iOS 16.0 zip): no total* attributes, from WorkoutStatistics.
     let zip = Harness.realFixtures.appendingPathComponent("jshrake-healthkit-to-sqlite/export.zip")
@@ -140,7 +141,7 @@ struct AggregateTests {
     let fields = summary.stdoutText.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false)
     #expect(fields[0] == Substring(row["activity"] as? String ?? "?"))
     #expect(fields[1] == "1")
-    #expect(abs((Double(fields[3]) ?? -1) - (row["distance"] as? Double ?? -2)) < 0.0011)
+    #expect(relativelyClose(Double(fields[3]) ?? -1, row["distance"] as? Double ?? -2))
   }
 
   @Test("the summary groups per activity, sorted by count then name", .needsRealFixtures)
@@ -161,7 +162,7 @@ struct AggregateTests {
     for row in rows {
       let activity = row["activity"] as? String ?? ""
       #expect(row["count"] as? Int == counts[activity])
-      #expect(abs((row["duration_min"] as? Double ?? -1) - (minutes[activity] ?? -2)) < 0.0011)
+      #expect(relativelyClose(row["duration_min"] as? Double ?? -1, minutes[activity] ?? -2))
     }
   }
 
@@ -189,11 +190,6 @@ struct AggregateTests {
     try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n\(body)\n</HealthData>\n"
       .write(to: file, atomically: true, encoding: .utf8)
     let cases: [([String], String)] = [
-      (
-        ["--type", "BodyMass", "--agg", "latest"],
-        "period,value,samples,unit\n2024-05-01,80,3,kg\n2024-05-02,78.5,2,kg\n"
-      ),
-      (["--type", "BodyMass"], "period,value,samples,unit\n2024-05-01,80.333,3,kg\n2024-05-02,78.75,2,kg\n"),
       (["--type", "BodyMass", "--agg", "max", "--by", "month"], "period,value,samples,unit\n2024-05,81,5,kg\n"),
       (["--type", "BodyMass", "--agg", "min", "--by", "week"], "period,value,samples,unit\n2024-W18,78.5,5,kg\n"),
       (["--type", "DistanceWalkingRunning"], "period,value,samples,unit\n2024-05-01,4,3,km\n"),
@@ -203,6 +199,16 @@ struct AggregateTests {
       let result = try Harness.run(["stats", file.path, "--format", "csv"] + arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       #expect(result.stdoutText == expected, "\(arguments)")
+    }
+    // Exact values: the latest on May 1 is 176.3698097 lb (79.99999997… kg); the average of 80 kg,
+    // that and 81 kg.
+    let pound = 176.3698097 * 0.453_592_37
+    for (aggregate, first, second) in [("latest", pound, "78.5"), ("avg", (80 + 81 + pound) / 3, "78.75")] {
+      let result = try Harness.run(["stats", file.path, "--format", "csv", "--type", "BodyMass", "--agg", aggregate])
+      let rows = LoadTests.csvRows(result.stdoutText)
+      #expect(rows.map { [$0[0], $0[2], $0[3]] } == [["2024-05-01", "3", "kg"], ["2024-05-02", "2", "kg"]])
+      #expect(relativelyClose(Double(rows.first?[1] ?? "") ?? 0, first), "\(aggregate): \(rows)")
+      #expect(rows.last?[1] == second, "\(aggregate)")
     }
     let bad = try Harness.run(["stats", file.path, "--type", "HeartRate"])
     #expect(bad.status == 65)

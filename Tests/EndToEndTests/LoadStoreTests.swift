@@ -110,7 +110,7 @@ struct LoadStoreTests {
     #expect(weighted.count == cli.count)
     for (row, want) in zip(weighted, cli) {
       #expect(row[0] as? String == want.0)
-      #expect(abs(((row[1] as? NSNumber)?.doubleValue ?? .nan) - want.1) < 0.0005, "day \(want.0)")
+      #expect(relativelyClose((row[1] as? NSNumber)?.doubleValue ?? .nan, want.1), "day \(want.0)")
       #expect(row[2] as? Int == want.2)
     }
     // The plain average agrees on the day without exact duplicates (2018-03-18): the band's
@@ -122,7 +122,7 @@ struct LoadStoreTests {
       WHERE type = 'HKQuantityTypeIdentifierHeartRate' GROUP BY start_local_day ORDER BY start_local_day
       """)
     #expect(plain.first?[0] as? String == "2018-03-18")
-    #expect(abs(((plain.first?[1] as? NSNumber)?.doubleValue ?? .nan) - cli[0].1) < 0.0005)
+    #expect(relativelyClose((plain.first?[1] as? NSNumber)?.doubleValue ?? .nan, cli[0].1))
     #expect(plain.first?[2] as? Int == cli[0].2)
   }
 
@@ -145,7 +145,9 @@ struct LoadStoreTests {
         #expect(rows.count == cli.count, "\(view) of \(path)")
         for (row, want) in zip(rows, cli) {
           #expect(row[0] as? String == want[0])
-          #expect(abs(((row[1] as? NSNumber)?.doubleValue ?? .nan) - (Double(want[1]) ?? .nan)) < 0.0005)
+          #expect(
+            relativelyClose((row[1] as? NSNumber)?.doubleValue ?? .nan, Double(want[1]) ?? .nan),
+            "\(view) steps on \(want[0])")
           #expect(row[2] as? Int == Int(want[2]), "\(view) samples on \(want[0])")
         }
       }

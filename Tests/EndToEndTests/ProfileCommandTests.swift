@@ -59,8 +59,8 @@ struct ProfileCommandTests {
     if h:
         m = h[1] * M[h[2]]
         if imperial:
-            tenths = round(m / 0.0254 * 10)
-            out["height"] = {"ft": tenths // 120, "in": (tenths % 120) / 10, "date": h[3]}
+            inches = m / 0.0254
+            out["height"] = {"ft": inches // 12, "in": inches - 12 * (inches // 12), "date": h[3]}
         else:
             out["height"] = {"m": m, "cm": m * 100, "date": h[3]}
     else:
@@ -95,23 +95,17 @@ struct ProfileCommandTests {
     return try Harness.json(Data(contentsOf: out)) as? [String: Any] ?? [:]
   }
 
-  /// Equal values: numbers to the rounding the command shows (`decimals`), the rest exactly.
-  static func same(_ got: Any?, _ want: Any?, decimals: Int) -> Bool {
+  /// Equal values: numbers to a relative 1e-9 (JSON holds them exactly), the rest exactly.
+  static func same(_ got: Any?, _ want: Any?) -> Bool {
     switch (got, want) {
     case (nil, nil), (is NSNull, nil), (nil, is NSNull), (is NSNull, is NSNull): return true
-    case (let a as Double, let b as Double):
-      return abs(a - b) <= 0.5 * pow(10, Double(-decimals)) + 1e-9
+    case (let a as Double, let b as Double): return relativelyClose(a, b)
     case (let a as String, let b as String): return a == b
     case (let a as [String: Any], let b as [String: Any]):
-      return Set(a.keys) == Set(b.keys) && a.keys.allSatisfy { same(a[$0], b[$0], decimals: decimals) }
+      return Set(a.keys) == Set(b.keys) && a.keys.allSatisfy { same(a[$0], b[$0]) }
     default: return false
     }
   }
-
-  static let decimals = [
-    "height": 3, "bodyMass": 1, "bmiComputed": 2, "bmiRecorded": 2, "restingHeartRate": 1,
-    "walkingHeartRateAverage": 1, "vo2Max": 1,
-  ]
 
   static func compare(_ path: String, units: String) throws {
     let result = try Harness.run(["profile", path, "--format", "json", "--units", units])
@@ -120,14 +114,7 @@ struct ProfileCommandTests {
     let want = try expected(path, units: units)
     #expect(Set(got.keys) == Set(want.keys), "\(path)")
     for key in want.keys {
-      var wanted = want[key]
-      if key == "height", units == "metric", var height = wanted as? [String: Any] {
-        height["cm"] = (height["cm"] as? Double).map { ($0 * 10).rounded() / 10 }
-        wanted = height
-      }
-      #expect(
-        same(got[key], wanted, decimals: decimals[key] ?? 0),
-        "\(path) \(units) \(key): \(got[key] ?? "nil") vs \(wanted ?? "nil")")
+      #expect(same(got[key], want[key]), "\(path) \(units) \(key): \(got[key] ?? "nil") vs \(want[key] ?? "nil")")
     }
   }
 
@@ -145,7 +132,8 @@ struct ProfileCommandTests {
     #expect(lines.contains("age at export 36 2024-12-03 20:15:42 +0100"))
     #expect(lines.contains("blood type A+"))
     #expect(lines.contains("Fitzpatrick skin type type III"))
-    #expect(lines.contains("weight 77.1 kg 2024-11-29 07:30:00 +0100"))
+    // Recorded in kg, shown as written.
+    #expect(lines.contains("weight 77.1003 kg 2024-11-29 07:30:00 +0100"))
     #expect(lines.contains("height (missing)"))
   }
 
@@ -163,10 +151,51 @@ struct ProfileCommandTests {
     let path = Harness.realFixtures.appendingPathComponent("opendroid-hk/sampleexport-2.xml").path
     let metric = try Harness.json(try Harness.run(["profile", path, "--format", "json"]).stdout) as? [String: Any]
     #expect(metric?["age"] as? Int == 49)
-    #expect(metric?["bmiComputed"] as? Double == 20.67)  // 63.5 / 1.753² = 20.66…
+    let table = try Harness.run(["profile", path]).stdoutText
+    #expect(table.contains("20.67"), "\(table)")  // 140 lb / (69 in)² = 63.503 kg / 1.7526² m² = 20.674
     let imperial = try Harness.run(["profile", path, "--units", "imperial"]).stdoutText
     #expect(imperial.contains("5 ft 9 in"))  // 175.3 cm = 69.0 in
     #expect(imperial.contains("140 lb"))
+  }
+
+  @Test("profile: converted weights and heights rounded per unit, a value recorded in the shown unit as written")
+  func profileUnits() throws {
+    let pounds = try PrecisionTests.export([
+      PrecisionTests.record("BodyMass", "lb", "2024-03-10 08:00:00 +0000", "150"),
+      PrecisionTests.record("Height", "cm", "2024-03-10 08:00:00 +0000", "175.25"),
+    ])
+    let kilograms = try PrecisionTests.export([
+      PrecisionTests.record("BodyMass", "kg", "2024-03-10 08:00:00 +0000", "72.456"),
+      PrecisionTests.record("Height", "m", "2024-03-10 08:00:00 +0000", "1.8"),
+    ])
+    defer {
+      for url in [pounds, kilograms] { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    }
+    func lines(_ url: URL, _ units: String) throws -> [String] {
+      let result = try Harness.run(["profile", url.path, "--units", units])
+      #expect(result.status == 0, "\(result.stderr)")
+      return PrecisionTests.tableLines(result.stdoutText)
+    }
+    let date = "2024-03-10 08:00:00 +0000"
+    // 150 lb = 68.0388555 kg; 175.25 cm = 69.0 in.
+    let metric = try lines(pounds, "metric")
+    #expect(metric.contains("weight 68.04 kg \(date)"), "\(metric)")
+    #expect(metric.contains("height 1.75 m (175.25 cm) \(date)"), "\(metric)")
+    let imperial = try lines(pounds, "imperial")
+    #expect(imperial.contains("weight 150 lb \(date)"), "\(imperial)")
+    #expect(imperial.contains("height 5 ft 9 in \(date)"), "\(imperial)")
+    // 72.456 kg = 159.737 lb; 1.8 m = 180 cm.
+    let kilogramLines = try lines(kilograms, "metric")
+    #expect(kilogramLines.contains("weight 72.456 kg \(date)"), "\(kilogramLines)")
+    #expect(kilogramLines.contains("height 1.8 m (180 cm) \(date)"), "\(kilogramLines)")
+    #expect(try lines(kilograms, "imperial").contains("weight 159.7 lb \(date)"))
+    // JSON: every number exact.
+    let json = try Harness.json(try Harness.run(["profile", pounds.path, "--format", "json"]).stdout) as? [String: Any]
+    let mass = json?["bodyMass"] as? [String: Any]
+    #expect(mass?["kg"] as? Double == 150 * 0.453_592_37)
+    let height = json?["height"] as? [String: Any]
+    #expect(height?["cm"] as? Double == 175.25)
+    #expect(relativelyClose(height?["m"] as? Double ?? 0, 1.7525))
   }
 
   @Test("usage errors")

@@ -32,21 +32,21 @@ struct WorkoutColumnsSQLiteTests {
     let stored = try rows(db).sorted { ($0[1] as? String ?? "") < ($1[1] as? String ?? "") }
     #expect(stored.count == cli.count)
     func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
-    func close(_ a: Double?, _ b: Double?, _ tolerance: Double) -> Bool {
+    func close(_ a: Double?, _ b: Double?, _ tolerance: Double = 0) -> Bool {
       switch (a, b) {
       case (nil, nil): true
-      case (let x?, let y?): abs(x - y) <= tolerance
+      case (let x?, let y?): tolerance > 0 ? abs(x - y) <= tolerance : relativelyClose(x, y)
       default: false
       }
     }
     for (row, want) in zip(stored, cli) {
       let what = "\(row[0]) \(row[1])"
       #expect(row[1] as? String == want["start"] as? String, "\(what)")
-      #expect(close(number(row[2]), want["avg_heart_rate"] as? Double, 0.0006), "\(what) avg")
-      #expect(close(number(row[3]), want["max_heart_rate"] as? Double, 0.0006), "\(what) max")
+      #expect(close(number(row[2]), want["avg_heart_rate"] as? Double), "\(what) avg")
+      #expect(close(number(row[3]), want["max_heart_rate"] as? Double), "\(what) max")
       let pace = WorkoutMeasuresTests.minutes(pace: want["pace"] as? String)
       #expect(close(number(row[4]), pace, 0.5 / 60 + 1e-9), "\(what) pace")
-      #expect(close(number(row[5]), want["elevation_gain"] as? Double, 0.0006), "\(what) elevation")
+      #expect(close(number(row[5]), want["elevation_gain"] as? Double), "\(what) elevation")
       let indoor = (want["indoor"] as? String).map { $0 == "indoor" ? 1.0 : 0.0 }
       #expect(number(row[6]) == indoor, "\(what) indoor")
     }

@@ -100,10 +100,11 @@ struct WorkoutMeasuresTests {
     return m + s / 60
   }
 
-  static func close(_ a: Double?, _ b: Double?, _ tolerance: Double) -> Bool {
+  /// Equal within `tolerance`, or (without one) to a relative 1e-9: JSON holds the numbers exactly.
+  static func close(_ a: Double?, _ b: Double?, _ tolerance: Double? = nil) -> Bool {
     switch (a, b) {
     case (nil, nil): true
-    case (let x?, let y?): abs(x - y) <= tolerance
+    case (let x?, let y?): tolerance.map { abs(x - y) <= $0 } ?? relativelyClose(x, y)
     default: false
     }
   }
@@ -118,11 +119,11 @@ struct WorkoutMeasuresTests {
     for (got, want) in zip(actual, expected) {
       let what = "\(path) \(want["start"] ?? "") \(unit) stdin=\(stdin)"
       #expect(got["start"] as? String == want["start"] as? String, "\(what)")
-      #expect(close(got["avg_heart_rate"] as? Double, want["avg_heart_rate"] as? Double, 0.0006), "\(what) avg: \(got)")
-      #expect(close(got["max_heart_rate"] as? Double, want["max_heart_rate"] as? Double, 0.0006), "\(what) max")
+      #expect(close(got["avg_heart_rate"] as? Double, want["avg_heart_rate"] as? Double), "\(what) avg: \(got)")
+      #expect(close(got["max_heart_rate"] as? Double, want["max_heart_rate"] as? Double), "\(what) max")
       #expect(
         close(minutes(pace: got["pace"] as? String), want["pace_minutes"] as? Double, 0.5 / 60 + 1e-9), "\(what) pace")
-      #expect(close(got["elevation_gain"] as? Double, want["elevation_gain"] as? Double, 0.0006), "\(what) elevation")
+      #expect(close(got["elevation_gain"] as? Double, want["elevation_gain"] as? Double), "\(what) elevation")
       #expect(got["indoor"] as? String == want["indoor"] as? String, "\(what) indoor")
     }
   }
@@ -143,15 +144,19 @@ struct WorkoutMeasuresTests {
     for unit in ["km", "mi"] { try Self.compare(url.path, unit: unit) }
     try Self.compare(url.path, stdin: true)
     // By hand: the run (09:10–09:40) holds the Watch’s samples at 09:12 … 09:39 (102 … 129 bpm, 10 of
-    // them) and 160 at 09:40: 1315 / 11 = 119.545, max 160; 30 min over 5.5 km is 5:27 per km; 38.1 m.
+    // them) and 160 at 09:40: 1315 / 11 = 119.545…, max 160; 30 min over 5.5 km is 5:27 per km; 38.1 m;
+    // the ride's 12 mi are 19.312128 km. CSV writes them exactly (Swift's shortest text).
     let csv = try Harness.run(["workouts", url.path, "--format", "csv"]).stdoutText
-    #expect(csv.contains(",Running,30,5.5,,Zoe’s Apple Watch,Watch,119.545,160,5:27,38.1,outdoor\n"))
+    #expect(csv.contains(",Running,30,5.5,,Zoe’s Apple Watch,Watch,\(1315.0 / 11),160,5:27,38.1,outdoor\n"))
     #expect(csv.contains(",Yoga,20,,,Zoe’s Apple Watch,Watch,88.5,101,,,indoor\n"))
-    #expect(csv.contains(",Cycling,45,19.312,,Strava,,130,130,2:20,,\n"))
+    #expect(csv.contains(",Cycling,45,19.312128,,Strava,,130,130,2:20,,\n"))
     let piped = try Harness.run(["workouts", "--format", "csv"], stdin: url).stdoutText
     #expect(piped.contains(",Running,30,5.5,,Zoe’s Apple Watch,Watch,,,5:27,38.1,outdoor\n"))
     let imperial = try Harness.run(["workouts", url.path, "--units", "imperial", "--format", "csv"]).stdoutText
-    #expect(imperial.contains(",Running,30,3.418,,Zoe’s Apple Watch,Watch,119.545,160,8:47,125,outdoor\n"))
+    let run = try #require(imperial.split(separator: "\n").first { $0.contains(",Running,") })
+    let fields = run.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    #expect(relativelyClose(Double(fields[4]) ?? 0, 5.5 / 1.609_344), "\(run)")
+    #expect(fields[5...].joined(separator: ",") == ",Zoe’s Apple Watch,Watch,\(1315.0 / 11),160,8:47,125,outdoor")
   }
 
   @Test("the summary: duration-weighted heart rate, total time over total distance, summed elevation")
@@ -163,7 +168,8 @@ struct WorkoutMeasuresTests {
     #expect(
       csv
         == "activity,count,duration_min,distance,energy,avg_heart_rate,max_heart_rate,pace,elevation_gain\n"
-        + "Cycling,1,45,19.312,,130,130,2:20,\nRunning,1,30,5.5,,119.545,160,5:27,38.1\nYoga,1,20,,,88.5,101,,\n")
+        + "Cycling,1,45,19.312128,,130,130,2:20,\nRunning,1,30,5.5,,\(1315.0 / 11),160,5:27,38.1\nYoga,1,20,,,88.5,101,,\n"
+    )
     let table = try Harness.run(["workouts", url.path, "--summary", "--unit", "mi"]).stdoutText
     #expect(table.hasPrefix("activity  count  duration_min  distance_mi"))
     #expect(table.contains("pace_per_mi  elevation_gain_ft"))

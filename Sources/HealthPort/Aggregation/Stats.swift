@@ -260,7 +260,9 @@ public final class Stats: ExportSink {
     rows = partials.keys.sorted().map { key in
       var total = Partial()
       var energy = false
-      for (unitIndex, partial) in partials[key] ?? [:] {
+      // In the units' order of appearance: a sum over several units adds up the same way every run
+      // (a dictionary's order changes from one process to the next), so its last digit does too.
+      for (unitIndex, partial) in (partials[key] ?? [:]).sorted(by: { $0.key < $1.key }) {
         if energyUnits[unitIndex] {
           energy = true
           total.energyWeighted += partial.energyWeighted

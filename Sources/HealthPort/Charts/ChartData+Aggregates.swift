@@ -1,5 +1,6 @@
 /// The charts of the aggregating commands, built from their aggregators' rows, so that every
-/// number is the one the command prints (`NumberText.format`, as in its CSV).
+/// number is the one the command computes, with at most 3 decimals (`NumberText.format`; the
+/// command's CSV writes it exactly).
 extension ChartData {
   /// `healthport steps --by …`: a bar per period.
   public static func steps(_ rows: [PeriodTotal], by: PeriodKind) -> ChartData {
