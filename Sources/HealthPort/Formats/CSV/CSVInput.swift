@@ -59,9 +59,44 @@ public enum CSVInput {
 
   /// True for a folder holding the `export.csv` of `convert --to csv --split` (its header row).
   static func isSplitFolder(_ path: String) -> Bool {
-    let line = firstLine(path + "/export.csv")
-    let expected = Array(CSVSplitSchema.Table.export.columns.joined(separator: ",").utf8)
-    return line.map { Array($0) == expected } == true
+    guard let line = firstLine(path + "/export.csv") else { return false }
+    return headerNames(line, delimiter: CSVEncoding.comma) == CSVSplitSchema.Table.export.columns
+  }
+
+  /// The names of a header line (without BOM or line break), split at `delimiter` as RFC 4180
+  /// does: a quoted field loses its quotes, `""` inside it is one `"`. healthport quotes every
+  /// name of the headers it writes (``CSVEncoding/appendHeader(_:to:)``); its earlier versions and
+  /// other tools quote none or some, and all read alike.
+  static func headerNames(_ line: ArraySlice<UInt8>, delimiter: UInt8) -> [String] {
+    var names: [String] = []
+    var field: [UInt8] = []
+    var inQuotes = false
+    var index = line.startIndex
+    while index < line.endIndex {
+      let byte = line[index]
+      index += 1
+      if inQuotes {
+        guard byte == CSVEncoding.quote else {
+          field.append(byte)
+          continue
+        }
+        if index < line.endIndex, line[index] == CSVEncoding.quote {
+          field.append(byte)
+          index += 1
+        } else {
+          inQuotes = false
+        }
+      } else if byte == CSVEncoding.quote {
+        inQuotes = true
+      } else if byte == delimiter {
+        names.append(String(decoding: field, as: UTF8.self))
+        field.removeAll(keepingCapacity: true)
+      } else {
+        field.append(byte)
+      }
+    }
+    names.append(String(decoding: field, as: UTF8.self))
+    return names
   }
 
   /// True when a first line is the start of XML, JSON or a zip (or binary), never CSV.
@@ -77,13 +112,7 @@ public enum CSVInput {
   /// how a CSV table is told from its content alone (stdin).
   static func isTableHeader(_ line: ArraySlice<UInt8>) -> Bool {
     guard !isOtherFormat(line) else { return false }
-    let delimiter = CSVRecordsReader.detectDelimiter(line)
-    let names = line.split(separator: delimiter, omittingEmptySubsequences: false).map { field -> String in
-      var bytes = field
-      while bytes.first == CSVEncoding.quote { bytes = bytes.dropFirst() }
-      while bytes.last == CSVEncoding.quote { bytes = bytes.dropLast() }
-      return String(decoding: bytes, as: UTF8.self)
-    }
+    let names = headerNames(line, delimiter: CSVRecordsReader.detectDelimiter(line))
     let columns = CSVRecordsReader.mapColumns(names)
     return columns[.type] != nil || columns[.startDate] != nil
       || CSVElementTable(header: names, columns: columns) != nil
