@@ -7,7 +7,7 @@ BIN := .build/release/healthport
 deps:
 	@bash scripts/install-deps.sh
 
-## The pinned Python readers (pandas, DuckDB, its SQLite scanner) that the tests load outputs with.
+## The pinned Python readers (pandas 2 and 3, DuckDB, its SQLite scanner, polars, pyarrow) that the tests load outputs with.
 clients: deps
 	@bash scripts/python-clients.sh
 
@@ -51,4 +51,4 @@ ci: test
 	$(MAKE) fuzz SECONDS=60
 
 clean:
-	rm -rf .build .bench .demo .venv-clients
+	rm -rf .build .bench .demo .venv-clients .venv-clients-pandas3
