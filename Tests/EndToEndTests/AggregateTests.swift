@@ -209,8 +209,9 @@ struct AggregateTests {
       ),
       (["--type", "DistanceWalkingRunning"], Harness.csvHeader("period,value,samples,unit") + "2024-05-01,4,3,km\n"),
       (
+        // A count's unit is `count`, not the samples' kg.
         ["--type", "BodyMass", "--agg", "count", "--by", "year"],
-        Harness.csvHeader("period,value,samples,unit") + "2024,5,5,kg\n"
+        Harness.csvHeader("period,value,samples,unit") + "2024,5,5,count\n"
       ),
     ]
     for (arguments, expected) in cases {
