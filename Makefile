@@ -17,12 +17,13 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product healthport
 
-## Installs what is missing, builds, and runs the main job on the bundled sample.
+## Installs what is missing, builds, and runs the main job on the bundled sample: `info` first, which
+## lists the sample's quirks once, then the converts --quiet (they would warn about the same quirks).
 demo: release
 	$(BIN) info Samples/export.zip
 	@mkdir -p .demo && rm -rf .demo/tables  # the demo's own split, possibly from a healthport without manifests
-	$(BIN) convert Samples/export.zip --to csv -o .demo/records.csv
-	$(BIN) convert Samples/export.zip --to csv --split -o .demo/tables
+	$(BIN) convert Samples/export.zip --to csv -o .demo/records.csv --quiet
+	$(BIN) convert Samples/export.zip --to csv --split -o .demo/tables --quiet
 	$(BIN) steps Samples/export.zip --by month --source-product Watch
 	$(BIN) steps Samples/export.zip --by month --dedupe
 	$(BIN) workouts Samples/export.zip --summary

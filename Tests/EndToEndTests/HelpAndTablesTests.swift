@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Help fitted to the terminal and naming what it should, the labels of `stats --agg count` and
-/// of `info`'s overview (issue 31, section 4).
+/// of `info`'s overview, and `make demo`'s output (issue 31, section 4).
 @Suite("help, tables and the demo")
 struct HelpAndTablesTests {
   static let sampleZip = Harness.samples.appendingPathComponent("export.zip")
@@ -131,5 +131,36 @@ struct HelpAndTablesTests {
       let line = try #require(sample.first { $0.hasPrefix("Correlations") })
       #expect(line.hasSuffix(" 3 (holding 6 copies of records, not counted above)"), "\(line)")
     }
+  }
+
+  @Test("make demo: info lists the sample's quirks, the converts print nothing", .enabled(if: hasSamples))
+  func demoQuiet() throws {
+    let makefile = try String(
+      contentsOf: Harness.repoRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+    let recipe = makefile.components(separatedBy: "\ndemo:")[1].split(separator: "\n").dropFirst()
+      .prefix { $0.hasPrefix("\t") }
+    let commands = recipe.map { $0.dropFirst() }.filter { $0.hasPrefix("$(BIN) ") }
+    #expect(commands.first?.hasPrefix("$(BIN) info ") == true, "\(commands)")
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createSymbolicLink(
+      at: directory.appendingPathComponent("Samples"), withDestinationURL: Harness.samples)
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent(".demo"), withIntermediateDirectories: true)
+    var converts = 0
+    for command in commands {
+      let line = command.replacingOccurrences(of: "$(BIN)", with: Harness.binary.path)
+      let result = try Harness.run(["-c", line], in: directory, executable: URL(fileURLWithPath: "/bin/sh"))
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      if command.hasPrefix("$(BIN) info ") {
+        #expect(result.stdoutText.contains("Warnings\n"), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("record(s) without a value"))
+      }
+      if command.hasPrefix("$(BIN) convert ") {
+        converts += 1
+        #expect(result.stderr.isEmpty, "\(command): \(result.stderr)")
+      }
+    }
+    #expect(converts == 2)
   }
 }
