@@ -63,40 +63,17 @@ public enum CSVInput {
     return headerNames(line, delimiter: CSVEncoding.comma) == CSVSplitSchema.Table.export.columns
   }
 
-  /// The names of a header line (without BOM or line break), split at `delimiter` as RFC 4180
-  /// does: a quoted field loses its quotes, `""` inside it is one `"`. healthport quotes every
-  /// name of the headers it writes (``CSVEncoding/appendHeader(_:to:)``); its earlier versions and
+  /// The names of a header line (without BOM or line break), split at `delimiter` and unquoted
+  /// by the tables' own row reader (RFC 4180: a quoted field loses its quotes, `""` inside it is
+  /// one `"`); none when the line is not a row (an unclosed quote). healthport quotes every name
+  /// of the headers it writes (``CSVEncoding/appendHeader(_:to:)``); its earlier versions and
   /// other tools quote none or some, and all read alike.
   static func headerNames(_ line: ArraySlice<UInt8>, delimiter: UInt8) -> [String] {
-    var names: [String] = []
-    var field: [UInt8] = []
-    var inQuotes = false
-    var index = line.startIndex
-    while index < line.endIndex {
-      let byte = line[index]
-      index += 1
-      if inQuotes {
-        guard byte == CSVEncoding.quote else {
-          field.append(byte)
-          continue
-        }
-        if index < line.endIndex, line[index] == CSVEncoding.quote {
-          field.append(byte)
-          index += 1
-        } else {
-          inQuotes = false
-        }
-      } else if byte == CSVEncoding.quote {
-        inQuotes = true
-      } else if byte == delimiter {
-        names.append(String(decoding: field, as: UTF8.self))
-        field.removeAll(keepingCapacity: true)
-      } else {
-        field.append(byte)
-      }
-    }
-    names.append(String(decoding: field, as: UTF8.self))
-    return names
+    let source = MemoryByteSource(bytes: Array(line), name: "")
+    guard let reader = try? CSVRowReader(source: source, bufferSize: 4096) else { return [] }
+    reader.delimiter = delimiter
+    guard (try? reader.next()) == true else { return [] }
+    return (0..<reader.fieldCount).map { reader.string($0) }
   }
 
   /// True when a first line is the start of XML, JSON or a zip (or binary), never CSV.
