@@ -7,7 +7,7 @@ BIN := .build/release/healthport
 deps:
 	@bash scripts/install-deps.sh
 
-## The pinned Python readers (pandas, DuckDB, its SQLite scanner) that the tests load outputs with.
+## The pinned Python readers (pandas 2 and 3, DuckDB, its SQLite scanner, polars, pyarrow) that the tests load outputs with.
 clients: deps
 	@bash scripts/python-clients.sh
 
@@ -17,12 +17,13 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product healthport
 
-## Installs what is missing, builds, and runs the main job on the bundled sample.
+## Installs what is missing, builds, and runs the main job on the bundled sample: `info` first, which
+## lists the sample's quirks once, then the converts --quiet (they would warn about the same quirks).
 demo: release
 	$(BIN) info Samples/export.zip
 	@mkdir -p .demo && rm -rf .demo/tables  # the demo's own split, possibly from a healthport without manifests
-	$(BIN) convert Samples/export.zip --to csv -o .demo/records.csv
-	$(BIN) convert Samples/export.zip --to csv --split -o .demo/tables
+	$(BIN) convert Samples/export.zip --to csv -o .demo/records.csv --quiet
+	$(BIN) convert Samples/export.zip --to csv --split -o .demo/tables --quiet
 	$(BIN) steps Samples/export.zip --by month --source-product Watch
 	$(BIN) steps Samples/export.zip --by month --dedupe
 	$(BIN) workouts Samples/export.zip --summary
@@ -51,4 +52,4 @@ ci: test
 	$(MAKE) fuzz SECONDS=60
 
 clean:
-	rm -rf .build .bench .demo .venv-clients
+	rm -rf .build .bench .demo .venv-clients .venv-clients-pandas3

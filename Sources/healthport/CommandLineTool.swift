@@ -120,15 +120,15 @@ enum CommandLineTool {
     var running: String?
     do {
       guard let first = arguments.first else {
-        writeError(help)
+        writeError(HelpText.wrap(help, width: HelpText.width(fileDescriptor: 2)))
         return 64
       }
       switch first {
       case "-h", "--help", "help":
         if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-          print(command.help, terminator: "")
+          printHelp(command.help)
         } else {
-          print(help, terminator: "")
+          printHelp(help)
         }
         return 0
       case "--version", "-v", "-V":
@@ -145,7 +145,7 @@ enum CommandLineTool {
       if rest.contains("-h") || rest.contains("--help") {
         let end = rest.firstIndex(of: "--") ?? rest.count
         if rest[..<end].contains("-h") || rest[..<end].contains("--help") {
-          print(command.help, terminator: "")
+          printHelp(command.help)
           return 0
         }
       }
@@ -162,6 +162,11 @@ enum CommandLineTool {
       writeError("healthport: error: \(error)\n")
       return 1
     }
+  }
+
+  /// Prints help on stdout, wrapped to its width (``HelpText``).
+  static func printHelp(_ text: String) {
+    print(HelpText.wrap(text, width: HelpText.width(fileDescriptor: 1)), terminator: "")
   }
 
   /// An error as printed: located errors as they describe themselves (`path:line:col: error: …`),

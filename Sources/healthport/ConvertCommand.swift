@@ -6,11 +6,12 @@ import HealthPortSQLite
   import Glibc
 #endif
 
-/// `healthport convert`: an export (or healthport's own JSON Lines / CSV) to CSV, JSON Lines,
-/// JSON or the export XML format, streamed.
+/// `healthport convert`: an export (or healthport's own JSON Lines / CSV) to any of the formats
+/// of ``registry``, streamed.
 enum ConvertCommand: Command {
   static let name = "convert"
-  static let summary = "Convert an export to CSV, JSON Lines, JSON or export XML, streaming."
+  /// Names every format `--to` takes, from the registry, so that it never falls behind it.
+  static var summary: String { "Convert an export (--to \(formatList)), streaming." }
 
   /// The output formats `--to` names, in the order help lists them.
   static let registry: FormatRegistry = {

@@ -34,6 +34,15 @@ enum FilterOptions {
     ReadingFlags.skipInvalidOption,
   ]
 
+  /// `--type` of a command that reads one type only (`steps`, `sleep`): it names the rows of a
+  /// CSV without a type column.
+  static func singleTypeOption(_ shortName: String) -> OptionSpec {
+    OptionSpec(
+      name: "--type", short: nil, valueName: shortName,
+      help: "\(shortName), the only type this command reads: names the rows of a CSV without a type column.",
+      repeatable: true)
+  }
+
   /// The options minus those a command defines itself.
   static func specs(excluding names: [String]) -> [OptionSpec] { specs.filter { !names.contains($0.name) } }
 

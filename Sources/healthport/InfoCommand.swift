@@ -186,7 +186,9 @@ enum InfoRendering {
 
   static func table(_ s: ExportSummary, _ side: SideFileTally, report: ReadReport) -> String {
     var lines: [String] = []
-    func row(_ label: String, _ value: String) { lines.append(label.padding(to: 20) + value) }
+    // The overview's labels and values, aligned once all are known (the longest label sets the column).
+    var rows: [(label: String, value: String)] = []
+    func row(_ label: String, _ value: String) { rows.append((label, value)) }
     row("Export", "\(report.documentName) (\(report.format.rawValue), \(formatBytes(report.documentBytes)))")
     row("Export version", s.exportVersion.map(String.init) ?? "none (no version comment)")
     row("Locale", (s.locale ?? "-").shownInTable)
@@ -196,8 +198,9 @@ enum InfoRendering {
     row("Workouts", grouped(s.workoutCount))
     row(
       "Correlations",
-      "\(grouped(s.correlationCount)) (holding \(grouped(s.correlationRecordCount)) copies of records, not counted above)"
-    )
+      grouped(s.correlationCount)
+        + (s.correlationRecordCount > 0
+          ? " (holding \(grouped(s.correlationRecordCount)) copies of records, not counted above)" : ""))
     row("Activity summaries", grouped(s.activitySummaryCount))
     if side.routeFiles > 0 || side.inlineRoutes > 0 || !report.sideFiles.missingRoutes.isEmpty {
       var routes = "\(grouped(side.routeFiles)) GPX file(s), \(grouped(side.routePoints)) points"
@@ -215,6 +218,8 @@ enum InfoRendering {
     if s.clinicalRecordCount > 0 { row("Clinical records", grouped(s.clinicalRecordCount)) }
     if s.audiogramCount > 0 { row("Audiograms", grouped(s.audiogramCount)) }
     if s.visionPrescriptionCount > 0 { row("Vision prescriptions", grouped(s.visionPrescriptionCount)) }
+    let labelWidth = max(20, (rows.map(\.label.displayWidth).max() ?? 0) + 2)
+    lines = rows.map { $0.label.padding(to: labelWidth) + $0.value }
     if !s.recordsByType.isEmpty {
       lines.append("")
       lines.append("Records by type")

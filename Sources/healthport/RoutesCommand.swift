@@ -248,11 +248,16 @@ enum RoutesCommand: Command {
     }
   }
 
+  static let csvColumns = [
+    "workout_id", "activity", "start", "route", "position", "time", "latitude", "longitude", "elevation", "speed",
+    "course", "horizontal_accuracy", "vertical_accuracy",
+  ]
+
   static func writeCSV(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
     try writing(out) {
-      try out.write(
-        "workout_id,activity,start,route,position,time,latitude,longitude,elevation,speed,course,"
-          + "horizontal_accuracy,vertical_accuracy\n")
+      var header: [UInt8] = []
+      CSVEncoding.appendHeader(csvColumns, to: &header)
+      try out.write(header)
       for workout in workouts {
         for (index, route) in workout.routes.enumerated() {
           var text: [UInt8] = []

@@ -14,7 +14,7 @@ enum SleepCommand: Command {
         help: "Source products or names, best first (default: Watch,iPhone, then by appearance).",
         repeatable: true),
       RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs(excluding: ["--activity"])
+    ] + [FilterOptions.singleTypeOption("SleepAnalysis")] + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
     USAGE: healthport sleep [INPUT] [--by night|week|month] [--priority LIST] [--keep-rewrites] [--type SleepAnalysis]
                             [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]

@@ -76,11 +76,12 @@ enum StatsCommand: Command {
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])
     for row in stats.rows {
       // Apple writes `%` quantities as fractions (0.165 = 16.5 %): tables show the percentage, data
-      // outputs the fraction, exact. A count is a count.
-      let percent = format == "table" && row.unit == "%" && configuration.aggregate != .count
+      // outputs the fraction, exact. A count is a count, whatever the samples' unit.
+      let isCount = configuration.aggregate == .count
+      let percent = format == "table" && row.unit == "%" && !isCount
       let shown = percent ? row.value * 100 : row.value
       output.rows.append([
-        .text(row.period), .number(shown), .count(row.samples), .text(row.unit),
+        .text(row.period), .number(shown), .count(row.samples), .text(isCount ? "count" : row.unit),
       ])
       output.barValues.append(row.value)
     }

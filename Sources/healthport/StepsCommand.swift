@@ -15,7 +15,7 @@ enum StepsCommand: Command {
         help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
         repeatable: true),
       RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs(excluding: ["--activity"])
+    ] + [FilterOptions.singleTypeOption("StepCount")] + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
     USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]] [--keep-rewrites]
                             [--type StepCount] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]

@@ -66,7 +66,7 @@ struct TabularOutput {
       }
       out.append(0x0A)
     }
-    line(columns)
+    CSVEncoding.appendHeader(columns, to: &out)
     for row in rows { line(row.map(\.dataText)) }
     return out
   }

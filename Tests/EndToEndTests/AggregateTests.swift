@@ -90,7 +90,7 @@ struct AggregateTests {
       let result = try Harness.run(["steps", Self.sampleExport.path, "--format", "csv"] + arguments)
       #expect(result.status == 0)
       let lines = result.stdoutText.split(separator: "\n").map(String.init)
-      #expect(lines.first == "period,steps,samples")
+      #expect(lines.first.map { $0 + "\n" } == Harness.csvHeader("period,steps,samples"))
       var byDay: [String: Int] = [:]
       for line in lines.dropFirst() {
         let cells = line.split(separator: ",")
@@ -125,8 +125,9 @@ struct AggregateTests {
     let result = try Harness.run(["workouts", tdda.path, "--format", "csv"])
     #expect(
       result.stdoutText
-        == "start,end,activity,duration_min,distance,energy,source,product,avg_heart_rate,max_heart_rate,pace,"
-        + "elevation_gain,indoor\n"
+        == Harness.csvHeader(
+          "start,end,activity,duration_min,distance,energy,source,product,avg_heart_rate,max_heart_rate,pace,"
+            + "elevation_gain,indoor")
         + "2016-04-02 10:40:38 +0100,2016-04-02 11:12:22 +0100,Other,31.73680251737436,0,139.3170000000021,NJR Apple\u{A0}Watch,Watch,,,,,\n"
     )
     // jshrake (iOS 16.0 zip): no total* attributes, from WorkoutStatistics.
@@ -135,7 +136,8 @@ struct AggregateTests {
     #expect(summary.status == 0)
     #expect(
       summary.stdoutText.hasPrefix(
-        "activity,count,duration_min,distance,energy,avg_heart_rate,max_heart_rate,pace,elevation_gain\n"))
+        Harness.csvHeader(
+          "activity,count,duration_min,distance,energy,avg_heart_rate,max_heart_rate,pace,elevation_gain")))
     let expected = try IndependentAggregates.workouts(zip.path)
     let row = try #require(expected.first)
     let fields = summary.stdoutText.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false)
@@ -190,10 +192,20 @@ struct AggregateTests {
     try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n\(body)\n</HealthData>\n"
       .write(to: file, atomically: true, encoding: .utf8)
     let cases: [([String], String)] = [
-      (["--type", "BodyMass", "--agg", "max", "--by", "month"], "period,value,samples,unit\n2024-05,81,5,kg\n"),
-      (["--type", "BodyMass", "--agg", "min", "--by", "week"], "period,value,samples,unit\n2024-W18,78.5,5,kg\n"),
-      (["--type", "DistanceWalkingRunning"], "period,value,samples,unit\n2024-05-01,4,3,km\n"),
-      (["--type", "BodyMass", "--agg", "count", "--by", "year"], "period,value,samples,unit\n2024,5,5,kg\n"),
+      (
+        ["--type", "BodyMass", "--agg", "max", "--by", "month"],
+        Harness.csvHeader("period,value,samples,unit") + "2024-05,81,5,kg\n"
+      ),
+      (
+        ["--type", "BodyMass", "--agg", "min", "--by", "week"],
+        Harness.csvHeader("period,value,samples,unit") + "2024-W18,78.5,5,kg\n"
+      ),
+      (["--type", "DistanceWalkingRunning"], Harness.csvHeader("period,value,samples,unit") + "2024-05-01,4,3,km\n"),
+      (
+        // A count's unit is `count`, not the samples' kg.
+        ["--type", "BodyMass", "--agg", "count", "--by", "year"],
+        Harness.csvHeader("period,value,samples,unit") + "2024,5,5,count\n"
+      ),
     ]
     for (arguments, expected) in cases {
       let result = try Harness.run(["stats", file.path, "--format", "csv"] + arguments)
@@ -239,17 +251,19 @@ struct AggregateTests {
     let berlin = try Harness.run(["steps", file.path, "--tz", "Europe/Berlin", "--format", "csv"])
     #expect(
       berlin.stdoutText
-        == "period,steps,samples\n2024-03-30,1,1\n2024-03-31,6,2\n2024-04-01,8,1\n2024-10-26,16,1\n2024-10-27,96,2\n2024-10-28,128,1\n"
+        == Harness.csvHeader("period,steps,samples")
+        + "2024-03-30,1,1\n2024-03-31,6,2\n2024-04-01,8,1\n2024-10-26,16,1\n2024-10-27,96,2\n2024-10-28,128,1\n"
     )
     let written = try Harness.run(["steps", file.path, "--format", "csv"])
     #expect(
       written.stdoutText
-        == "period,steps,samples\n2024-03-30,3,2\n2024-03-31,12,2\n2024-10-26,48,2\n2024-10-27,192,2\n")
+        == Harness.csvHeader("period,steps,samples")
+        + "2024-03-30,3,2\n2024-03-31,12,2\n2024-10-26,48,2\n2024-10-27,192,2\n")
     let range = try Harness.run([
       "steps", file.path, "--tz", "Europe/Berlin", "--from", "2024-03-31", "--to", "2024-10-27", "--by", "year",
       "--format", "csv",
     ])
-    #expect(range.stdoutText == "period,steps,samples\n2024,126,6\n")
+    #expect(range.stdoutText == Harness.csvHeader("period,steps,samples") + "2024,126,6\n")
   }
 
   @Test(
@@ -309,7 +323,7 @@ struct RewriteEndToEndTests {
   func stepsDedupe() throws {
     let result = try Harness.run(["steps", Self.fixture, "--dedupe", "--format", "csv"])
     #expect(result.status == 0)
-    #expect(result.stdoutText == "period,steps,samples\n2024-03-10,941,7\n2024-03-11,500,1\n")
+    #expect(result.stdoutText == Harness.csvHeader("period,steps,samples") + "2024-03-10,941,7\n2024-03-11,500,1\n")
     #expect(result.stderr == Self.stepsNote)
     let quiet = try Harness.run(["steps", Self.fixture, "--dedupe", "--format", "csv", "--quiet"])
     #expect(quiet.stdout == result.stdout)
@@ -320,29 +334,30 @@ struct RewriteEndToEndTests {
   func stepsPlain() throws {
     let result = try Harness.run(["steps", Self.fixture, "--format", "csv"])
     #expect(result.status == 0)
-    #expect(result.stdoutText == "period,steps,samples\n2024-03-10,1491,8\n2024-03-11,500,1\n")
+    #expect(result.stdoutText == Harness.csvHeader("period,steps,samples") + "2024-03-10,1491,8\n2024-03-11,500,1\n")
     #expect(result.stderr == Self.stepsNote)
     let literal = try Harness.run(["steps", Self.fixture, "--format", "csv", "--keep-rewrites"])
     #expect(literal.status == 0)
-    #expect(literal.stdoutText == "period,steps,samples\n2024-03-10,4041,15\n2024-03-11,8500,17\n")
+    #expect(
+      literal.stdoutText == Harness.csvHeader("period,steps,samples") + "2024-03-10,4041,15\n2024-03-11,8500,17\n")
     #expect(literal.stderr == "")
     // With --dedupe, --keep-rewrites skips step 0 only: every copy goes into the merge.
     let merged = try Harness.run(["steps", Self.fixture, "--dedupe", "--keep-rewrites", "--format", "csv"])
     #expect(merged.status == 0)
     #expect(merged.stderr == "")
-    #expect(merged.stdoutText != "period,steps,samples\n2024-03-10,941,7\n2024-03-11,500,1\n")
+    #expect(merged.stdoutText != Harness.csvHeader("period,steps,samples") + "2024-03-10,941,7\n2024-03-11,500,1\n")
   }
 
   @Test("stats and chart collapse rewrites by default")
   func otherAnswers() throws {
     let energy = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--format", "csv"])
-    #expect(energy.stdoutText == "period,value,samples,unit\n2024-03-10,70,3,count/min\n")
+    #expect(energy.stdoutText == Harness.csvHeader("period,value,samples,unit") + "2024-03-10,70,3,count/min\n")
     #expect(
       energy.stderr
         == "healthport stats: collapsed 2 rewritten HeartRate samples (Mi Fit: 2); --keep-rewrites counts them as written\n"
     )
     let literal = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--format", "csv", "--keep-rewrites"])
-    #expect(literal.stdoutText == "period,value,samples,unit\n2024-03-10,66,5,count/min\n")
+    #expect(literal.stdoutText == Harness.csvHeader("period,value,samples,unit") + "2024-03-10,66,5,count/min\n")
     #expect(literal.stderr == "")
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -390,7 +405,7 @@ struct RewriteEndToEndTests {
   func stats() throws {
     let heart = try Harness.run(["stats", Self.fixture, "--type", "HeartRate", "--dedupe", "--format", "csv"])
     #expect(heart.status == 0)
-    #expect(heart.stdoutText == "period,value,samples,unit\n2024-03-10,70,3,count/min\n")
+    #expect(heart.stdoutText == Harness.csvHeader("period,value,samples,unit") + "2024-03-10,70,3,count/min\n")
     #expect(
       heart.stderr
         == "healthport stats: collapsed 2 rewritten HeartRate samples (Mi Fit: 2); --keep-rewrites counts them as written\n"
@@ -398,7 +413,9 @@ struct RewriteEndToEndTests {
     let steps = try Harness.run([
       "stats", Self.fixture, "--type", "StepCount", "--dedupe", "--priority", "Mi Fit", "--format", "csv", "-q",
     ])
-    #expect(steps.stdoutText == "period,value,samples,unit\n2024-03-10,1241,6,count\n2024-03-11,500,1,count\n")
+    #expect(
+      steps.stdoutText == Harness.csvHeader("period,value,samples,unit")
+        + "2024-03-10,1241,6,count\n2024-03-11,500,1,count\n")
     let misuse = try Harness.run(["stats", Self.fixture, "--type", "StepCount", "--priority", "Watch"])
     #expect(misuse.status == 64)
   }

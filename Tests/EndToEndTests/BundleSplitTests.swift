@@ -116,9 +116,10 @@ struct BundleSplitTests {
     let text = try String(contentsOf: folder.appendingPathComponent("ecg_recordings.csv"), encoding: .utf8)
     let lines = text.split(separator: "\n")
     #expect(
-      lines.first
-        == "id,file,name,date_of_birth,recorded_date,classification,symptoms,software_version,device,sample_rate,lead,unit,header,samples,sample_rate_hz"
-    )
+      lines[0] + "\n"
+        == Harness.csvHeader(
+          "id,file,name,date_of_birth,recorded_date,classification,symptoms,software_version,device,sample_rate,"
+            + "lead,unit,header,samples,sample_rate_hz"))
     #expect(lines.count == 3)
     #expect(lines[2].contains("/electrocardiograms/ecg_2025-06-28_1.csv,Bundle Person,\"Jan 8, 2002\""))
     #expect(lines[2].contains(",\"Watch7,12\",\"512,844 hertz\",Lead I,µV,"))

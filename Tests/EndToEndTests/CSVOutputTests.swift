@@ -150,9 +150,10 @@ struct CSVOutputTests {
     try #require(result.status == 0, "\(result.stderr)")
     let lines = try String(contentsOf: table, encoding: .utf8).split(separator: "\n").map(String.init)
     #expect(
-      lines[0]
-        == "type,sourceName,sourceVersion,sourceProduct,device,unit,value,valueText,creationDate,startDate,endDate,creationUTC,startUTC,endUTC,metadata"
-    )
+      lines[0] + "\n"
+        == Harness.csvHeader(
+          "type,sourceName,sourceVersion,sourceProduct,device,unit,value,valueText,creationDate,startDate,endDate,"
+            + "creationUTC,startUTC,endUTC,metadata"))
     // Hand-written: value/valueText, then local ISO dates, then UTC.
     #expect(
       lines[1]
@@ -303,7 +304,7 @@ struct CSVOutputTests {
     let folder = directory.appendingPathComponent("split")
     _ = try Harness.run(["convert", Self.sampleXML.path, "--to", "csv", "--split", "-o", folder.path, "--quiet"])
     let newHeader = try String(contentsOf: folder.appendingPathComponent("metadata.csv"), encoding: .utf8)
-    #expect(newHeader.hasPrefix("id,parent_id,workout_id,key,value\n"))
+    #expect(newHeader.hasPrefix(Harness.csvHeader("id,parent_id,workout_id,key,value")))
     let fromNew = try Harness.run(["convert", folder.path, "--to", "xml", "--quiet"])
     #expect(fromNew.stdout == fromXML.stdout)
   }

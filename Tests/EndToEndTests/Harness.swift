@@ -68,6 +68,12 @@ enum Harness {
       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
   }
 
+  /// A CSV header line as healthport writes it: the comma-separated `names`, each in quotes, and a
+  /// line feed (`csvHeader("period,steps")` is `"period","steps"` and `\n`).
+  static func csvHeader(_ names: String) -> String {
+    names.split(separator: ",", omittingEmptySubsequences: false).map { "\"\($0)\"" }.joined(separator: ",") + "\n"
+  }
+
   /// A fresh temporary directory for one test.
   static func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("healthport-test-\(UUID().uuidString)")

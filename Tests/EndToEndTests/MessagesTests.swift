@@ -103,7 +103,7 @@ struct MessagesTests {
   @Test(
     "format names: any case; an unknown one is named with the choices",
     arguments: [
-      (["--to", "CSV"], 0, "type,sourceName,"), (["--to", "Jsonl"], 0, "{\"kind\":\"header\""),
+      (["--to", "CSV"], 0, "\"type\",\"sourceName\","), (["--to", "Jsonl"], 0, "{\"kind\":\"header\""),
       (["--to", "avro"], 64, "unknown format 'avro' for --to (one of csv, jsonl, json, xml, zip, sqlite, parquet)"),
       (["--to", "jsnol"], 64, "did you mean 'jsonl'?"),
       (["--to", "2024-01-01"], 64, "missing --to csv|jsonl|json|xml|zip|sqlite|parquet"),
@@ -144,7 +144,7 @@ struct MessagesTests {
   @Test(
     "without --format, -o picks the format from its extension",
     arguments: [
-      ("steps.csv", [String](), "period,steps,samples\n"), ("steps.JSON", [], "[\n  {\"period\": "),
+      ("steps.csv", [String](), Harness.csvHeader("period,steps,samples")), ("steps.JSON", [], "[\n  {\"period\": "),
       ("steps.txt", [], "period "), ("steps.csv", ["--format", "table"], "period "),
     ])
   func outputExtension(name: String, extra: [String], prefix: String) throws {

@@ -110,6 +110,11 @@ struct RoutesCommandTests {
 
     let csv = try Harness.run(["routes", GeneratedBundle.zip.path, "--format", "csv"])
     #expect(csv.stdoutText.split(separator: "\n").count == points + 1)
+    #expect(
+      csv.stdoutText.hasPrefix(
+        Harness.csvHeader(
+          "workout_id,activity,start,route,position,time,latitude,longitude,elevation,speed,course,"
+            + "horizontal_accuracy,vertical_accuracy")))
     let walking = try Harness.run(["routes", GeneratedBundle.zip.path, "--format", "csv", "--activity", "Walking"])
     let rows = walking.stdoutText.split(separator: "\n").dropFirst()
     #expect(!rows.isEmpty && rows.allSatisfy { $0.contains(",Walking,") })

@@ -109,11 +109,12 @@ struct SleepCommandTests {
     #expect(csv.status == 0)
     #expect(
       csv.stdoutText.hasPrefix(
-        "night,in_bed_min,asleep_min,core_min,deep_min,rem_min,unspecified_min,awake_min,bedtime,wake_time,sources\n"))
+        Harness.csvHeader(
+          "night,in_bed_min,asleep_min,core_min,deep_min,rem_min,unspecified_min,awake_min,bedtime,wake_time,sources")))
     #expect(csv.stderr.contains("healthport sleep: collapsed "))
     #expect(csv.stderr.contains("rewritten SleepAnalysis samples (AutoSleep: "))
     let weekly = try Harness.run(["sleep", url.path, "--by", "week", "--format", "csv", "--quiet"])
-    #expect(weekly.stdoutText.hasPrefix("period,nights,in_bed_min,"))
+    #expect(weekly.stdoutText.hasPrefix("\"period\",\"nights\",\"in_bed_min\","))
     #expect(weekly.stderr.isEmpty)
     let table = try Harness.run(["sleep", url.path, "--quiet"])
     #expect(table.stdoutText.hasPrefix("night  "))

@@ -18,6 +18,7 @@ struct TestEnvironmentTests {
   @Test("the pinned Python clients are installed where CI needs them", .enabled(if: TestEnvironment.skippingForbidden))
   func clientsPresent() {
     #expect(TestEnvironment.hasClientPython, "\(TestEnvironment.clientPython.path) is missing")
+    #expect(TestEnvironment.hasPandas3Python, "\(TestEnvironment.pandas3Python.path) is missing")
     #expect(TestEnvironment.duckDBSQLiteExtension != nil, "the duckdb-ext-sqlite wheel's extension is missing")
   }
 }

@@ -36,7 +36,8 @@ struct TypeOptionTests {
     let result = try Harness.run(["stats", path, "--type", "BodyMass", "--by", "month", "--format", "csv"])
     #expect(result.status == 0, "stderr: \(result.stderr)")
     // January: (70.5 + 70.1) / 2 = 70.3 over 2 samples; February: 69 from 1.
-    #expect(result.stdoutText == "period,value,samples,unit\n2024-01,70.3,2,kg\n2024-02,69,1,kg\n")
+    #expect(
+      result.stdoutText == Harness.csvHeader("period,value,samples,unit") + "2024-01,70.3,2,kg\n2024-02,69,1,kg\n")
   }
 
   @Test("steps accepts --type StepCount and refuses another type")
@@ -46,7 +47,7 @@ struct TypeOptionTests {
     let path = try write(Self.steps, "pedometer.csv", in: directory)
     let result = try Harness.run(["steps", "--type", "StepCount", path, "--format", "csv"])
     #expect(result.status == 0, "stderr: \(result.stderr)")
-    #expect(result.stdoutText == "period,steps,samples\n2024-01-02,750,2\n2024-01-03,100,1\n")
+    #expect(result.stdoutText == Harness.csvHeader("period,steps,samples") + "2024-01-02,750,2\n2024-01-03,100,1\n")
     let other = try Harness.run(["steps", "--type", "HeartRate", path])
     #expect(other.status == 64)
     #expect(other.stderr.contains("stats --type"), "stderr: \(other.stderr)")

@@ -167,7 +167,8 @@ struct WorkoutMeasuresTests {
     let csv = try Harness.run(["workouts", url.path, "--summary", "--format", "csv"]).stdoutText
     #expect(
       csv
-        == "activity,count,duration_min,distance,energy,avg_heart_rate,max_heart_rate,pace,elevation_gain\n"
+        == Harness.csvHeader(
+          "activity,count,duration_min,distance,energy,avg_heart_rate,max_heart_rate,pace,elevation_gain")
         + "Cycling,1,45,19.312128,,130,130,2:20,\nRunning,1,30,5.5,,\(1315.0 / 11),160,5:27,38.1\nYoga,1,20,,,88.5,101,,\n"
     )
     let table = try Harness.run(["workouts", url.path, "--summary", "--unit", "mi"]).stdoutText

@@ -50,6 +50,14 @@ public enum TestEnvironment {
 
   public static var runsClientTests: Bool { hasClientPython || skippingForbidden }
 
+  /// The Python of `.venv-clients-pandas3/` (pandas 3; the main environment pins pandas 2), made by
+  /// the same script, for the CSV tests that run under both.
+  public static let pandas3Python: URL = repoRoot.appendingPathComponent(".venv-clients-pandas3/bin/python")
+
+  public static var hasPandas3Python: Bool { FileManager.default.isExecutableFile(atPath: pandas3Python.path) }
+
+  public static var runsPandas3Tests: Bool { hasPandas3Python || skippingForbidden }
+
   public static let clientSkipMessage =
     ".venv-clients is absent (run scripts/python-clients.sh, as `make test` does): skipped"
 
@@ -66,11 +74,12 @@ public enum TestEnvironment {
     return nil
   }
 
-  /// Runs the clients' Python on `script` with `arguments`; returns its exit status, stdout and
-  /// stderr. Output goes through files so that a full pipe never blocks it.
-  public static func runClientPython(_ script: String, _ arguments: [String]) throws -> (
-    status: Int32, stdout: String, stderr: String
-  ) {
+  /// Runs the clients' Python (or `python`, e.g. ``pandas3Python``) on `script` with `arguments`;
+  /// returns its exit status, stdout and stderr. Output goes through files so that a full pipe
+  /// never blocks it.
+  public static func runClientPython(
+    _ script: String, _ arguments: [String], python: URL = clientPython, in directory: URL? = nil
+  ) throws -> (status: Int32, stdout: String, stderr: String) {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("healthport-py-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -79,8 +88,9 @@ public enum TestEnvironment {
     FileManager.default.createFile(atPath: out.path, contents: nil)
     FileManager.default.createFile(atPath: err.path, contents: nil)
     let process = Process()
-    process.executableURL = clientPython
+    process.executableURL = python
     process.arguments = ["-c", script] + arguments
+    if let directory { process.currentDirectoryURL = directory }
     process.standardOutput = try FileHandle(forWritingTo: out)
     process.standardError = try FileHandle(forWritingTo: err)
     process.standardInput = FileHandle.nullDevice

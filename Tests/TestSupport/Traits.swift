@@ -17,4 +17,11 @@ extension Trait where Self == ConditionTrait {
   public static var needsPythonClients: Self {
     .enabled(if: TestEnvironment.runsClientTests, Comment(rawValue: TestEnvironment.clientSkipMessage))
   }
+
+  /// For tests that load outputs with pandas 3 from `.venv-clients-pandas3/` too.
+  public static var needsPandas3Client: Self {
+    .enabled(
+      if: TestEnvironment.runsPandas3Tests,
+      Comment(rawValue: ".venv-clients-pandas3 is absent (run scripts/python-clients.sh): skipped"))
+  }
 }

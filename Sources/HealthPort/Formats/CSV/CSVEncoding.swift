@@ -165,11 +165,16 @@ public enum CSVEncoding {
     }
   }
 
-  /// Appends a header row (names never need quotes) and a newline.
+  /// Appends a header row and a newline, every name in quotes (`"type","sourceName",…`) whether
+  /// it needs them or not, unlike data fields: a reader that guesses the quote character from the
+  /// first lines (DuckDB's sniffer) then sees it, even when the first hundred thousand rows need
+  /// no quotes and a later one does. healthport's readers take a header quoted or not.
   public static func appendHeader<Out: ByteAppender & ~Copyable>(_ columns: [String], to out: inout Out) {
     for (index, column) in columns.enumerated() {
       if index > 0 { out.append(comma) }
-      column.withUTF8Bytes { out.append(bytes: $0) }
+      out.append(quote)
+      column.withUTF8Bytes { appendDoublingQuotes($0, to: &out) }
+      out.append(quote)
     }
     out.append(newline)
   }

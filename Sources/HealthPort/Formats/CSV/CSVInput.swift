@@ -59,9 +59,21 @@ public enum CSVInput {
 
   /// True for a folder holding the `export.csv` of `convert --to csv --split` (its header row).
   static func isSplitFolder(_ path: String) -> Bool {
-    let line = firstLine(path + "/export.csv")
-    let expected = Array(CSVSplitSchema.Table.export.columns.joined(separator: ",").utf8)
-    return line.map { Array($0) == expected } == true
+    guard let line = firstLine(path + "/export.csv") else { return false }
+    return headerNames(line, delimiter: CSVEncoding.comma) == CSVSplitSchema.Table.export.columns
+  }
+
+  /// The names of a header line (without BOM or line break), split at `delimiter` and unquoted
+  /// by the tables' own row reader (RFC 4180: a quoted field loses its quotes, `""` inside it is
+  /// one `"`); none when the line is not a row (an unclosed quote). healthport quotes every name
+  /// of the headers it writes (``CSVEncoding/appendHeader(_:to:)``); its earlier versions and
+  /// other tools quote none or some, and all read alike.
+  static func headerNames(_ line: ArraySlice<UInt8>, delimiter: UInt8) -> [String] {
+    let source = MemoryByteSource(bytes: Array(line), name: "")
+    guard let reader = try? CSVRowReader(source: source, bufferSize: 4096) else { return [] }
+    reader.delimiter = delimiter
+    guard (try? reader.next()) == true else { return [] }
+    return (0..<reader.fieldCount).map { reader.string($0) }
   }
 
   /// True when a first line is the start of XML, JSON or a zip (or binary), never CSV.
@@ -77,13 +89,7 @@ public enum CSVInput {
   /// how a CSV table is told from its content alone (stdin).
   static func isTableHeader(_ line: ArraySlice<UInt8>) -> Bool {
     guard !isOtherFormat(line) else { return false }
-    let delimiter = CSVRecordsReader.detectDelimiter(line)
-    let names = line.split(separator: delimiter, omittingEmptySubsequences: false).map { field -> String in
-      var bytes = field
-      while bytes.first == CSVEncoding.quote { bytes = bytes.dropFirst() }
-      while bytes.last == CSVEncoding.quote { bytes = bytes.dropLast() }
-      return String(decoding: bytes, as: UTF8.self)
-    }
+    let names = headerNames(line, delimiter: CSVRecordsReader.detectDelimiter(line))
     let columns = CSVRecordsReader.mapColumns(names)
     return columns[.type] != nil || columns[.startDate] != nil
       || CSVElementTable(header: names, columns: columns) != nil
