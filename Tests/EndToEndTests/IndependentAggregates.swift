@@ -101,7 +101,7 @@ enum IndependentAggregates {
             key = (w.get("workoutActivityType"), instant(w.get("startDate")), instant(w.get("endDate")),
                    w.get("duration"), w.get("durationUnit"), w.get("sourceName"), w.get("totalDistance"),
                    w.get("totalDistanceUnit"), w.get("totalEnergyBurned"), w.get("totalEnergyBurnedUnit"),
-                   tuple(sorted((s.get("type"), s.get("sum"), s.get("unit")) for s in w.findall("WorkoutStatistics"))))
+                   tuple([] if w.get("totalDistance") is not None or w.get("totalEnergyBurned") is not None else sorted((s.get("type"), s.get("sum"), s.get("unit")) for s in w.findall("WorkoutStatistics"))))
             if not keep and key in seen:
                 continue
             seen.add(key)

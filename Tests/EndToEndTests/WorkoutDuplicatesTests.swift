@@ -17,7 +17,7 @@ struct WorkoutDuplicatesTests {
           return datetime.datetime.strptime(text, "%Y-%m-%d %H:%M:%S %z").timestamp()
       seen, out = set(), {}
       for w in ET.parse(sys.argv[1]).getroot().iter("Workout"):
-          stats = sorted((s.get("type"), s.get("sum"), s.get("unit")) for s in w.findall("WorkoutStatistics"))
+          stats = [] if w.get("totalDistance") is not None or w.get("totalEnergyBurned") is not None else sorted((s.get("type"), s.get("sum"), s.get("unit")) for s in w.findall("WorkoutStatistics"))
           key = (w.get("workoutActivityType"), instant(w.get("startDate")), instant(w.get("endDate")),
                  w.get("duration"), w.get("durationUnit"), w.get("sourceName"), w.get("totalDistance"),
                  w.get("totalDistanceUnit"), w.get("totalEnergyBurned"), w.get("totalEnergyBurnedUnit"), tuple(stats))

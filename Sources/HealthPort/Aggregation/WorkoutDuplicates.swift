@@ -1,10 +1,9 @@
-/// What makes two workouts the same (SPEC-NOTES, "Rewrites and de-duplication"): the activity
+/// What makes two workouts the same (docs/steps.md, "Rewrites and duplicated workouts"): the activity
 /// type, the start and end instants, the duration, the source name, and the totals:
-/// `totalDistance` and `totalEnergyBurned` (value and unit, as written) and the `sum` of each
-/// direct `WorkoutStatistics` by type. Metadata, events, routes, the device and `creationDate`
-/// are not compared: an app that syncs a workout again writes a copy that differs only there.
-/// An exporter writes either the attributes (iOS 15 and before) or the statistics (iOS 16 on),
-/// so comparing both is comparing whichever the workout has.
+/// `totalDistance` and `totalEnergyBurned` (value and unit, as written), or, when the workout has
+/// neither (iOS 16 on), the `sum` and unit of each direct `WorkoutStatistics` by type. Metadata,
+/// events, routes, the device and `creationDate` are not compared: an app that syncs a workout
+/// again writes a copy that differs only there. The store's views apply the same rule.
 struct WorkoutIdentity: Hashable {
   let activity: String
   let start: Int64
@@ -24,8 +23,10 @@ struct WorkoutIdentity: Hashable {
     var totals = [
       workout.totalDistance, workout.totalDistanceUnit, workout.totalEnergyBurned, workout.totalEnergyBurnedUnit,
     ]
-    for statistics in workout.statistics.sorted(by: { ($0.type, $0.unit ?? "") < ($1.type, $1.unit ?? "") }) {
-      totals += [statistics.type, statistics.sum, statistics.unit]
+    if workout.totalDistance == nil && workout.totalEnergyBurned == nil {
+      for statistics in workout.statistics.sorted(by: { ($0.type, $0.unit ?? "") < ($1.type, $1.unit ?? "") }) {
+        totals += [statistics.type, statistics.sum, statistics.unit]
+      }
     }
     self.totals = totals
   }
