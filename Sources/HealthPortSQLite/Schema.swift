@@ -354,9 +354,9 @@ public enum SQLiteSchema {
             CASE WHEN substr(w.activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(w.activity_type, 22)
               ELSE w.activity_type END AS activity,
             \(timesCopies ? "sum(w.copies)" : "count(*)") AS count,
-            round(sum(w.duration_min\(times)), 3) AS duration_min,
-            round(sum(w.distance_km\(times)), 3) AS distance,
-            round(sum(w.energy_kcal\(times)), 3) AS energy,
+            sum(w.duration_min\(times)) AS duration_min,
+            sum(w.distance_km\(times)) AS distance,
+            sum(w.energy_kcal\(times)) AS energy,
             w.person AS person
           FROM \(from)
           GROUP BY w.person, activity

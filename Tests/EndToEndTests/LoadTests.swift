@@ -578,12 +578,8 @@ struct LoadTests {
         if row[column].isEmpty {
           #expect(got == nil, "column \(column) of \(row[0])")
         } else {
-          // The view still rounds its sums to 3 decimals (`round(…, 3)` in `SQLiteSchema.views`): within
-          // half its last decimal of the exact CLI until a schema version drops the rounding, then 1e-9.
           let cli = Double(row[column]) ?? .nan
-          #expect(
-            relativelyClose(cli, got ?? .nan) || abs(cli - (got ?? .nan)) <= 0.0005 + 1e-9,
-            "column \(column) of \(row[0])")
+          #expect(relativelyClose(cli, got ?? .nan), "column \(column) of \(row[0]): \(cli) vs \(got ?? .nan)")
         }
       }
     }

@@ -368,9 +368,9 @@ CREATE VIEW workouts_summary AS
       CASE WHEN substr(w.activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(w.activity_type, 22)
         ELSE w.activity_type END AS activity,
       count(*) AS count,
-      round(sum(w.duration_min), 3) AS duration_min,
-      round(sum(w.distance_km), 3) AS distance,
-      round(sum(w.energy_kcal), 3) AS energy,
+      sum(w.duration_min) AS duration_min,
+      sum(w.distance_km) AS distance,
+      sum(w.energy_kcal) AS energy,
       w.person AS person
     FROM workouts AS w JOIN sources AS ws ON ws.id = w.source_id WHERE NOT EXISTS (SELECT 1 FROM workouts AS e JOIN sources AS es ON es.id = e.source_id
     WHERE e.person = w.person AND e.activity_type = w.activity_type AND e.start_unix = w.start_unix
@@ -405,9 +405,9 @@ CREATE VIEW workouts_summary_as_written AS
       CASE WHEN substr(w.activity_type, 1, 21) = 'HKWorkoutActivityType' THEN substr(w.activity_type, 22)
         ELSE w.activity_type END AS activity,
       sum(w.copies) AS count,
-      round(sum(w.duration_min * w.copies), 3) AS duration_min,
-      round(sum(w.distance_km * w.copies), 3) AS distance,
-      round(sum(w.energy_kcal * w.copies), 3) AS energy,
+      sum(w.duration_min * w.copies) AS duration_min,
+      sum(w.distance_km * w.copies) AS distance,
+      sum(w.energy_kcal * w.copies) AS energy,
       w.person AS person
     FROM workouts AS w
     GROUP BY w.person, activity
