@@ -1,7 +1,7 @@
 import HealthPort
 
 /// `--keep-rewrites`, and the stderr line that says what collapsing rewrites and duplicated
-/// workouts changed (SPEC-NOTES, "Rewrites and de-duplication"): every answer command collapses
+/// workouts changed (docs/steps.md, "Rewrites and duplicated workouts"): every answer command collapses
 /// them by default, and says so when there were any.
 enum RewriteNote {
   static let option = OptionSpec(

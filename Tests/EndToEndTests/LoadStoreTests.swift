@@ -90,13 +90,16 @@ struct LoadStoreTests {
     #expect(try Self.content(db) == before)
   }
 
-  @Test("avg(value_num) of heart rate per start_local_day gives what healthport stats gives")
+  /// The table holds every row as written, so the query is compared with `--keep-rewrites`.
+  @Test("avg(value_num) of heart rate per start_local_day gives what healthport stats --keep-rewrites gives")
   func heartRatePerDay() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let db = directory.appendingPathComponent("r.db").path
     #expect(try LoadTests.load([Self.rewrites], db: db).status == 0)
-    let stats = try Harness.run(["stats", "--type", "HeartRate", "--by", "day", "--format", "csv", Self.rewrites])
+    let stats = try Harness.run([
+      "stats", "--type", "HeartRate", "--by", "day", "--format", "csv", "--keep-rewrites", Self.rewrites,
+    ])
     #expect(stats.status == 0, "stderr: \(stats.stderr)")
     let cli = LoadTests.csvRows(stats.stdoutText).map { ($0[0], Double($0[1]) ?? .nan, Int($0[2]) ?? -1) }
     #expect(cli.count == 2)

@@ -140,7 +140,7 @@ struct UnreferencedRoutesTests {
     let database = top.appendingPathComponent("h.db")
     let zip = top.appendingPathComponent("export.zip").path
     #expect(try Harness.run(["load", zip, "--db", database.path, "--quiet"]).status == 0)
-    // As the older schema held it: no key, and the second file (same first point) not loaded.
+    // As schema 4 held it: no key, and the second file (same first point) not loaded.
     let downgrade = try Harness.runTool(
       "/usr/bin/env",
       [
@@ -149,7 +149,8 @@ struct UnreferencedRoutesTests {
           + "db.execute('delete from route_points where unreferenced_route_id = 2')\n"
           + "db.execute('drop index route_points_unreferenced')\n"
           + "db.execute('alter table route_points drop column unreferenced_route_id')\n"
-          + "db.execute('drop table unreferenced_routes')\ndb.commit()",
+          + "db.execute('drop table unreferenced_routes')\n"
+          + "db.execute('pragma user_version = 4')\ndb.commit()",
         database.path,
       ])
     try #require(downgrade.status == 0, "\(downgrade.output)")

@@ -1,4 +1,4 @@
-/// `info --rewrites`: how many rewrites (SPEC-NOTES, "Rewrites and de-duplication") each source
+/// `info --rewrites`: how many rewrites (docs/steps.md, "Rewrites and duplicated workouts") each source
 /// wrote of each type: top-level Records with the same source name, type, unit, start and end
 /// instants and value (the number for quantities, the value as written otherwise) as an earlier
 /// one. Memory stays bounded (``RewriteCollapse``); plain `info` never pays for it.

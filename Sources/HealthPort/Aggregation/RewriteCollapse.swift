@@ -30,7 +30,7 @@ struct CollapsibleSample: Equatable {
   }
 }
 
-/// Drops rewrites (SPEC-NOTES, "Rewrites and de-duplication"): a sample with the same source
+/// Drops rewrites (docs/steps.md, "Rewrites and duplicated workouts"): a sample with the same source
 /// name, type, unit, start and end instants and value as an earlier one in the document, whatever
 /// its creation date, device or metadata. The first in document order stays.
 ///

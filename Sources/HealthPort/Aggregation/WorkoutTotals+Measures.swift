@@ -117,7 +117,7 @@ public struct HeartRateWindow: Sendable {
 /// name are a workout's and whose start lies inside it (both ends included), for the workouts
 /// without heart-rate statistics. Records are matched by source name first and by time through a
 /// binary search; only a record inside a window has its device name parsed (cached per device).
-/// Rewrites (SPEC-NOTES) count once unless `keepRewrites`: each record found in a window goes
+/// Rewrites (docs/steps.md) count once unless `keepRewrites`: each record found in a window goes
 /// through ``RewriteCollapse`` (bounded memory) and is added up at the end.
 public final class WorkoutHeartRates: ExportSink {
   public struct Found: Sendable {
