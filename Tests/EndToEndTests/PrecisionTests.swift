@@ -137,7 +137,9 @@ struct PrecisionTests {
         String(repeating: "-", count: 26), "total 1,255 5",
       ], "\(table.stdoutText)")
     let csv = try Harness.run(["steps", url.path, "--dedupe", "--format", "csv"])
-    #expect(csv.stdoutText == "period,steps,samples\n2024-03-10,10.5,2\n2024-03-11,10.5,2\n2024-03-12,1234,1\n")
+    #expect(
+      csv.stdoutText == Harness.csvHeader("period,steps,samples")
+        + "2024-03-10,10.5,2\n2024-03-11,10.5,2\n2024-03-12,1234,1\n")
     // Against the independent computation, exactly as far as doubles go.
     let json = try Harness.json(try Harness.run(["steps", url.path, "--dedupe", "--format", "json"]).stdout)
     let expected = try IndependentAggregates.steps(url.path, dedupe: true)
