@@ -267,17 +267,7 @@ struct RewriteGroups {
   /// `dropped` (per group, from ``RewriteCollapse/finish(_:)``) per source name, in order of first
   /// appearance, names with none left out.
   func countsBySource(_ dropped: [Int]) -> [StepTotals.RewriteCount] {
-    var byName: [String: Int] = [:]
-    var counts: [StepTotals.RewriteCount] = []
-    for (group, count) in dropped.enumerated() where count > 0 {
-      let name = keys[group].sourceName
-      if let at = byName[name] {
-        counts[at].count += count
-      } else {
-        byName[name] = counts.count
-        counts.append(StepTotals.RewriteCount(sourceName: name, count: count))
-      }
-    }
-    return counts
+    StepTotals.RewriteCount.perSource(dropped) { keys[$0].sourceName }
   }
+
 }

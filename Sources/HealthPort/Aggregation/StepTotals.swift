@@ -64,6 +64,23 @@ public final class StepTotals: ExportSink {
   public struct RewriteCount: Hashable, Sendable {
     public var sourceName: String
     public var count: Int
+
+    /// Counts per group (`counts[group]`) summed per source name (`name(group)`), in the order
+    /// the groups are numbered (first appearance); names with none left out.
+    static func perSource(_ counts: [Int], name: (Int) -> String) -> [RewriteCount] {
+      var byName: [String: Int] = [:]
+      var result: [RewriteCount] = []
+      for (group, count) in counts.enumerated() where count > 0 {
+        let source = name(group)
+        if let at = byName[source] {
+          result[at].count += count
+        } else {
+          byName[source] = result.count
+          result.append(RewriteCount(sourceName: source, count: count))
+        }
+      }
+      return result
+    }
   }
 
   public let configuration: Configuration
@@ -274,17 +291,7 @@ public final class StepTotals: ExportSink {
     entries.removeLast(entries.count - kept)
     // One line per source name, in order of first appearance (groups are numbered in that order;
     // a name with several units is one line).
-    var byName: [String: Int] = [:]
-    rewrites = []
-    for (group, count) in dropped.enumerated() where count > 0 {
-      let name = groups[group].name
-      if let at = byName[name] {
-        rewrites[at].count += count
-      } else {
-        byName[name] = rewrites.count
-        rewrites.append(RewriteCount(sourceName: name, count: count))
-      }
-    }
+    rewrites = RewriteCount.perSource(dropped) { groups[$0].name }
   }
 
   /// The sweep over all samples sorted by start (see the type's documentation).

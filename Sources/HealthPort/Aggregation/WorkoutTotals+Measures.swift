@@ -170,14 +170,7 @@ public final class WorkoutHeartRates: ExportSink {
         if windows[number].deviceName == key.deviceName { add(Double(bitPattern: sample.value), to: number) }
       }
     }
-    var names = RewriteGroups()
-    var counts: [Int] = []
-    for (group, count) in dropped.enumerated() where count > 0 {
-      let id = Int(names.id(sourceName: groupKeys[group].sourceName, type: "", unit: nil))
-      if id == counts.count { counts.append(0) }
-      counts[id] += count
-    }
-    rewrites = names.countsBySource(counts)
+    rewrites = StepTotals.RewriteCount.perSource(dropped) { groupKeys[$0].sourceName }
   }
 
   private func add(_ bpm: Double, to window: Int) {
