@@ -26,14 +26,9 @@ public final class RewriteCensus: ExportSink {
 
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, let collapse else { return }
-    let value: UInt64
-    if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
-      value = RewriteCollapse.key(number: number)
-    } else {
-      value = RewriteCollapse.key(text: record.value ?? "")
-    }
     try collapse.add(
-      start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, value: value,
+      start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970,
+      value: RewriteCollapse.key(of: record),
       group: groups.id(sourceName: record.sourceName, type: record.type, unit: record.unit), tag: 0)
   }
 

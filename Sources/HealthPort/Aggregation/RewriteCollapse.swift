@@ -62,6 +62,15 @@ final class RewriteCollapse {
   /// The key of a number: its bit pattern, with -0 the same as 0.
   static func key(number: Double) -> UInt64 { (number == 0 ? 0 : number).bitPattern }
 
+  /// The value of a Record as rewrites are compared: the number for a quantity type, else the
+  /// value as written.
+  static func key(of record: Record) -> UInt64 {
+    if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
+      return key(number: number)
+    }
+    return key(text: record.value ?? "")
+  }
+
   /// The key of a value as written: a 64-bit FNV-1a digest of its UTF-8 bytes (two different
   /// values of one source, type, unit and instants that collide are one in 2⁶⁴).
   static func key(text: String) -> UInt64 {

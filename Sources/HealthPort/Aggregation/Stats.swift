@@ -155,15 +155,9 @@ public final class Stats: ExportSink {
       accumulate(period: key, unitIndex: unitIndex, value: value, start: start, end: end, sequence: sequence)
       return
     }
-    // Compared as a number for quantities (and whenever the aggregate reads the number), else as written.
-    let compared: UInt64
-    if configuration.aggregate != .count {
-      compared = RewriteCollapse.key(number: value)
-    } else if record.type.hasPrefix("HKQuantityTypeIdentifier"), let number = record.numericValue {
-      compared = RewriteCollapse.key(number: number)
-    } else {
-      compared = RewriteCollapse.key(text: record.value ?? "")
-    }
+    // An aggregate that reads the number carries it in the key, to add it up in `finish()`.
+    let compared =
+      configuration.aggregate != .count ? RewriteCollapse.key(number: value) : RewriteCollapse.key(of: record)
     let group = groups.id(sourceName: record.sourceName, type: record.type, unit: record.unit)
     if Int(group) == groupUnits.count { groupUnits.append(unitIndex) }
     try collapse.add(start: start, end: end, value: compared, group: group, tag: Int32(truncatingIfNeeded: key))

@@ -107,8 +107,8 @@ public final class WorkoutTotals: ExportSink {
 
   /// The workouts seen, to count a duplicated one once (unless `keepRewrites`).
   private var seen: Set<WorkoutIdentity> = []
-  private var duplicateGroups = RewriteGroups()
-  private var duplicateCounts: [Int] = []
+  /// The source name of each duplicated workout left out.
+  private var duplicateSources: [String] = []
   /// The duplicated workouts left out, per source name in order of first appearance. Set by
   /// ``end(_:)``.
   public private(set) var duplicates: [StepTotals.RewriteCount] = []
@@ -136,9 +136,7 @@ public final class WorkoutTotals: ExportSink {
     let row = try Self.row(for: workout, configuration: configuration, sequence: sequence)
     sequence += 1
     if !configuration.keepRewrites, !seen.insert(WorkoutIdentity(workout)).inserted {
-      let group = Int(duplicateGroups.id(sourceName: workout.sourceName, type: "", unit: nil))
-      if group == duplicateCounts.count { duplicateCounts.append(0) }
-      duplicateCounts[group] += 1
+      duplicateSources.append(workout.sourceName)
       return
     }
     var window: HeartRateWindow?
@@ -180,8 +178,13 @@ public final class WorkoutTotals: ExportSink {
     if let energy = row.energy { summary[index].energy = (summary[index].energy ?? 0) + energy }
   }
 
+  /// One count per source name, in order of first appearance.
+  private static func perSource(_ names: [String]) -> [StepTotals.RewriteCount] {
+    StepTotals.RewriteCount.perSource([Int](repeating: 1, count: names.count)) { names[$0] }
+  }
+
   public func end(_ report: ReadReport) throws {
-    duplicates = duplicateGroups.countsBySource(duplicateCounts)
+    duplicates = Self.perSource(duplicateSources)
     seen = []
     if configuration.dedupe {
       let candidates = pending.map {
@@ -191,14 +194,7 @@ public final class WorkoutTotals: ExportSink {
       }
       let kept = WorkoutMerge.kept(candidates)
       let keptSet = Set(kept)
-      var mergedGroups = RewriteGroups()
-      var mergedCounts: [Int] = []
-      for (index, entry) in pending.enumerated() where !keptSet.contains(index) {
-        let group = Int(mergedGroups.id(sourceName: entry.row.source, type: "", unit: nil))
-        if group == mergedCounts.count { mergedCounts.append(0) }
-        mergedCounts[group] += 1
-      }
-      merged = mergedGroups.countsBySource(mergedCounts)
+      merged = Self.perSource(pending.indices.filter { !keptSet.contains($0) }.map { pending[$0].row.source })
       for index in kept { include(pending[index].row, window: pending[index].window) }
       pending = []
     }
