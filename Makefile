@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/healthport
 
-.PHONY: deps clients build release demo test lint bench fuzz ci clean
+.PHONY: deps clients build release demo test stress lint bench fuzz ci clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -33,6 +33,11 @@ demo: release
 test: deps clients lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## The tests on big inputs (hundreds of MB, long runs) as well, which `make test` skips.
+stress: deps clients
+	$(SWIFT) build --build-tests
+	HEALTHPORT_STRESS=1 $(SWIFT) test
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests

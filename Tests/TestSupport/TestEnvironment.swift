@@ -16,6 +16,11 @@ public enum TestEnvironment {
     .appendingPathComponent("shared/fixtures/real")
 
   /// True when CI asks that nothing be skipped (`HEALTHPORT_REQUIRE_FIXTURES=1`).
+  /// True under `make stress` (`HEALTHPORT_STRESS=1`): the big-input tests run.
+  public static var runsStressTests: Bool {
+    ProcessInfo.processInfo.environment["HEALTHPORT_STRESS"] == "1"
+  }
+
   public static var skippingForbidden: Bool {
     ProcessInfo.processInfo.environment["HEALTHPORT_REQUIRE_FIXTURES"] == "1"
   }

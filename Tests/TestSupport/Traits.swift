@@ -24,4 +24,12 @@ extension Trait where Self == ConditionTrait {
       if: TestEnvironment.runsPandas3Tests,
       Comment(rawValue: ".venv-clients-pandas3 is absent (run scripts/python-clients.sh): skipped"))
   }
+
+  /// For tests on big inputs (hundreds of MB, long runs): skipped by `make test`, run by `make stress`,
+  /// which sets `HEALTHPORT_STRESS=1`.
+  public static var stress: Self {
+    .enabled(
+      if: TestEnvironment.runsStressTests,
+      Comment(rawValue: "a big-input stress test: skipped (make stress runs it)"))
+  }
 }
