@@ -6,6 +6,7 @@ enum ChartCommand: Command {
   static let name = "chart"
   static let summary = "Draw steps, sleep, heart rate or weight per period as an SVG chart or an HTML page."
   static let kinds = ["steps", "sleep", "heart-rate", "weight"]
+  static var firstArgumentChoices: [String] { kinds }
   static let options =
     [
       OptionSpec(
@@ -13,7 +14,9 @@ enum ChartCommand: Command {
         help: "Period of each bar or point (default: day; for sleep the night, a week or month its average night)."),
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
-        help: "As for steps and stats: merge overlapping sources the way the Health app does (see docs)."),
+        help:
+          "As for steps and stats: merge overlapping sources the way the Health app does (see docs). Not for sleep, which merges sources already (it refuses --dedupe; --priority works alone)."
+      ),
       OptionSpec(
         name: "--priority", short: nil, valueName: "list",
         help: "With --dedupe (sleep: always): source products or names, best first (default: Watch,iPhone, …).",

@@ -62,6 +62,14 @@ struct HelpAndTablesTests {
     #expect(sleep.contains("--type <SleepAnalysis>"))
   }
 
+  @Test("chart --help's --dedupe line says that sleep refuses it, merging sources already")
+  func chartDedupeHelp() throws {
+    let help = try Self.help("chart", columns: 1000)
+    let line = try #require(help.split(separator: "\n").first { $0.hasPrefix("  --dedupe ") })
+    #expect(line.contains("sleep") && line.contains("refuses --dedupe"), "\(line)")
+    #expect(line.contains("merges sources already"), "\(line)")
+  }
+
   @Test("stats --agg count labels its unit count, in the table, CSV and JSON")
   func countUnit() throws {
     let directory = try Harness.temporaryDirectory()
