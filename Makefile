@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/healthport
 
-.PHONY: deps clients build release demo test stress lint bench fuzz ci clean
+.PHONY: deps clients build release install demo test stress lint bench fuzz ci clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -16,6 +16,25 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --product healthport
+
+## Installs the release binary, its man page and its bash, zsh and fish completions (generated from the
+## help by the binary itself) under PREFIX, inside DESTDIR when set (a package's staging folder).
+## BIN=path installs another build without building (the tests install the debug one).
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_FILES := .build/install-files
+install: $(if $(filter .build/release/healthport,$(BIN)),release)
+	@rm -rf $(INSTALL_FILES) && mkdir -p $(INSTALL_FILES)
+	$(BIN) --generate-manpage > $(INSTALL_FILES)/healthport.1
+	$(BIN) --generate-completion bash > $(INSTALL_FILES)/healthport.bash
+	$(BIN) --generate-completion zsh > $(INSTALL_FILES)/_healthport
+	$(BIN) --generate-completion fish > $(INSTALL_FILES)/healthport.fish
+	install -D -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/healthport"
+	install -D -m 644 $(INSTALL_FILES)/healthport.1 "$(DESTDIR)$(PREFIX)/share/man/man1/healthport.1"
+	install -D -m 644 $(INSTALL_FILES)/healthport.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/healthport"
+	install -D -m 644 $(INSTALL_FILES)/_healthport "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_healthport"
+	install -D -m 644 $(INSTALL_FILES)/healthport.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/healthport.fish"
+	@rm -rf $(INSTALL_FILES)
 
 ## Installs what is missing, builds, and runs the main job on the bundled sample: `info` first, which
 ## lists the sample's quirks once, then the converts --quiet (they would warn about the same quirks).

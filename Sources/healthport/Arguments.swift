@@ -7,8 +7,28 @@ struct OptionSpec: Sendable {
   let valueName: String?  // nil for a flag
   let help: String
   var repeatable = false
+  /// The values it takes when they are a fixed list that ``valueName`` cannot spell (`--to`, a
+  /// format or a date); empty when ``valueName`` lists them (`day|week|month`) or any value goes.
+  var values: [String] = []
 
   var takesValue: Bool { valueName != nil }
+
+  /// The values shell completion offers: ``values``, else those ``valueName`` lists (`table|json`).
+  var choices: [String] {
+    if !values.isEmpty { return values }
+    guard let valueName, valueName.contains("|") else { return [] }
+    return valueName.split(separator: "|").map(String.init)
+  }
+
+  /// Its line in help: `  -o, --output <path>         Write here…` and a line feed.
+  var helpLine: String {
+    var left = (short.map { "\($0), " } ?? "") + name
+    if let valueName { left += " <\(valueName)>" }
+    return "  " + left.padding(to: 28) + help + "\n"
+  }
+
+  /// True when the value is a file or folder (`-o PATH`).
+  var takesPath: Bool { valueName?.lowercased() == "path" }
 }
 
 /// A command line split into options and positional arguments, after the rules of

@@ -11,12 +11,19 @@ protocol Command {
   static var options: [OptionSpec] { get }
   /// Help after OVERVIEW: the USAGE, ARGUMENTS and EXAMPLES parts.
   static var usage: String { get }
+  /// The words the first argument is one of, before INPUT (`chart`'s CHART); empty when the
+  /// arguments are inputs only.
+  static var firstArgumentChoices: [String] { get }
   static func run(_ arguments: ParsedArguments) throws
 }
 
 extension Command {
+  static var firstArgumentChoices: [String] { [] }
+
   static var descriptor: CommandDescriptor {
-    CommandDescriptor(name: name, summary: summary, options: options, usage: usage, run: run)
+    CommandDescriptor(
+      name: name, summary: summary, options: options, usage: usage, firstArgumentChoices: firstArgumentChoices,
+      run: run)
   }
 }
 
@@ -26,17 +33,14 @@ struct CommandDescriptor {
   let summary: String
   let options: [OptionSpec]
   let usage: String
+  let firstArgumentChoices: [String]
   let run: (ParsedArguments) throws -> Void
 
+  /// Its options as help lists them: its own, then `-h, --help`.
+  var helpOptions: [OptionSpec] { options + [CommandLineTool.helpOption] }
+
   var help: String {
-    var text = "OVERVIEW: \(summary)\n\n\(usage)\n\nOPTIONS:\n"
-    let all = options + [OptionSpec(name: "--help", short: "-h", valueName: nil, help: "Show help information.")]
-    for option in all {
-      var left = (option.short.map { "\($0), " } ?? "") + option.name
-      if let value = option.valueName { left += " <\(value)>" }
-      text += "  " + left.padding(to: 28) + option.help + "\n"
-    }
-    return text
+    "OVERVIEW: \(summary)\n\n\(usage)\n\nOPTIONS:\n" + helpOptions.map(\.helpLine).joined()
   }
 }
 
@@ -52,6 +56,12 @@ enum CommandLineTool {
     ]
   }
 
+  static let helpOption = OptionSpec(name: "--help", short: "-h", valueName: nil, help: "Show help information.")
+  static let versionOption = OptionSpec(name: "--version", short: "-v", valueName: nil, help: "Show the version.")
+
+  /// The options of `healthport` itself.
+  static var topOptions: [OptionSpec] { [versionOption, helpOption] }
+
   static var help: String {
     var text = """
       OVERVIEW: healthport — read an Apple Health export (export.zip, export.xml) and turn it into data you can use.
@@ -63,9 +73,7 @@ enum CommandLineTool {
       also when omitted).
 
       OPTIONS:
-        -v, --version               Show the version.
-        -h, --help                  Show help information.
-
+      \(topOptions.map(\.helpLine).joined())
       SUBCOMMANDS:
 
       """
@@ -133,6 +141,10 @@ enum CommandLineTool {
         return 0
       case "--version", "-v", "-V":
         print("healthport \(version)")
+        return 0
+      case "--generate-completion", "--generate-manpage":
+        // Not in the help: what `make install` writes, from the options help lists (docs/install.md).
+        print(try InstallFiles.generate(first, arguments.dropFirst()), terminator: "")
         return 0
       default: break
       }

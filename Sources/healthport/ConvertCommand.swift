@@ -34,7 +34,7 @@ enum ConvertCommand: Command {
       OptionSpec(
         name: "--to", short: nil, valueName: "format|date",
         help: "Output format (required, any case): \(formatList). Also the date filter's end (see below).",
-        repeatable: true),
+        repeatable: true, values: formats),
       OptionSpec(
         name: "--output", short: "-o", valueName: "PATH",
         help: "Write here (atomically) instead of stdout; a folder with --split."),

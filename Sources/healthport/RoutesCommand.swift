@@ -13,7 +13,7 @@ enum RoutesCommand: Command {
       OptionSpec(
         name: "--to", short: nil, valueName: "format|date",
         help: "Output format: geojson (default), gpx or csv; a date ends the date range, as for every command.",
-        repeatable: true),
+        repeatable: true, values: formats),
       OptionSpec(name: "--format", short: nil, valueName: "geojson|gpx|csv", help: "The same as --to FORMAT."),
       OptionSpec(
         name: "--per-workout", short: nil, valueName: nil,
