@@ -18,12 +18,16 @@ release: deps
 	$(SWIFT) build -c release --product healthport
 
 ## Installs the release binary, its man page and its bash, zsh and fish completions (generated from the
-## help by the binary itself) under PREFIX, inside DESTDIR when set (a package's staging folder).
-## BIN=path installs another build without building (the tests install the debug one).
+## help by the binary itself) under PREFIX, inside DESTDIR when set (a package's staging folder). It
+## builds the binary when a source is newer, so `make release && sudo make install` needs no swift as
+## root. BIN=path installs another build without building (the tests install the debug one).
 PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_FILES := .build/install-files
-install: $(if $(filter .build/release/healthport,$(BIN)),release)
+RELEASE_BIN := .build/release/healthport
+$(RELEASE_BIN): Package.swift $(shell find Sources -type f)
+	$(MAKE) release
+install: $(if $(filter $(RELEASE_BIN),$(BIN)),$(RELEASE_BIN))
 	@rm -rf $(INSTALL_FILES) && mkdir -p $(INSTALL_FILES)
 	$(BIN) --generate-manpage > $(INSTALL_FILES)/healthport.1
 	$(BIN) --generate-completion bash > $(INSTALL_FILES)/healthport.bash
