@@ -419,7 +419,7 @@ struct LoadStoreTests {
       process.executableURL = Harness.binary
       process.arguments = ["load", input, "--db", db, "--quiet"]
       let err = directory.appendingPathComponent("err\(n)")
-      FileManager.default.createFile(atPath: err.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: err.path, contents: nil)
       process.standardError = try FileHandle(forWritingTo: err)
       processes.append((process, err))
     }

@@ -125,7 +125,7 @@ struct ParquetDatasetTests {
     #expect(other.status == 64)
     #expect(other.stderr.contains("--partition-by works with --to parquet only"))
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
+    _ = FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("mine".utf8))
     let foreign = try Harness.run(["convert", sample, "--to", "parquet", "-o", out])
     #expect(foreign.status == 1)
     #expect(foreign.stderr.contains("the folder holds files healthport did not write"), "\(foreign.stderr)")
