@@ -154,7 +154,9 @@ struct ConvertTests {
 
   static let realExports = Harness.realExports()
 
-  @Test("every real export: xml → xml and xml → jsonl → xml keep the XML content", arguments: realExports)
+  @Test(
+    "every real export: xml → xml and xml → jsonl → xml keep the XML content", .needsRealFixtures,
+    arguments: realExports)
   func realContent(export: URL) throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -174,7 +176,7 @@ struct ConvertTests {
 
   /// The iOS 17/18 fragments (WorkoutActivity, WorkoutStatistics, laps, the repeated metadata
   /// block), wrapped in a root without a prolog: the output carries healthport's DTD and validates.
-  @Test("modern workout fragments convert, keep their content and validate", arguments: fragments)
+  @Test("modern workout fragments convert, keep their content and validate", .needsRealFixtures, arguments: fragments)
   func fragment(url: URL) throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,7 +6,7 @@ import Testing
 struct InfoRealFixtureTests {
   static let exports = Harness.realExports()
 
-  @Test("counts agree with an independent parser", arguments: exports)
+  @Test("counts agree with an independent parser", .needsRealFixtures, arguments: exports)
   func countsMatch(export: URL) throws {
     let result = try Harness.run(["info", export.path, "--format", "json"])
     #expect(result.status == 0, "stderr: \(result.stderr)")

@@ -137,7 +137,7 @@ struct LoadTests {
     }
   }
 
-  @Test("real exports load with the counts Python finds", arguments: realInputs)
+  @Test("real exports load with the counts Python finds", .needsRealFixtures, arguments: realInputs)
   func realExport(path: String) throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
