@@ -52,15 +52,18 @@ demo: release
 	$(BIN) workouts Samples/export.zip --summary
 	@echo "CSV written to .demo/records.csv and .demo/tables/"
 
-## Installs what is missing, builds, lints and passes the tests.
+## Installs what is missing, builds, lints and passes the tests. scripts/test-summary.py prints failures
+## in full, leaves out the line of each test that passed or was skipped (all in .build/test.log), and
+## ends with a line per skip reason and `N passed, N failed, N skipped`. There are no XCTest tests.
+TEST := python3 scripts/test-summary.py --log .build/test.log -- $(SWIFT) test --skip-build --disable-xctest
 test: deps clients lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(TEST)
 
 ## The tests on big inputs (hundreds of MB, long runs) as well, which `make test` skips.
 stress: deps clients
 	$(SWIFT) build --build-tests
-	HEALTHPORT_STRESS=1 $(SWIFT) test
+	HEALTHPORT_STRESS=1 $(TEST)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests

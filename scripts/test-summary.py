@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Runs a test command (`make test`: swift test) and prints what a reader needs, then a summary.
+
+    python3 scripts/test-summary.py [--log FILE] -- COMMAND [ARGUMENT...]
+
+Swift Testing prints a line per test started, passed and skipped: several thousand lines in which a
+failure is easy to miss. This prints the command's output without those lines (failures, their issues
+and details, build output and anything else stay, in full and as they come), then one line per skip
+reason with its count, and last `N passed, N failed, N skipped`. The whole output goes to FILE as
+well. The exit status is the command's; a run that reports failures never exits 0.
+"""
+
+import collections
+import re
+import subprocess
+import sys
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Swift Testing's event lines: a symbol, then `Test NAME …` or `Suite NAME …`.
+PASSED = re.compile(r"^\S+ Test (?!run with )(.+) passed after ")
+FAILED = re.compile(r"^\S+ Test (?!run with )(.+) failed after ")
+SKIPPED = re.compile(r'^\S+ (Test|Suite) (.+?) skipped(?:: "(.*)"|\.)\s*$')
+STARTED = re.compile(r"^\S+ (Test|Suite) (.+) started\.\s*$")
+SUITE_PASSED = re.compile(r"^\S+ Suite (.+) passed after ")
+RUN_STARTED = re.compile(r"^\S+ Test run started\.\s*$")
+RUN_ENDED = re.compile(r"^\S+ Test run with \d+ tests? in \d+ suites? (passed|failed) ")
+LIBRARY = re.compile(r"^\S+ (Testing Library Version|Target Platform): ")
+# A detail line (`↳ …`) belongs to the event line before it.
+DETAIL = re.compile(r"^\s*↳ ")
+
+
+def main(argv):
+    log_path = None
+    if argv[:1] == ["--log"]:
+        log_path, argv = argv[1], argv[2:]
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    if not argv:
+        print(__doc__.strip(), file=sys.stderr)
+        return 64
+    log = open(log_path, "w", encoding="utf-8") if log_path else None
+    passed = failed = 0
+    skips = collections.Counter()
+    ended = False
+    hiding = False
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for raw in process.stdout:
+        line = raw.decode("utf-8", errors="replace")
+        if log:
+            log.write(line)
+        plain = ANSI.sub("", line).rstrip("\n")
+        if DETAIL.match(plain) and hiding:
+            continue
+        hiding = True
+        if PASSED.match(plain):
+            passed += 1
+            continue
+        match = SKIPPED.match(plain)
+        if match:
+            kind, _, reason = match.groups()
+            reason = reason or "(no reason given)"
+            skips[reason if kind == "Test" else f"{reason} (a whole suite)"] += 1
+            continue
+        if STARTED.match(plain) or SUITE_PASSED.match(plain) or RUN_STARTED.match(plain) or LIBRARY.match(plain):
+            continue
+        hiding = False
+        if FAILED.match(plain):
+            failed += 1
+        if RUN_ENDED.match(plain):
+            ended = True
+        sys.stdout.write(line)
+        sys.stdout.flush()
+    status = process.wait()
+    if log:
+        log.close()
+    if not ended:
+        print(f"The test run did not finish (exit status {status}): see the output above.")
+    for reason, count in sorted(skips.items(), key=lambda item: (-item[1], item[0])):
+        print(f"{count} skipped: {reason}")
+    if log_path:
+        print(f"The whole output, every test's line included: {log_path}")
+    print(f"{passed} passed, {failed} failed, {sum(skips.values())} skipped")
+    if status == 0 and (failed or not ended):
+        return 1
+    return 128 - status if status < 0 else status  # -N: killed by signal N, as a shell says it
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
