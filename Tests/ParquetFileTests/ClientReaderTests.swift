@@ -192,7 +192,8 @@ struct ClientReaderTests {
     try Self.readBack(columns: Self.everyType, rows: 0, rowGroupRows: 1, codec: .zstd(), row: Self.everyTypeRow)
   }
 
-  @Test("a million-row column through the typed appenders", arguments: [ParquetCodec.zstd(), .snappy])
+  /// A long run (a million rows for each codec, about 30 s on two cores): `make stress` runs it.
+  @Test("a million-row column through the typed appenders", .stress, arguments: [ParquetCodec.zstd(), .snappy])
   func millionRows(codec: ParquetCodec) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parquet-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
