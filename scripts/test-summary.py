@@ -17,8 +17,8 @@ import sys
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # Swift Testing's event lines: a symbol, then `Test NAME …` or `Suite NAME …`.
-PASSED = re.compile(r"^\S+ Test (?!run with )(.+) passed after ")
-FAILED = re.compile(r"^\S+ Test (?!run with )(.+) failed after ")
+PASSED = re.compile(r"^\S+ Test (?!run with |case passing )(.+) passed after ")
+FAILED = re.compile(r"^\S+ Test (?!run with |case passing )(.+) failed after ")
 SKIPPED = re.compile(r'^\S+ (Test|Suite) (.+?) skipped(?:: "(.*)"|\.)\s*$')
 STARTED = re.compile(r"^\S+ (Test|Suite) (.+) started\.\s*$")
 SUITE_PASSED = re.compile(r"^\S+ Suite (.+) passed after ")
@@ -27,6 +27,11 @@ RUN_ENDED = re.compile(r"^\S+ Test run with \d+ tests? in \d+ suites? (passed|fa
 LIBRARY = re.compile(r"^\S+ (Testing Library Version|Target Platform): ")
 # A detail line (`↳ …`) belongs to the event line before it.
 DETAIL = re.compile(r"^\s*↳ ")
+# The start of an event line that is left out; an argument holding line feeds continues it on the
+# next lines (`◇ Test case passing 1 argument text → "a` … `b" to "name" started.`).
+HIDDEN_EVENT = re.compile(r"^[◇✔➜] (Test|Suite) ")
+COMPLETE = [PASSED, SKIPPED, STARTED, SUITE_PASSED, RUN_STARTED, RUN_ENDED, LIBRARY]
+LONGEST_EVENT = 200  # lines: past this, an unfinished event line is printed as it is
 
 
 def main(argv):
@@ -44,11 +49,30 @@ def main(argv):
     ended = False
     hiding = False
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    for raw in process.stdout:
-        line = raw.decode("utf-8", errors="replace")
-        if log:
-            log.write(line)
-        plain = ANSI.sub("", line).rstrip("\n")
+
+    def logical_lines():
+        """The output's lines, an event line that spans several given as one."""
+        pending = []
+        for raw in process.stdout:
+            line = raw.decode("utf-8", errors="replace")
+            if log:
+                log.write(line)
+            plain = ANSI.sub("", line).rstrip("\n")
+            if not pending and HIDDEN_EVENT.match(plain) and not any(p.match(plain) for p in COMPLETE):
+                pending = [(line, plain)]
+                continue
+            if pending:
+                pending.append((line, plain))
+                joined = " ".join(part for _, part in pending)
+                if any(p.match(joined) for p in COMPLETE) or len(pending) > LONGEST_EVENT:
+                    yield "".join(text for text, _ in pending), joined
+                    pending = []
+                continue
+            yield line, plain
+        if pending:
+            yield "".join(text for text, _ in pending), " ".join(part for _, part in pending)
+
+    for line, plain in logical_lines():
         if DETAIL.match(plain) and hiding:
             continue
         hiding = True

@@ -9,8 +9,9 @@ import Testing
 struct TestSummaryTests {
   static let script = Harness.repoRoot.appendingPathComponent("scripts/test-summary.py")
 
-  /// Swift Testing's lines for a run with two passes (one of a parameterised test), a failure, a
-  /// skip for each of two reasons (one twice), a skip without one and a skipped suite.
+  /// Swift Testing's lines for a run with two passes (one of a parameterised test, whose argument
+  /// spans two lines), a failure, a skip for each of two reasons (one twice), a skip without one and
+  /// a skipped suite.
   static let run = """
     [0/1] Planning build
     ◇ Test run started.
@@ -19,6 +20,8 @@ struct TestSummaryTests {
     ◇ Suite "help" started.
     ◇ Test "one" started.
     ✔ Test "one" passed after 0.002 seconds.
+    ◇ Test case passing 1 argument text → "two
+    lines" to "widths" started.
     ✔ Test "widths" with 5 test cases passed after 1.250 seconds.
     ➜ Test "real" skipped: "../shared/fixtures/real is absent: skipped"
     ➜ Test realToo() skipped: "../shared/fixtures/real is absent: skipped"
