@@ -95,3 +95,41 @@ struct ParquetSchemaTests {
     #expect(query.contains { $0[0] as? String == "StepCount" }, "\(query)")
   }
 }
+
+/// Every DuckDB query of `docs/parquet.md` (Trino's DDL aside), run as written on a cohort dataset.
+@Suite("docs/parquet.md's DuckDB queries run", .needsPythonClients)
+struct ParquetDocumentedQueriesTests {
+  static let script = #"""
+    import json, re, sys, duckdb
+    docs, folder = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2].replace("'", "''")
+    results = []
+    for block in re.findall(r"```sql\n(.*?)```", docs, re.S):
+        if "CREATE TABLE" in block: continue
+        query = block.replace("'DIR/", "'" + folder + "/").replace("'/shared/cohort/", "'" + folder + "/")
+        results.append([block.split("\n", 1)[0], [list(map(str, r)) for r in duckdb.sql(query).fetchall()]])
+    print(json.dumps(results))
+    """#
+
+  @Test("each query of the docs runs on a two-person dataset partitioned by type and year")
+  func queriesRun() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dataset = directory.appendingPathComponent("cohort").path
+    for person in ["anna", "ben"] {
+      let run = try Harness.run([
+        "convert", Harness.samples.appendingPathComponent("export.zip").path, "--to", "parquet", "-o", dataset,
+        "--person", person, "--partition-by", "type,year", "--quiet",
+      ])
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    let docs = Harness.repoRoot.appendingPathComponent("docs/parquet.md").path
+    let result = try TestEnvironment.runClientPython(Self.script, [docs, dataset])
+    #expect(result.status == 0, "\(result.stderr)")
+    let queries = try Harness.json(Data(result.stdout.utf8)) as? [[Any]] ?? []
+    #expect(queries.count == 3, "\(queries)")
+    // The cohort query: steps per person and year, both people.
+    let cohort = queries.first { ($0[0] as? String)?.hasPrefix("SELECT person, year") == true }
+    let rows = cohort?[1] as? [[String]] ?? []
+    #expect(Set(rows.map { $0[0] }) == ["anna", "ben"], "\(rows)")
+  }
+}
