@@ -152,6 +152,18 @@ def compare(table, csv_paths):
     names = set(schema.names)
     csv_rows.sort(key=lambda r: csv_key(table, r)); pq_rows.sort(key=lambda r: parquet_key(table, r))
     for column in header:
+        if column.endswith(("ISO", "UTC")):  # a date's derived forms: the same instant (and offset)
+            base = stem(column[:-3])
+            for c, p in zip(csv_rows, pq_rows):
+                text, where = c[column], f"{table} id {c.get('id')} {column}"
+                if not text:
+                    if p.get(base + "_utc") is not None: fail(f"{where}: empty, the date is {p.get(base + '_utc')}")
+                    continue
+                parsed = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+                if int(parsed.timestamp()) * 1_000_000 != p.get(base + "_utc"): fail(f"{where}: {text!r} -> {p.get(base + '_utc')}")
+                if column.endswith("ISO") and parsed.utcoffset().total_seconds() != 60 * p.get(base + "_offset_min"):
+                    fail(f"{where}: {text!r} offset, {p.get(base + '_offset_min')} min")
+            continue
         base = stem(column)
         date_base = stem(column[:-4]) if column.endswith("Date") and len(column) > 4 else base
         for c, p in zip(csv_rows, pq_rows):
