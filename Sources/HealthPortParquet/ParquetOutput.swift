@@ -50,8 +50,7 @@ public enum ParquetOutput {
         }
       }
       if let name = request.value(ParquetOutput.person.name) {
-        guard !name.isEmpty else { throw HealthPortError(.usage, message: "--person needs a name") }
-        self.person = name
+        self.person = try HivePath.personValue(name)
       }
       switch request.value(ParquetOutput.compression.name)?.lowercased() {
       case nil, "zstd": codec = .zstd()
@@ -78,9 +77,10 @@ public enum ParquetOutput {
     }
 
     public init(directory: String, settings: Settings, protecting input: String? = nil) throws {
-      folder = try ParquetDatasetFolder(target: directory, person: settings.person, protecting: input)
-      let dataset = ParquetDataset(
-        folder: folder, codec: settings.codec, limits: settings.limits, person: settings.person)
+      // Checked (and shortened) here too for a library caller's settings.
+      let person = try settings.person.map(HivePath.personValue)
+      folder = try ParquetDatasetFolder(target: directory, person: person, protecting: input)
+      let dataset = ParquetDataset(folder: folder, codec: settings.codec, limits: settings.limits, person: person)
       datasetSink = ParquetDatasetSink(
         dataset: dataset, partitionBy: settings.partitionBy.compactMap(PartitionKey.init(rawValue:)),
         dropIdentifiers: settings.dropIdentifiers)

@@ -42,8 +42,13 @@ struct ParquetTableLayout: Sendable {
   let slots: [ParquetCellSlot]
   /// The partition keys that apply to this table, in folder order.
   let partitionKeys: [PartitionKey]
-  /// With `type` partitioned, the column that keeps the whole type identifier (the folder has
-  /// its short name).
+  /// The keys that apply to this table but are not folders: file columns after every catalog
+  /// column (`type`, then `year`), so that a query sees the same columns whatever the partitioning.
+  let keyColumns: [PartitionKey]
+  /// The index of the first of ``keyColumns`` in the schema.
+  let firstKeyColumn: Int
+  /// The column that keeps the whole type identifier (`type` is its short name, a folder or a
+  /// column).
   static let typeIdentifier = "type_identifier"
 
   /// The dataset folder's name for the table.
@@ -59,18 +64,20 @@ struct ParquetTableLayout: Sendable {
 
   init(_ definition: TableDefinition, partitionBy keys: [PartitionKey], generic: Bool, sideFile: Bool = false) throws {
     self.definition = definition
-    partitionKeys = keys.filter { key in
+    let applies = PartitionKey.allCases.filter { key in
       switch key {
       case .type: definition.position(of: "type") != nil
       case .year: Self.hasYearColumn(definition, sideFile: sideFile)
       }
     }
-    let typeIsFolder = partitionKeys.contains(.type)
+    let partitionKeys = keys.filter(applies.contains)
+    self.partitionKeys = partitionKeys
+    keyColumns = applies.filter { !partitionKeys.contains($0) }
     var columns: [ParquetColumn] = []
     var slots: [ParquetCellSlot] = []
     for column in definition.columns {
-      if column.name == "type" && typeIsFolder {
-        // The folder has the short name; the file keeps the identifier whole.
+      if column.name == "type" {
+        // `type` is the short name (a folder or a key column); the file keeps the identifier whole.
         slots.append(ParquetCellSlot(catalogColumn: column, kind: .text, firstColumn: columns.count))
         columns.append(.string(Self.typeIdentifier, optional: !column.isRequired))
         continue
@@ -115,6 +122,13 @@ struct ParquetTableLayout: Sendable {
       slots.append(ParquetCellSlot(catalogColumn: column, kind: kind, firstColumn: first))
     }
     self.slots = slots
+    firstKeyColumn = columns.count
+    for key in keyColumns {
+      switch key {
+      case .type: columns.append(.string(PartitionKey.type.rawValue, optional: true))
+      case .year: columns.append(ParquetColumn(PartitionKey.year.rawValue, .int64, optional: true))
+      }
+    }
     schema = try ParquetSchema(columns)
   }
 
@@ -130,10 +144,12 @@ struct ParquetTableLayout: Sendable {
   }
 }
 
-/// What `--partition-by` may name.
+/// What `--partition-by` may name: a folder when partitioned by it, else a column after every
+/// other column of the files.
 enum PartitionKey: String, Sendable, CaseIterable {
-  /// The `type` column (records, correlations, statistics…), left out of the files.
+  /// The short name of the `type` column's identifier (records, correlations, statistics…);
+  /// the files keep the identifier whole in `type_identifier`.
   case type
-  /// The year of `startDate` in the offset the export wrote (a derived folder, not a column).
+  /// The year of `startDate` in the offset the export wrote (`INT64`).
   case year
 }

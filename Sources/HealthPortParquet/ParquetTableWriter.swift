@@ -17,6 +17,13 @@ final class ParquetTableWriter {
   private var lastDayYear = Int.min
   private let partitionByType: Bool
   private let partitionByYear: Bool
+  /// The row's type (short name) and year, when the table has them as columns rather than folders.
+  private let typeColumn: Int?
+  private let yearColumn: Int?
+  private var rowType: String?
+  private var rowYear = Int.min
+  /// The short names of the types seen last (identifiers come back interned, row after row).
+  private var recentTypes: [(type: String, value: String?)] = []
   /// The row's `extra` (JSON), written as its last cell by ``endRow()`` in a table that has one.
   var extra: String?
   private let hasExtra: Bool
@@ -35,6 +42,8 @@ final class ParquetTableWriter {
     steps = layout.slots.map { ($0.kind, $0.firstColumn) }
     partitionByType = layout.partitionKeys.contains(.type)
     partitionByYear = layout.partitionKeys.contains(.year)
+    typeColumn = layout.keyColumns.firstIndex(of: .type).map { layout.firstKeyColumn + $0 }
+    yearColumn = layout.keyColumns.firstIndex(of: .year).map { layout.firstKeyColumn + $0 }
     hasExtra = layout.definition.columns.last?.name == ParquetTables.extra.name
   }
 
@@ -57,6 +66,22 @@ final class ParquetTableWriter {
       extra = nil
     }
     assert(position == steps.count, "\(layout.name): a row of \(position) cells for \(steps.count) columns")
+    if let writer {
+      do throws(ParquetError) {
+        if let typeColumn {
+          if let rowType { try writer.append(rowType, to: typeColumn) } else { try writer.appendNull(to: typeColumn) }
+        }
+        if let yearColumn {
+          if rowYear != Int.min {
+            try writer.append(Int64(rowYear), to: yearColumn)
+          } else {
+            try writer.appendNull(to: yearColumn)
+          }
+        }
+      } catch {
+        throw dataset.failure(error)
+      }
+    }
     self.part = nil
     writer = nil
     try dataset.rowAppended(to: part)
@@ -162,10 +187,22 @@ final class ParquetTableWriter {
 
   // MARK: Partitions
 
+  /// The `type` value of an identifier: its short name as ``HivePath/typeValue(_:)`` gives it.
+  @inline(__always)
+  private func typeValue(_ type: String?) -> String? {
+    guard let type else { return nil }
+    for index in recentTypes.indices where recentTypes[index].type == type { return recentTypes[index].value }
+    let value = HivePath.typeValue(type)
+    if recentTypes.count == 8 { recentTypes.removeLast() }
+    recentTypes.insert((type, value), at: 0)
+    return value
+  }
+
   private func partFile(type: String?, start: HealthDate?, startText: String?) throws -> ParquetPartFile {
+    if typeColumn != nil { rowType = typeValue(type) }
     let type = partitionByType ? type : nil
     var year = Int.min
-    if partitionByYear {
+    if partitionByYear || yearColumn != nil {
       if let start {
         let day = start.localDayNumber
         if day != lastDay {
@@ -176,6 +213,8 @@ final class ParquetTableWriter {
       } else if let startText, let date = HealthDate(startText) {
         year = HealthDate.civil(fromDays: date.localDayNumber).year
       }
+      rowYear = year
+      if !partitionByYear { year = Int.min }
     }
     for index in recentParts.indices where recentParts[index].year == year && recentParts[index].type == type {
       let recent = recentParts[index]
@@ -188,7 +227,7 @@ final class ParquetTableWriter {
     var partition = ""
     for key in layout.partitionKeys {
       switch key {
-      case .type: partition += "type=" + HivePath.escape(type.map(TypeName.short)) + "/"
+      case .type: partition += "type=" + HivePath.escape(type.flatMap(HivePath.typeValue)) + "/"
       case .year: partition += "year=" + (year == Int.min ? HivePath.defaultPartition : String(year)) + "/"
       }
     }
@@ -278,11 +317,18 @@ enum TypeName {
   }
 }
 
-/// Hive's folder names: `key=value`, with `/`, `=`, `%` and control characters percent-encoded
-/// (what a path or a Hive reader would misread); everything else, UTF-8 and spaces included, as it is.
+/// Hive's folder names: `key=value`, with the bytes Hive escapes percent-encoded (0x01–0x1F,
+/// `"` `#` `%` `'` `*` `/` `:` `=` `?` `\` `{` `[` `]` `^`, 0x7F), which DuckDB, pyarrow, Polars and
+/// Spark decode back; everything else, UTF-8 and spaces included, as it is.
 enum HivePath {
   /// The folder of a null or empty value.
   static let defaultPartition = "__HIVE_DEFAULT_PARTITION__"
+
+  /// The longest `key=value` folder name: a file name's limit (NAME_MAX).
+  static let maximumFolderBytes = 255
+  /// What a value too long for a folder is cut to, in escaped bytes (the length `--split` keeps of
+  /// a table name).
+  static let shortenedBytes = 200
 
   static func escape(_ value: String?) -> String {
     guard let value, !value.isEmpty else { return defaultPartition }
@@ -299,8 +345,56 @@ enum HivePath {
     return String(decoding: escaped, as: UTF8.self)
   }
 
+  /// The `type` value of a type identifier: its short name (``TypeName/short(_:)``), nil when
+  /// empty; `record___HIVE_DEFAULT_PARTITION__` for a name that would read back as null; and, when
+  /// `type=NAME` would be over 255 bytes, `record_` and as much of the name as fits 200 escaped
+  /// bytes, as `--split` names such a table.
+  static func typeValue(_ identifier: String) -> String? {
+    let short = TypeName.short(identifier)
+    guard !short.isEmpty else { return nil }
+    if short == defaultPartition { return "record_" + short }
+    guard fits("type", short) else { return "record_" + prefix(of: short, escapedBytes: shortenedBytes) }
+    return short
+  }
+
+  /// The `person` value of `--person NAME`: the name, or as much of it as fits 200 escaped bytes
+  /// when `person=NAME` would be over 255 bytes. A name that would read back as null is refused.
+  static func personValue(_ name: String) throws -> String {
+    guard !name.isEmpty else { throw HealthPortError(.usage, message: "--person needs a name") }
+    guard name != defaultPartition else {
+      throw HealthPortError(
+        .usage, message: "--person \(defaultPartition) is the folder of a missing value: give another name")
+    }
+    return fits("person", name) ? name : prefix(of: name, escapedBytes: shortenedBytes)
+  }
+
+  /// Whether the folder `key=value` is a name a file system takes.
+  static func fits(_ key: String, _ value: String) -> Bool {
+    key.utf8.count + 1 + escape(value).utf8.count <= maximumFolderBytes
+  }
+
+  /// The longest prefix of `value`, whole characters, whose escaped form is at most `limit` bytes.
+  static func prefix(of value: String, escapedBytes limit: Int) -> String {
+    var bytes = 0
+    var end = value.startIndex
+    for character in value {
+      let size = character.utf8.reduce(0) { $0 + (needsEscape($1) ? 3 : 1) }
+      guard bytes + size <= limit else { break }
+      bytes += size
+      end = value.index(after: end)
+    }
+    return String(value[..<end])
+  }
+
   private static func needsEscape(_ byte: UInt8) -> Bool {
-    byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
+    switch byte {
+    case 0x00...0x1F, 0x7F: true
+    case UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "'"), UInt8(ascii: "*"),
+      UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: "\\"),
+      UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "^"):
+      true
+    default: false
+    }
   }
 }
 

@@ -168,6 +168,63 @@ enum FilterOptions {
         "healthport \(command): reading an export from stdin (the terminal); end it with Ctrl-D\n")
     }
     try refuseDatabase(input)
+    try refuseParquetDataset(input)
+  }
+
+  /// Refuses a Parquet dataset folder (what `convert --to parquet` writes) with the query that
+  /// reads it: a folder whose manifest lists Parquet files, or whose `export/` or `records/` holds
+  /// Parquet files or Hive folders.
+  static func refuseParquetDataset(_ input: String?) throws {
+    guard let input, input != "-" else { return }
+    var status = stat()
+    guard stat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return }
+    var folder = input
+    while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+    guard isParquetDataset(folder) else { return }
+    let quoted = folder.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")
+    throw HealthPortError(
+      .malformed, file: folder,
+      message:
+        "a healthport Parquet dataset, not an export; query it: SELECT … FROM read_parquet('\(quoted)/records/**/*.parquet', hive_partitioning = true)"
+    )
+  }
+
+  /// Whether the manifest at `path` lists a `.parquet` file.
+  private static func manifestNamesParquet(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return false }
+    defer { Glibc.close(descriptor) }
+    let needle = Array(".parquet\"".utf8)
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    var carry: [UInt8] = []
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { return false }
+      let window = carry + buffer[..<count]
+      if window.indices.dropLast(needle.count - 1).contains(where: {
+        window[$0..<$0 + needle.count].elementsEqual(needle)
+      }) {
+        return true
+      }
+      carry = Array(window.suffix(needle.count - 1))
+    }
+  }
+
+  private static func isParquetDataset(_ folder: String) -> Bool {
+    if manifestNamesParquet(folder + "/" + FolderOutput.manifestName) { return true }
+    for table in ["export", "records"] {
+      guard let directory = opendir(folder + "/" + table) else { continue }
+      defer { closedir(directory) }
+      while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name.hasSuffix(".parquet") || name.hasPrefix("person=") || name.hasPrefix("type=")
+          || name.hasPrefix("year=")
+        {
+          return true
+        }
+      }
+    }
+    return false
   }
 
   /// Refuses a SQLite database (what `healthport load` writes) with a message that says what it is,

@@ -7,8 +7,9 @@ it: the side files' tables, route_points, ecg_recordings and ecg_samples, are co
 independent count reading the GPX and ECG files itself.)
 Every Parquet file is read by pyarrow, DuckDB and Polars (their row counts agree; every column chunk has
 statistics); every table's rows equal the split CSV's, column by column (numbers as numbers, dates as
-instants and offsets, a value that does not fit its type in the `_text` column); with partitions, DuckDB's
-hive_partitioning finds every record. Prints a JSON summary; exits 1 on any difference.
+instants and offsets, a value that does not fit its type in the `_text` column, `type_identifier` whole and
+`type` its short name); in every layout, DuckDB's hive_partitioning finds every record, of its own type and
+year. Prints a JSON summary; exits 1 on any difference.
 """
 import csv, datetime, glob, json, math, os, re, sys, zipfile
 import duckdb, polars as pl, pyarrow as pa, pyarrow.dataset as ds, pyarrow.parquet as pq
@@ -151,6 +152,18 @@ def compare(table, csv_paths):
     names = set(schema.names)
     csv_rows.sort(key=lambda r: csv_key(table, r)); pq_rows.sort(key=lambda r: parquet_key(table, r))
     for column in header:
+        if column.endswith(("ISO", "UTC")):  # a date's derived forms: the same instant (and offset)
+            base = stem(column[:-3])
+            for c, p in zip(csv_rows, pq_rows):
+                text, where = c[column], f"{table} id {c.get('id')} {column}"
+                if not text:
+                    if p.get(base + "_utc") is not None: fail(f"{where}: empty, the date is {p.get(base + '_utc')}")
+                    continue
+                parsed = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+                if int(parsed.timestamp()) * 1_000_000 != p.get(base + "_utc"): fail(f"{where}: {text!r} -> {p.get(base + '_utc')}")
+                if column.endswith("ISO") and parsed.utcoffset().total_seconds() != 60 * p.get(base + "_offset_min"):
+                    fail(f"{where}: {text!r} offset, {p.get(base + '_offset_min')} min")
+            continue
         base = stem(column)
         date_base = stem(column[:-4]) if column.endswith("Date") and len(column) > 4 else base
         for c, p in zip(csv_rows, pq_rows):
@@ -168,7 +181,7 @@ def compare(table, csv_paths):
                 elif got[0] is not None or (p.get(date_base + "_text") or "") != text:
                     fail(f"{where}: {text!r} -> {got} text {p.get(date_base + '_text')!r}")
                 continue
-            if base == "type" and "type" in partitions and "type_identifier" in names:
+            if base == "type":  # the whole identifier, and its short name (a folder or a column)
                 if p.get("type_identifier") != text: fail(f"{where}: type_identifier {p.get('type_identifier')!r} != {text!r}")
                 if p.get("type") != short_type(text): fail(f"{where}: partition {p.get('type')!r} for {text!r}")
                 continue
@@ -254,19 +267,19 @@ for table, paths in sorted(tables.items()):
 on_disk = {d for d in os.listdir(dataset) if not d.startswith((".", "_"))}
 expected_tables = {t for t in tables if counts[t]} | ({"elements"} if top_level or any(not r["parent_id"] for r in split_elements) else set())
 if on_disk != expected_tables: fail(f"tables: parquet {sorted(on_disk)} split {sorted(expected_tables)}")
-if partitions and "records" in tables:
+if "records" in tables:
     hive = duckdb.sql(f"select count(*), count(distinct type) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true)").fetchone()
     if hive[0] != counts["records"]: fail(f"duckdb hive_partitioning: {hive[0]} records, expected {counts['records']}")
     counts["duckdb_hive_types"] = hive[1]
-    if "type" in partitions:  # every record's folder names its own type
-        pairs = duckdb.sql(f"select type, type_identifier, count(*) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true) group by all").fetchall()
-        for folder, identifier, _ in pairs:
-            if folder != short_type(identifier): fail(f"duckdb hive_partitioning: type={folder} holds {identifier}")
-        split_types = {}
-        for path in tables["records"]:
-            with open(path, newline="", encoding="utf-8") as f:
-                for r in csv.DictReader(f): split_types[r["type"]] = split_types.get(r["type"], 0) + 1
-        if {i: n for _, i, n in pairs} != split_types: fail(f"duckdb hive_partitioning: types {pairs} != {split_types}")
+    # Every record's type (a folder or a column) is its own identifier's short name.
+    pairs = duckdb.sql(f"select type, type_identifier, count(*) from read_parquet('{dataset}/records/**/*.parquet', hive_partitioning = true) group by all").fetchall()
+    for folder, identifier, _ in pairs:
+        if folder != short_type(identifier): fail(f"duckdb hive_partitioning: type={folder} holds {identifier}")
+    split_types = {}
+    for path in tables["records"]:
+        with open(path, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f): split_types[r["type"]] = split_types.get(r["type"], 0) + 1
+    if {i: n for _, i, n in pairs} != split_types: fail(f"duckdb hive_partitioning: types {pairs} != {split_types}")
 
 # The side files' tables: each reader's types, and their rows counted by healthport's info and apart.
 SIDE_TYPES = {  # column: (pyarrow, duckdb, polars)
@@ -322,10 +335,10 @@ for table, types in SIDE_TYPES.items():
     duck_rows = duckdb.sql(f"select count(*) from read_parquet('{dataset}/{table}/**/*.parquet')").fetchone()[0]
     polars_rows = pl.scan_parquet(f"{dataset}/{table}/**/*.parquet").select(pl.len()).collect().item()
     if not (duck_rows == polars_rows == counts.get(table)): fail(f"{table}: duckdb {duck_rows} polars {polars_rows} pyarrow {counts.get(table)} rows")
-    if "year" in partitions and table != "ecg_samples":  # each row in the year of its own time
+    if table != "ecg_samples":  # each row in the year of its own time (a folder or a column)
         column = "time" if table == "route_points" else "recorded_date"
         wrong = duckdb.sql(f"select count(*) from read_parquet('{dataset}/{table}/**/*.parquet', hive_partitioning = true) "
-                           f"where year::varchar is distinct from coalesce(year(({column}_utc at time zone 'UTC') + to_minutes({column}_offset_min))::varchar, '__HIVE_DEFAULT_PARTITION__')").fetchone()[0]
+                           f"where coalesce(year::varchar, '__HIVE_DEFAULT_PARTITION__') is distinct from coalesce(year(({column}_utc at time zone 'UTC') + to_minutes({column}_offset_min))::varchar, '__HIVE_DEFAULT_PARTITION__')").fetchone()[0]
         if wrong: fail(f"{table}: {wrong} rows in another year's folder")
 if source is not None:
     apart = independent_count(source)

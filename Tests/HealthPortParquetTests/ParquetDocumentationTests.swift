@@ -27,7 +27,7 @@ struct ParquetDocumentationTests {
       out += "| column | type | meaning |\n|---|---|---|\n"
       for (index, slot) in layout.slots.enumerated() {
         let first = slot.firstColumn
-        let end = index + 1 < layout.slots.count ? layout.slots[index + 1].firstColumn : layout.schema.columns.count
+        let end = index + 1 < layout.slots.count ? layout.slots[index + 1].firstColumn : layout.firstKeyColumn
         for column in layout.schema.columns[first..<end] {
           let required = column.isOptional ? "" : ", required"
           var meaning = slot.catalogColumn.meaning
@@ -41,6 +41,19 @@ struct ParquetDocumentationTests {
           out +=
             "| `\(column.name)` | \(typeName(column))\(required) | \(meaning.replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
+      }
+      for (key, column) in zip(layout.keyColumns, layout.schema.columns[layout.firstKeyColumn...]) {
+        let meaning =
+          switch key {
+          case .type: "the type's short name (`StepCount`); a `type=` folder instead with `--partition-by type`"
+          case .year:
+            [
+              "route_points": "the year of `time` in its offset",
+              "ecg_recordings": "the year of the recorded date in its offset",
+            ][entry.definition.name, default: "the year of the start in the offset the export wrote"]
+              + "; a `year=` folder instead with `--partition-by year`"
+          }
+        out += "| `\(column.name)` | \(typeName(column)) | \(meaning) |\n"
       }
       out += "\n"
     }

@@ -12,14 +12,20 @@ struct ParquetLimitsTests {
     let layout = try ParquetTableLayout(ParquetTables.records, partitionBy: [], generic: false)
     #expect(
       layout.schema.columns.map(\.name) == [
-        "id", "type", "source_name", "source_version", "source_product", "device", "unit", "value", "value_text",
-        "creation_utc", "creation_offset_min", "start_utc", "start_offset_min", "start_local_day", "end_utc",
-        "end_offset_min", "extra",
+        "id", "type_identifier", "source_name", "source_version", "source_product", "device", "unit", "value",
+        "value_text", "creation_utc", "creation_offset_min", "start_utc", "start_offset_min", "start_local_day",
+        "end_utc", "end_offset_min", "extra", "type", "year",
       ])
+    #expect(layout.keyColumns == [.type, .year])
     let partitioned = try ParquetTableLayout(ParquetTables.records, partitionBy: [.type, .year], generic: false)
     #expect(!partitioned.schema.columns.map(\.name).contains("type"))
+    #expect(!partitioned.schema.columns.map(\.name).contains("year"))
     #expect(partitioned.schema.columns.map(\.name).prefix(2) == ["id", "type_identifier"])
     #expect(partitioned.partitionKeys == [.type, .year])
+    // A key is a folder or the last column, never both.
+    let byYear = try ParquetTableLayout(ParquetTables.records, partitionBy: [.year], generic: false)
+    #expect(byYear.schema.columns.map(\.name).suffix(2) == ["extra", "type"])
+    #expect(byYear.keyColumns == [.type])
     let me = try ParquetTableLayout(ColumnCatalog.me, partitionBy: [.type, .year], generic: true)
     #expect(me.partitionKeys.isEmpty)
     #expect(me.schema.columns.map(\.name).contains("date_of_birth_text"))
@@ -66,12 +72,16 @@ struct ParquetLimitsTests {
     arguments: ["nan", "inf", "0x1p3", "", "-", "1e", "1.2.3", "HKCategoryValueAsleep", " 1", "1e+-5", "+-1", "."])
   func notDecimal(text: String) { #expect(DecimalNumber.parse(text) == nil) }
 
-  @Test("Hive folder names percent-encode / = % and control characters only")
+  @Test("Hive folder names percent-encode what Hive escapes, and only that")
   func hiveEscape() {
     #expect(HivePath.escape("StepCount") == "StepCount")
     #expect(HivePath.escape("a/b=c d%") == "a%2Fb%3Dc d%25")
     #expect(HivePath.escape("Smith, Anna") == "Smith, Anna")
     #expect(HivePath.escape("Zoë\u{7}\n") == "Zoë%07%0A")
+    #expect(HivePath.escape("\"#%'*/:=?\\{[]^\u{7F}") == "%22%23%25%27%2A%2F%3A%3D%3F%5C%7B%5B%5D%5E%7F")
+    // Every other printable ASCII character stays as it is.
+    let kept = (0x20...0x7E).map { Character(UnicodeScalar(UInt8($0))) }.filter { !"\"#%'*/:=?\\{[]^".contains($0) }
+    #expect(HivePath.escape(String(kept)) == String(kept))
     #expect(HivePath.escape("") == "__HIVE_DEFAULT_PARTITION__")
     #expect(HivePath.escape(nil) == "__HIVE_DEFAULT_PARTITION__")
   }

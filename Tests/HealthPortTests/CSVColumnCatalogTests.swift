@@ -98,11 +98,24 @@ struct CSVColumnCatalogTests {
   func splitSchema() {
     let fixed = CSVSplitSchema.Table.allCases.map(\.definition)
     #expect(Set(fixed + [ColumnCatalog.recordsOfType]) == Set(ColumnCatalog.splitTables))
-    #expect(CSVSplitSchema.recordTableColumns == ColumnCatalog.recordsOfType.columnNames)
+    #expect(
+      CSVSplitSchema.recordTableColumns == [
+        "id", "type", "sourceName", "sourceVersion", "sourceProduct", "device", "unit", "value", "creationDate",
+        "creationISO", "creationUTC", "startDate", "startISO", "startUTC", "endDate", "endISO", "endUTC",
+      ])
     for table in CSVSplitSchema.Table.allCases {
       #expect(table.fileName == table.definition.name + ".csv")
-      #expect(table.columns == table.definition.columnNames)
+      // The catalog's columns, each date followed by its derived ISO and UTC forms.
+      #expect(table.columns.filter { !$0.hasSuffix("ISO") && !$0.hasSuffix("UTC") } == table.definition.columnNames)
+      for column in table.definition.columns where column.type == .exportDate {
+        let stem =
+          column.name.hasSuffix("Date") && column.name.count > 4 ? String(column.name.dropLast(4)) : column.name
+        let at = table.columns.firstIndex(of: column.name)!
+        #expect(Array(table.columns[at...].prefix(3)) == [column.name, stem + "ISO", stem + "UTC"], "\(table)")
+      }
     }
+    #expect(CSVSplitSchema.Table.workoutEvents.columns.contains("dateUTC"))
+    #expect(CSVSplitSchema.Table.export.columns.prefix(5) == ["id", "element", "value", "valueISO", "valueUTC"])
   }
 
   @Test("no table names a column twice, and every column says what it holds")

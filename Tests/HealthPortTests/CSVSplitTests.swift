@@ -195,7 +195,8 @@ struct CSVSplitTests {
     message = try Self.editedFolderError {
       try Self.replace("workouts.csv", in: $0, "2019-06-01 07:00:00 +0100", "soon")
     }
-    #expect(message.hasPrefix("workouts.csv:2:14: error: startDate \"soon\" is not a date"), "\(message)")
+    // Column 16: after creationDate and its derived creationISO, creationUTC.
+    #expect(message.hasPrefix("workouts.csv:2:16: error: startDate \"soon\" is not a date"), "\(message)")
     message = try Self.editedFolderError { folder in
       let url = folder.appendingPathComponent("metadata.csv")
       let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
@@ -219,8 +220,9 @@ struct CSVSplitTests {
         "correlation_records.csv:2:4: error: sourceName is missing"
       ),
       (
-        "workout_activities.csv", ",U,2019-06-01 07:00:00 +0100,,", ",U,2019-06-01 07:00:00 +0100,\"\",",
-        "workout_activities.csv:2:6: error: endDate \"\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM"
+        "workout_activities.csv", ",U,2019-06-01 07:00:00 +0100,2019-06-01T07:00:00+01:00,2019-06-01T06:00:00Z,,",
+        ",U,2019-06-01 07:00:00 +0100,2019-06-01T07:00:00+01:00,2019-06-01T06:00:00Z,\"\",",
+        "workout_activities.csv:2:8: error: endDate \"\" is not a date of the form YYYY-MM-DD HH:MM:SS ±HHMM"
       ),
       ("workouts.csv", "HKWorkoutActivityTypeRunning,", ",", "workouts.csv:2:2: error: workoutActivityType is missing"),
       ("file_references.csv", "/workout-routes/a.gpx", "", "file_references.csv:2:3: error: path is missing"),

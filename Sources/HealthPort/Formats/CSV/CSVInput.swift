@@ -60,7 +60,7 @@ public enum CSVInput {
   /// True for a folder holding the `export.csv` of `convert --to csv --split` (its header row).
   static func isSplitFolder(_ path: String) -> Bool {
     guard let line = firstLine(path + "/export.csv") else { return false }
-    return headerNames(line, delimiter: CSVEncoding.comma) == CSVSplitSchema.Table.export.columns
+    return CSVSplitSchema.Table.export.readColumns(header: headerNames(line, delimiter: CSVEncoding.comma)) != nil
   }
 
   /// The names of a header line (without BOM or line break), split at `delimiter` and unquoted

@@ -22,7 +22,7 @@ struct CSVRecordFields {
     out.append(CSVEncoding.comma)
   }
 
-  mutating func append(_ record: Record, dates: inout ExportDateFormatter, to out: inout ByteBuffer) {
+  mutating func append(_ record: Record, dates: inout CSVSplitDates, to out: inout ByteBuffer) {
     appendSource(record, to: &out)
     CSVEncoding.appendField(record.value, to: &out)
     out.append(CSVEncoding.comma)

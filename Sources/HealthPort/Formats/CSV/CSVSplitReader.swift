@@ -44,24 +44,25 @@ final class CSVSplitReader {
       }
       let header = (0..<reader.fieldCount).map { reader.string($0) }
       let kind: TableCursor.Kind
-      var hasWorkoutColumn = false
+      let columns: [TableColumn]
       if let table = fixed[name] {
-        // Folders written before `workout_id` have the same tables without it.
-        hasWorkoutColumn = table.hasWorkoutColumn && header == table.columns
-        guard hasWorkoutColumn || header == table.legacyColumns else {
+        // Folders written before `workout_id`, or before the derived dates, are read too.
+        guard let read = table.readColumns(header: header) else {
           throw reader.error(
             column: 1, "unexpected header; \(name) has the columns \(table.columns.joined(separator: ","))")
         }
         kind = .fixed(table)
-      } else if header == CSVSplitSchema.recordTableColumns {
+        columns = read.columns
+      } else if let read = CSVSplitSchema.recordReadColumns(header: header) {
         kind = .records
+        columns = read
       } else if ColumnCatalog.sideFileTables.contains(where: { $0.name + ".csv" == name }) {
         continue  // Route points and ECGs are not elements of export.xml: not read back.
       } else {
         report.notes.append("\(path): not a table of a split folder; ignored")
         continue
       }
-      let cursor = TableCursor(reader: reader, kind: kind, hasWorkoutColumn: hasWorkoutColumn, names: attributes)
+      let cursor = TableCursor(reader: reader, kind: kind, columns: columns, names: attributes)
       switch kind {
       case .fixed(.export): exportCursor = cursor
       case .fixed(.attributes):
@@ -74,17 +75,22 @@ final class CSVSplitReader {
 
     // The header row: id 0.
     try exportCursor.advance()
-    guard !exportCursor.exhausted, exportCursor.id == 0, exportCursor.reader.fieldCount == 7 else {
+    // Its attributes and prolog are the last two cells (after the derived dates, when written).
+    let attributesCell = exportCursor.columnCount - 2
+    guard !exportCursor.exhausted, exportCursor.id == 0, attributesCell > 1 else {
       throw exportCursor.reader.error(column: 1, "the first row of export.csv must be the root element (id 0)")
     }
     let row = exportCursor.reader
     let rootAttributes: [Attribute]
     do {
-      rootAttributes = try row.withField(5) { try CSVMetadataJSON.parsePairs($0) }.map { Attribute($0.0, $0.1) }
+      rootAttributes = try row.withField(attributesCell) { try CSVMetadataJSON.parsePairs($0) }.map {
+        Attribute($0.0, $0.1)
+      }
     } catch let error as CSVMetadataJSON.ParseError {
-      throw row.error(column: 6, "attributes: \(error.message)")
+      throw row.error(column: attributesCell + 1, "attributes: \(error.message)")
     }
-    try sink.begin(ExportHeader(prolog: row.fieldBytes(6), rootAttributes: rootAttributes, rootName: row.string(1)))
+    try sink.begin(
+      ExportHeader(prolog: row.fieldBytes(attributesCell + 1), rootAttributes: rootAttributes, rootName: row.string(1)))
     builder.onElement = { try sink.consume($0) }
     attributes.removeAll()
     try row.withField(1) { try builder.startElement(ByteView($0), attributes: attributes) }
@@ -273,8 +279,9 @@ final class TableCursor {
   private(set) var id = -1
   private(set) var exhausted = false
 
-  /// `names` interns the attribute names (for as long as it lives).
-  init(reader: CSVRowReader, kind: Kind, hasWorkoutColumn: Bool = false, names: OwnedAttributes) {
+  /// `columns` are the header's (the derived ones, such as `startUTC`, ignored); `names`
+  /// interns the attribute names (for as long as it lives).
+  init(reader: CSVRowReader, kind: Kind, columns: [TableColumn], names: OwnedAttributes) {
     self.reader = reader
     self.kind = kind
     let definition: TableDefinition
@@ -288,7 +295,6 @@ final class TableCursor {
       hasParent = false
       rank = 0
     }
-    let columns = definition.columns.filter { hasWorkoutColumn || $0.name != ColumnCatalog.workoutID.name }
     columnCount = columns.count
     elementName = Array((definition.elementName ?? "").utf8)
     nameCell = columns.firstIndex { $0.role == .structure && $0.name == ColumnCatalog.element.name }

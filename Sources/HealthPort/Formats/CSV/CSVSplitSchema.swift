@@ -50,20 +50,34 @@ enum CSVSplitSchema {
       let fileName: String
       let elementName: String?
       let columns: [String]
-      let legacyColumns: [String]
+      /// The headers the reader takes, with the columns each stands for: with or without the
+      /// derived `<stem>ISO`, `<stem>UTC` (folders written before them) and `workout_id`.
+      let headers: [(names: [String], columns: [TableColumn], hasWorkoutColumn: Bool)]
       let attributeColumns: [String]
+      /// For each of ``attributeColumns``, whether it is a date in the export's form.
+      let attributeDates: [Bool]
       let hasParentColumn: Bool
       let hasWorkoutColumn: Bool
 
       init(_ definition: TableDefinition) {
         fileName = definition.name + ".csv"
         elementName = definition.elementName
-        columns = definition.columnNames
-        legacyColumns = columns.filter { $0 != ColumnCatalog.workoutID.name }
-        let attributes = definition.columns.filter { $0.role == .attribute || $0.role == .derived }
-        attributeColumns = attributes.map(\.name)
+        let derived = CSVSplitDates.withDerived(definition.columns)
+        columns = derived.map(\.name)
         hasParentColumn = columns.contains(ColumnCatalog.parentID.name)
         hasWorkoutColumn = columns.contains(ColumnCatalog.workoutID.name)
+        var headers: [(names: [String], columns: [TableColumn], hasWorkoutColumn: Bool)] = []
+        for variant in [derived, definition.columns] {
+          headers.append((variant.map(\.name), variant, hasWorkoutColumn))
+          if hasWorkoutColumn {
+            let legacy = variant.filter { $0.name != ColumnCatalog.workoutID.name }
+            headers.append((legacy.map(\.name), legacy, false))
+          }
+        }
+        self.headers = headers
+        let attributes = definition.columns.filter { $0.role == .attribute || $0.role == .derived }
+        attributeColumns = attributes.map(\.name)
+        attributeDates = attributes.map { $0.type == .exportDate }
       }
     }
 
@@ -102,8 +116,15 @@ enum CSVSplitSchema {
     /// The full header row.
     var columns: [String] { Self.layouts[rawValue].columns }
 
-    /// The header row of folders written before `workout_id` (still read): ``columns`` without it.
-    var legacyColumns: [String] { Self.layouts[rawValue].legacyColumns }
+    /// The columns of a header the reader takes (this version's, or one written before the
+    /// derived dates or `workout_id`), and whether it has `workout_id`; nil for any other.
+    func readColumns(header: [String]) -> (columns: [TableColumn], hasWorkoutColumn: Bool)? {
+      Self.layouts[rawValue].headers.first { $0.names == header }.map { ($0.columns, $0.hasWorkoutColumn) }
+    }
+
+    /// For each of ``attributeColumns``, whether it is a date in the export's form (followed by
+    /// its derived `<stem>ISO` and `<stem>UTC`).
+    var attributeDates: [Bool] { Self.layouts[rawValue].attributeDates }
 
     /// The generic-kind table for an element name.
     static func genericKind(named name: String) -> Table? {
@@ -121,8 +142,19 @@ enum CSVSplitSchema {
     }
   }
 
+  /// The columns of a per-type record table, dates followed by their derived ISO and UTC forms.
+  static let recordTableDefinition = CSVSplitDates.withDerived(ColumnCatalog.recordsOfType.columns)
+
   /// The header of a per-type record table.
-  static let recordTableColumns = ColumnCatalog.recordsOfType.columnNames
+  static let recordTableColumns = recordTableDefinition.map(\.name)
+
+  /// The columns of a record table's header the reader takes (this version's, or one written
+  /// before the derived dates); nil for any other.
+  static func recordReadColumns(header: [String]) -> [TableColumn]? {
+    if header == recordTableColumns { return recordTableDefinition }
+    if header == ColumnCatalog.recordsOfType.columnNames { return ColumnCatalog.recordsOfType.columns }
+    return nil
+  }
 
   /// The file name (without `.csv`) of the table of top-level Records of `type`: the type
   /// identifier without its `HKQuantityTypeIdentifier`, `HKCategoryTypeIdentifier`,

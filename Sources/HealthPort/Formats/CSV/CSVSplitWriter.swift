@@ -27,7 +27,7 @@ public final class CSVSplitWriter: ExportSink {
   private var budget = CSVSplitWriter.openFileBudget
   private var finished = false
   private var scratch: [UInt8] = []
-  private var dates = ExportDateFormatter()
+  private var dates = CSVSplitDates()
   private var recordFields = CSVRecordFields()
   private var header: ExportHeader?
   /// The id of the `Workout` being written, for the `workout_id` column of its descendants.
@@ -72,8 +72,8 @@ public final class CSVSplitWriter: ExportSink {
     CSVEncoding.appendInteger(0, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     CSVEncoding.appendField(header.rootName, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    table.buffer.append(CSVEncoding.comma)
+    // No value, nor its ISO and UTC forms.
+    table.buffer.append(",,,,")
     CSVEncoding.appendField(header.locale, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     if let version = header.exportVersion { CSVEncoding.appendInteger(version, to: &table.buffer) }
@@ -375,9 +375,14 @@ public final class CSVSplitWriter: ExportSink {
         CSVEncoding.appendField(node.name, to: &table.buffer)
         table.buffer.append(CSVEncoding.comma)
       }
+      let isDate = kind.attributeDates
       for (index, slot) in slots.enumerated() {
         if index > 0 { table.buffer.append(CSVEncoding.comma) }
-        if slot >= 0 { CSVEncoding.appendField(node.attributes[slot].value, to: &table.buffer) }
+        if isDate[index] {
+          dates.append(text: slot >= 0 ? node.attributes[slot].value : nil, to: &table.buffer)
+        } else if slot >= 0 {
+          CSVEncoding.appendField(node.attributes[slot].value, to: &table.buffer)
+        }
       }
       try table.endRow(budget: &budget)
     } else if node.name == "MetadataEntry", node.text == nil,
@@ -396,7 +401,7 @@ public final class CSVSplitWriter: ExportSink {
       id = startRow(table, parent: nil, hasParent: false)
       CSVEncoding.appendField("ExportDate", to: &table.buffer)
       table.buffer.append(CSVEncoding.comma)
-      CSVEncoding.appendField(node.attributes[0].value, to: &table.buffer)
+      dates.append(text: node.attributes[0].value, to: &table.buffer)
       table.buffer.append(",,,,")
       try table.endRow(budget: &budget)
     } else {
