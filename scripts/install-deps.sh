@@ -2,7 +2,7 @@
 # Installs the Debian packages healthport builds and tests with, when they are missing.
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
-packages=(libxml2-dev libxml2-utils libarchive-dev libsqlite3-dev libzstd-dev libsnappy-dev pkg-config time python3 python3-venv chromium)
+packages=(libxml2-dev libxml2-utils libarchive-dev libsqlite3-dev libzstd-dev libsnappy-dev libpq-dev postgresql-15 postgresql-15-postgis-3 pkg-config time python3 python3-venv chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
