@@ -1,0 +1,225 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `load --db postgresql://…` against a real server: a throwaway cluster per test
+/// (``PostgresCluster``), stopped however the test ends.
+@Suite("Loading into PostgreSQL", .needsPostgres, .serialized)
+struct PostgresLoadTests {
+  static let sample = Harness.samples.appendingPathComponent("export.zip")
+
+  /// Every table and view of a SQLite store, by name, from the SQLite file itself.
+  static func sqliteRelations(_ database: URL) throws -> [(name: String, columns: [String], key: [String])] {
+    let script = #"""
+      import sqlite3, sys, json
+      db = sqlite3.connect(sys.argv[1])
+      out = []
+      for name, kind in db.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%' ORDER BY name"):
+          info = db.execute("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", (name,)).fetchall()
+          key = [c for c, pk in sorted(info, key=lambda r: r[1]) if pk > 0]
+          out.append({"name": name, "columns": [c for c, _ in info], "key": key})
+      print(json.dumps({"relations": out}))
+      """#
+    let object = try SQLiteExpectations.python(script, [database.path])
+    let relations = object["relations"] as? [[String: Any]] ?? []
+    return relations.map {
+      ($0["name"] as? String ?? "", $0["columns"] as? [String] ?? [], $0["key"] as? [String] ?? [])
+    }
+  }
+
+  /// The rows of `relation` in SQLite, as CSV fields (NULL as "", reals as Python's repr).
+  static func sqliteRows(_ database: URL, _ sql: String) throws -> [[String]] {
+    let script = #"""
+      import sqlite3, sys, json
+      db = sqlite3.connect(sys.argv[1])
+      rows = [["" if v is None else (repr(v) if isinstance(v, float) else str(v)) for v in row]
+              for row in db.execute(sys.argv[2])]
+      print(json.dumps({"rows": rows}))
+      """#
+    return try SQLiteExpectations.python(script, [database.path, sql])["rows"] as? [[String]] ?? []
+  }
+
+  /// Fields equal as text, or as numbers (PostgreSQL writes `5` where Python writes `5.0`).
+  static func same(_ a: String, _ b: String) -> Bool {
+    if a == b { return true }
+    guard let x = Double(a), let y = Double(b) else { return false }
+    return x == y || abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+  }
+
+  static func load(_ arguments: [String], environment: [String: String] = [:]) throws -> Harness.Result {
+    try Harness.run(["load"] + arguments, environment: environment)
+  }
+
+  /// Rows per table of the schema, by psql.
+  static func counts(_ cluster: PostgresCluster, schema: String = "healthport") throws -> String {
+    try cluster.psql(
+      """
+      SELECT string_agg(format('%s=%s', table_name,
+        (xpath('/row/c/text()', query_to_xml(format('SELECT count(*) AS c FROM %I.%I', table_schema, table_name),
+          false, true, '')))[1]::text), ' ' ORDER BY table_name)
+      FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_type = 'BASE TABLE'
+      """)
+  }
+
+  @Test("the same rows as the SQLite store, table by table and view by view")
+  func sameRowsAsSQLite() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let sqlite = scratch.appendingPathComponent("health.db")
+    let toSQLite = try Self.load([Self.sample.path, "--db", sqlite.path, "-q"])
+    #expect(toSQLite.status == 0, "\(toSQLite.stderr)")
+    try PostgresCluster.with { cluster in
+      let result = try Self.load([Self.sample.path, "--db", cluster.uri()])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr.contains("rows added"), "\(result.stderr)")
+      let relations = try Self.sqliteRelations(sqlite)
+      #expect(relations.count > 25)
+      for relation in relations {
+        // sources.source_key holds NUL characters: bytea in PostgreSQL, compared as hex.
+        // When each load ran differs, of course.
+        let timing: Set<String> = relation.name == "exports" ? ["started_at", "finished_at", "seconds"] : []
+        let columns = relation.columns.filter { !timing.contains($0) }.joined(separator: ", ")
+        let sqliteColumns = columns.replacingOccurrences(of: "source_key", with: "lower(hex(source_key))")
+        let postgresColumns = columns.replacingOccurrences(of: "source_key", with: "encode(source_key, 'hex')")
+        let order =
+          relation.key.isEmpty
+          ? (1...relation.columns.count).map(String.init).joined(separator: ", ")
+          : relation.key.joined(separator: ", ")
+        let expected = try Self.sqliteRows(sqlite, "SELECT \(sqliteColumns) FROM \(relation.name) ORDER BY \(order)")
+        let csv = try cluster.psql(
+          "SELECT \(postgresColumns) FROM healthport.\(relation.name) ORDER BY \(order)", csv: true)
+        let actual = CSVTestParser.rows(csv)  // psql -t: no header
+        #expect(actual.count == expected.count, "\(relation.name): \(actual.count) rows, SQLite has \(expected.count)")
+        for (row, (mine, theirs)) in zip(actual, expected).enumerated() {
+          let equal = mine.count == theirs.count && zip(mine, theirs).allSatisfy { Self.same($0, $1) }
+          #expect(equal, "\(relation.name) row \(row): \(mine) vs SQLite \(theirs)")
+          if !equal { break }
+        }
+      }
+      // A generated timestamptz beside each instant.
+      let instants = try cluster.psql(
+        "SELECT count(*), count(*) FILTER (WHERE start_at = to_timestamp(start_unix)) FROM healthport.records")
+      let parts = instants.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
+      #expect(parts.count == 2 && parts[0] == parts[1] && parts[0] != "0", "\(instants)")
+      #expect(try cluster.psql("SELECT schema_version FROM healthport.meta") == "5\n")
+    }
+  }
+
+  @Test("a second load of the same export adds nothing")
+  func secondLoadAddsNothing() throws {
+    try PostgresCluster.with { cluster in
+      let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let before = try Self.counts(cluster)
+      #expect(before.contains("records=") && !before.contains("records=0 "), "\(before)")
+      let second = try Self.load([Self.sample.path, "--db", cluster.uri()])
+      #expect(second.status == 0, "\(second.stderr)")
+      #expect(second.stderr.contains("nothing new"), "\(second.stderr)")
+      let after = try Self.counts(cluster)
+      // One more exports row (each load is recorded), nothing else.
+      let strip = { (text: String) in
+        text.split(separator: " ").filter { !$0.hasPrefix("exports=") }.joined(separator: " ")
+      }
+      #expect(strip(after) == strip(before), "before \(before)\nafter \(after)")
+    }
+  }
+
+  @Test("a newer schema version is refused and left untouched")
+  func newerSchemaRefused() throws {
+    try PostgresCluster.with { cluster in
+      let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      try cluster.psql("UPDATE healthport.meta SET schema_version = 99")
+      let before = try Self.counts(cluster)
+      let result = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(result.status == 1)
+      #expect(
+        result.stderr.hasPrefix("healthport load: error: schema healthport of ")
+          && result.stderr.contains("version 99, later than this healthport's (5)"), "\(result.stderr)")
+      #expect(try Self.counts(cluster) == before)
+    }
+  }
+
+  @Test("server down, wrong password, no permission: one clear line each; PGPASSWORD is libpq's")
+  func connectionErrors() throws {
+    try PostgresCluster.with { cluster in
+      try cluster.psql("CREATE ROLE alice LOGIN PASSWORD 'right'; GRANT CREATE ON DATABASE health TO alice")
+      try cluster.psql("CREATE ROLE bob LOGIN PASSWORD 'bobs'")
+      let wrong = try Self.load([Self.sample.path, "--db", cluster.uri(user: "alice", password: "wrong"), "-q"])
+      #expect(wrong.status == 1)
+      #expect(
+        wrong.stderr.hasPrefix("healthport load: error: the PostgreSQL server of postgresql://alice@/health")
+          && wrong.stderr.contains("refused the login") && !wrong.stderr.contains("wrong"), "\(wrong.stderr)")
+      #expect(wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+      let denied = try Self.load([Self.sample.path, "--db", cluster.uri(user: "bob", password: "bobs"), "-q"])
+      #expect(denied.status == 1)
+      #expect(
+        denied.stderr.hasPrefix("healthport load: error: the PostgreSQL server of postgresql://bob@/health")
+          && denied.stderr.contains("permission denied") && denied.stderr.contains("nothing was changed"),
+        "\(denied.stderr)")
+      #expect(denied.stderr.split(separator: "\n").count == 1, "\(denied.stderr)")
+      let viaEnvironment = try Self.load(
+        [Self.sample.path, "--db", cluster.uri(user: "alice"), "--schema", "alices", "-q"],
+        environment: ["PGPASSWORD": "right"])
+      #expect(viaEnvironment.status == 0, "\(viaEnvironment.stderr)")
+      #expect(try cluster.psql("SELECT count(*) > 0 FROM alices.records") == "t\n")
+      let uri = cluster.uri()
+      cluster.stop()
+      let down = try Self.load([Self.sample.path, "--db", uri, "-q"])
+      #expect(down.status == 1)
+      #expect(
+        down.stderr.hasPrefix("healthport load: error: cannot reach the PostgreSQL server of \(uri)")
+          && down.stderr.contains("is it running"), "\(down.stderr)")
+      #expect(down.stderr.split(separator: "\n").count == 1, "\(down.stderr)")
+    }
+  }
+}
+
+/// RFC 4180 CSV as psql --csv writes it.
+enum CSVTestParser {
+  static func rows(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text).makeIterator()
+    var pending: Character? = nil
+    while let character = pending ?? characters.next() {
+      pending = nil
+      if quoted {
+        if character == "\"" {
+          if let next = characters.next() {
+            if next == "\"" {
+              field.append("\"")
+            } else {
+              quoted = false
+              pending = next
+            }
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(character)
+        }
+        continue
+      }
+      switch character {
+      case "\"": quoted = true
+      case ",":
+        row.append(field)
+        field = ""
+      case "\n", "\r\n":
+        row.append(field)
+        rows.append(row)
+        row = []
+        field = ""
+      default: field.append(character)
+      }
+    }
+    if !field.isEmpty || !row.isEmpty {
+      row.append(field)
+      rows.append(row)
+    }
+    return rows
+  }
+}
