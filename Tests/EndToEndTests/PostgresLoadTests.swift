@@ -140,6 +140,70 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test(
+    "kill -9 in the middle of a load leaves the store as it was; the next load works",
+    .needsExportGenerator)
+  func killedMidLoad() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let export = scratch.appendingPathComponent("export.xml")
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--mb", "6", "--seed", "3", "-o", sys.argv[2]], check=True,
+                     stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path])
+    #expect(made["ok"] as? Bool == true)
+    try PostgresCluster.with { cluster in
+      let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let before = try Self.counts(cluster)
+      let pid = try PostgresCluster.spawn(
+        [Harness.binary.path, "load", export.path, "--db", cluster.uri(), "-q"],
+        output: scratch.appendingPathComponent("log").path)
+      // Wait until rows are on their way to the server, then kill.
+      var copying = false
+      let deadline = Date().addingTimeInterval(120)
+      while Date() < deadline {
+        let active = try cluster.psql(
+          "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%FROM STDIN%' AND pid <> pg_backend_pid()")
+        if active == "1\n" {
+          copying = true
+          break
+        }
+        usleep(20_000)
+      }
+      kill(pid, SIGKILL)
+      #expect(PostgresCluster.finish(pid) == 128 + SIGKILL)
+      #expect(copying, "the load never reached its COPY")
+      #expect(try Self.counts(cluster) == before)
+      let again = try Self.load([export.path, "--db", cluster.uri(), "-q"])
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(try Self.counts(cluster) != before)
+    }
+  }
+
+  @Test("a second load into one schema waits for the first one's lock")
+  func waitsForTheLock() throws {
+    try PostgresCluster.with { cluster in
+      let holder = try cluster.startPSQL(
+        "SELECT pg_advisory_lock(hashtext('healthport load healthport')::bigint); SELECT pg_sleep(4)")
+      defer { PostgresCluster.finish(holder) }
+      // Until psql holds the lock.
+      for _ in 0..<200 {
+        let held = try cluster.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")
+        if held == "1\n" { break }
+        usleep(20_000)
+      }
+      let start = Date()
+      let result = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(Date().timeIntervalSince(start) > 2, "the load did not wait for the lock")
+      #expect(try cluster.psql("SELECT count(*) FROM healthport.exports") == "1\n")
+    }
+  }
+
   @Test("server down, wrong password, no permission: one clear line each; PGPASSWORD is libpq's")
   func connectionErrors() throws {
     try PostgresCluster.with { cluster in

@@ -112,28 +112,48 @@ public final class PostgresCluster {
     return result.output
   }
 
-  /// Runs `command`; returns its status and its stdout and stderr together. Spawned and reaped
-  /// directly (`posix_spawn`, `waitpid`): `pg_ctl start` leaves a server running that Foundation's
-  /// `Process` would wait for.
-  static func run(_ command: [String]) throws -> (status: Int32, output: String) {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pg-run-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: scratch) }
+  /// Starts psql running `sql` as the superuser in `database`, without waiting: returns its
+  /// process id, for ``finish(_:)``.
+  public func startPSQL(_ sql: String, database: String = "health") throws -> pid_t {
+    try Self.spawn(
+      [
+        binaries.appendingPathComponent("psql").path, "-X", "-q", "-h", folder.path, "-U", "postgres", "-d",
+        database, "-c", sql,
+      ], output: "/dev/null")
+  }
+
+  /// Waits for a process of ``startPSQL(_:database:)`` (or any child) to end; returns its status.
+  @discardableResult
+  public static func finish(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+  }
+
+  /// Starts `command` with stdin from /dev/null and stdout and stderr into `output`.
+  public static func spawn(_ command: [String], output: String) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, scratch.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     let arguments = command.map { strdup($0) } + [nil]
     defer { for argument in arguments { free(argument) } }
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
     guard rc == 0 else { throw ClusterError(message: "cannot run \(command[0]): \(String(cString: strerror(rc)))") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let output = (try? String(contentsOf: scratch, encoding: .utf8)) ?? ""
-    let exited = status & 0x7F == 0
-    return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
+    return pid
+  }
+
+  /// Runs `command`; returns its status and its stdout and stderr together. Spawned and reaped
+  /// directly (`posix_spawn`, `waitpid`): `pg_ctl start` leaves a server running that Foundation's
+  /// `Process` would wait for.
+  static func run(_ command: [String]) throws -> (status: Int32, output: String) {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pg-run-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let status = finish(try spawn(command, output: scratch.path))
+    return (status, (try? String(contentsOf: scratch, encoding: .utf8)) ?? "")
   }
 
   public struct ClusterError: Error, CustomStringConvertible {
