@@ -140,6 +140,53 @@ struct PostgresLoadTests {
     }
   }
 
+  /// Rows of a CSV equal field by field (numbers as numbers), over the first `columns` columns.
+  static func sameRows(_ a: [[String]], _ b: [[String]], columns: Int) -> Bool {
+    a.count == b.count
+      && zip(a, b).allSatisfy { x, y in
+        x.count >= columns && y.count >= columns
+          && zip(x.prefix(columns), y.prefix(columns)).allSatisfy { same($0, $1) }
+      }
+  }
+
+  @Test("psql reads the views as the commands answer; the documented queries run")
+  func psqlReadsTheViews() throws {
+    try PostgresCluster.with { cluster in
+      let load = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(load.status == 0, "\(load.stderr)")
+      let pairs: [(sql: String, command: [String], columns: Int)] = [
+        ("SELECT period, steps, samples FROM healthport.daily_steps", ["steps", "--by", "day"], 3),
+        ("SELECT period, steps, samples FROM healthport.daily_steps_dedupe", ["steps", "--dedupe", "--by", "day"], 3),
+        (
+          "SELECT activity, count, duration_min, distance, energy FROM healthport.workouts_summary",
+          ["workouts", "--summary"], 5
+        ),
+      ]
+      for pair in pairs {
+        let command = try Harness.run(pair.command + [Self.sample.path, "--format", "csv"])
+        #expect(command.status == 0, "\(command.stderr)")
+        let expected = Array(CSVTestParser.rows(command.stdoutText).dropFirst())
+        let actual = CSVTestParser.rows(try cluster.psql(pair.sql, csv: true))
+        #expect(expected.count > 0)
+        #expect(
+          Self.sameRows(actual, expected, columns: pair.columns),
+          "\(pair.sql):\n\(actual)\nvs healthport \(pair.command):\n\(expected)")
+      }
+      // Every SQL example of docs/postgresql.md runs on this store and answers something.
+      let page = try String(
+        contentsOf: Harness.repoRoot.appendingPathComponent("docs/postgresql.md"), encoding: .utf8)
+      let blocks = page.components(separatedBy: "```sql\n").dropFirst().map {
+        $0.components(separatedBy: "```")[0]
+      }
+      #expect(blocks.count == 2)
+      for statement in blocks.joined().components(separatedBy: ";")
+      where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        let output = try cluster.psql(statement)
+        #expect(!output.isEmpty, "no rows: \(statement)")
+      }
+    }
+  }
+
   @Test(
     "kill -9 in the middle of a load leaves the store as it was; the next load works",
     .needsExportGenerator)
