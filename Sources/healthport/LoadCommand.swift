@@ -47,8 +47,8 @@ enum LoadCommand: Command {
     not created, unless --keep-partial. --db is a file path (`file:` has no meaning). The schema
     and views are in docs/sqlite.md.
 
-    --db postgresql://[user[:password]@][host][:port]/dbname[?params] (or postgres://) loads into
-    a PostgreSQL database instead, in schema --schema (default healthport): the same tables and
+    --db postgresql://user@host/dbname (or postgres://, with libpq's parameters) loads into a
+    PostgreSQL database instead, in schema --schema (default healthport): the same tables and
     views, one transaction per export (docs/postgresql.md).
 
     EXAMPLES:
