@@ -120,7 +120,7 @@ struct MirrorSchema {
 
   /// SQLite's `round(x, n)` on a double, which PostgreSQL has only for `numeric`.
   static let roundFunction = """
-    CREATE FUNCTION round(value double precision, digits integer) RETURNS double precision
+    CREATE OR REPLACE FUNCTION round(value double precision, digits integer) RETURNS double precision
       LANGUAGE sql IMMUTABLE STRICT AS 'SELECT pg_catalog.round(value::numeric, digits)::double precision'
     """
 }

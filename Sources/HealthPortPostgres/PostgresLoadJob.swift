@@ -56,7 +56,9 @@ public struct PostgresLoadJob: Sendable {
       let loaded = try SQLiteLoadJob(database: mirror, person: person).run(
         paths: [path], readOptions: readOptions, wrap: wrap)
       guard !loaded.isEmpty else { continue }
-      try store.sync(from: mirror, creating: version == nil)
+      var mode = PostgresStore.SyncMode.create
+      if let version { mode = version < SQLiteSchema.version ? .migrate : .update }
+      try store.sync(from: mirror, mode: mode)
       version = SQLiteSchema.version
       results += loaded
     }

@@ -80,8 +80,12 @@ final class PostgresStore {
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
     try db.execute("BEGIN")
+    let existing = try guarded { try columns() }
     for table in mirror.tables {
-      let names = table.columns.map(\.name)
+      // An older store may lack tables and columns: the mirror's defaults fill those.
+      guard let have = existing[table.name] else { continue }
+      let present = table.columns.filter { have.contains($0.name) }
+      let names = present.map(\.name)
       let insert = try db.prepare(
         "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES ("
           + names.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -90,7 +94,7 @@ final class PostgresStore {
         + "TO STDOUT (FORMAT binary)"
       try guarded {
         try connection.copyOut(sql) { fields in
-          for (index, column) in table.columns.enumerated() {
+          for (index, column) in present.enumerated() {
             let position = Int32(index + 1)
             guard let field = fields[index] else {
               try insert.bindNull(position)
@@ -117,10 +121,21 @@ final class PostgresStore {
 
   // MARK: From the mirror into PostgreSQL
 
+  /// What ``sync(from:mode:)`` does to the schema before and after the rows.
+  enum SyncMode {
+    /// A new store: tables created and filled, then indexes, views and `meta`.
+    case create
+    /// A store of the current version: rows only.
+    case update
+    /// A store of an older version: views dropped, missing tables and columns added, rows, then
+    /// the current indexes and views and `meta`'s new version.
+    case migrate
+  }
+
   /// Makes the store hold exactly what the SQLite database at `path` holds, in one transaction:
   /// a new store is created and filled by COPY; an existing one gets its rows through a staging
   /// table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone deleted).
-  func sync(from path: String, creating: Bool) throws {
+  func sync(from path: String, mode: SyncMode) throws {
     let db = try SQLiteConnection(path: path, mode: .readOnly)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
@@ -128,20 +143,32 @@ final class PostgresStore {
       try connection.execute("BEGIN")
       do {
         try connection.execute("SET LOCAL search_path = \(quotedSchema), pg_catalog")
-        if creating {
+        var tightened: [(table: String, column: String)] = []
+        switch mode {
+        case .create:
           try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quotedSchema)")
           for table in mirror.tables { try connection.execute(MirrorSchema.createTable(table)) }
+        case .update: break
+        case .migrate: tightened = try migrateTables(mirror)
         }
         for table in mirror.tables {
-          try copy(table, from: db, into: creating ? table.name : nil)
+          try copy(table, from: db, into: mode == .create ? table.name : nil)
         }
-        if creating {
+        if mode != .update {
+          for (table, column) in tightened {
+            try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
+          }
           for table in mirror.tables {
-            for index in table.indexes { try connection.execute(index) }
+            for index in table.indexes {
+              try connection.execute(
+                index.replacing("CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")
+                  .replacing("CREATE UNIQUE INDEX ", with: "CREATE UNIQUE INDEX IF NOT EXISTS "))
+            }
           }
           try connection.execute(MirrorSchema.roundFunction)
           for view in mirror.views { try connection.execute(MirrorSchema.createView(view.sql)) }
-          try connection.execute("CREATE TABLE meta (schema_version bigint NOT NULL)")
+          try connection.execute("CREATE TABLE IF NOT EXISTS meta (schema_version bigint NOT NULL)")
+          try connection.execute("DELETE FROM meta")
           try connection.execute("INSERT INTO meta VALUES (\(SQLiteSchema.version))")
           try connection.execute("ANALYZE")
         }
@@ -151,6 +178,41 @@ final class PostgresStore {
         throw error
       }
     }
+  }
+
+  /// Brings the tables of an older store to the mirror's: views dropped (they are created again),
+  /// missing tables created, missing columns added (nullable until the rows are in: returned).
+  private func migrateTables(_ mirror: MirrorSchema) throws -> [(table: String, column: String)] {
+    for view in mirror.views { try connection.execute("DROP VIEW IF EXISTS \(view.name) CASCADE") }
+    let existing = try columns()
+    var tightened: [(table: String, column: String)] = []
+    for table in mirror.tables {
+      guard let have = existing[table.name] else {
+        try connection.execute(MirrorSchema.createTable(table))
+        continue
+      }
+      for column in table.columns where !have.contains(column.name) {
+        try connection.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.type.postgres)")
+        if let instant = MirrorSchema.instantColumn(column.name) {
+          try connection.execute(
+            "ALTER TABLE \(table.name) ADD COLUMN \(instant) timestamptz "
+              + "GENERATED ALWAYS AS (to_timestamp(\(column.name))) STORED")
+        }
+        if column.notNull { tightened.append((table.name, column.name)) }
+      }
+    }
+    return tightened
+  }
+
+  /// The columns of each table of the schema.
+  func columns() throws -> [String: Set<String>] {
+    var tables: [String: Set<String>] = [:]
+    for row in try connection.query(
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1", [schema])
+    {
+      if let table = row[0], let column = row[1] { tables[table, default: []].insert(column) }
+    }
+    return tables
   }
 
   /// Sends every row of `table` in the mirror: straight into the new table `target`, or through

@@ -251,6 +251,42 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test("an older store (a synthetic version 4) is migrated in place and then equals a new one")
+  func olderSchemaMigrated() throws {
+    try PostgresCluster.with { cluster in
+      let fresh = try Self.load([Self.sample.path, "--db", cluster.uri(), "--schema", "fresh", "-q"])
+      #expect(fresh.status == 0, "\(fresh.stderr)")
+      let old = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(old.status == 0, "\(old.stderr)")
+      // Version 4 had no unreferenced_routes and no route_points.unreferenced_route_id.
+      try cluster.psql(
+        """
+        DROP VIEW healthport.workout_routes_summary; DROP TABLE healthport.unreferenced_routes;
+        ALTER TABLE healthport.route_points DROP COLUMN unreferenced_route_id;
+        UPDATE healthport.meta SET schema_version = 4
+        """)
+      let migrated = try Self.load([Self.sample.path, "--db", cluster.uri()])
+      #expect(migrated.status == 0, "\(migrated.stderr)")
+      #expect(migrated.stderr.contains("nothing new"), "\(migrated.stderr)")
+      #expect(try cluster.psql("SELECT schema_version FROM healthport.meta") == "5\n")
+      #expect(try Self.counts(cluster).contains("unreferenced_routes="))
+      let strip = { (text: String) in
+        text.split(separator: " ").filter { !$0.hasPrefix("exports=") }.joined(separator: " ")
+      }
+      #expect(strip(try Self.counts(cluster)) == strip(try Self.counts(cluster, schema: "fresh")))
+      let columns =
+        "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = '%@' "
+        + "ORDER BY 1, 2"
+      #expect(
+        try cluster.psql(columns.replacingOccurrences(of: "%@", with: "healthport"))
+          == (try cluster.psql(columns.replacingOccurrences(of: "%@", with: "fresh"))))
+      let routes = "SELECT workout_id, points, distance_m FROM %@.workout_routes_summary ORDER BY 1"
+      #expect(
+        try cluster.psql(routes.replacingOccurrences(of: "%@", with: "healthport"))
+          == (try cluster.psql(routes.replacingOccurrences(of: "%@", with: "fresh"))))
+    }
+  }
+
   @Test("server down, wrong password, no permission: one clear line each; PGPASSWORD is libpq's")
   func connectionErrors() throws {
     try PostgresCluster.with { cluster in
