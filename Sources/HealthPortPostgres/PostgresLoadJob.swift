@@ -21,6 +21,9 @@ public struct PostgresLoadJob: Sendable {
   public var schema: String
   /// Whose exports these are (`""` when not given).
   public var person: String
+  /// Creates the `postgis` extension when missing (`--postgis`); routes go into PostGIS whenever
+  /// the database has it.
+  public var createPostGIS = false
   /// How long to wait for another load of the same schema.
   public var lockWaitSeconds = 90.0
 
@@ -58,7 +61,7 @@ public struct PostgresLoadJob: Sendable {
       guard !loaded.isEmpty else { continue }
       var mode = PostgresStore.SyncMode.create
       if let version { mode = version < SQLiteSchema.version ? .migrate : .update }
-      try store.sync(from: mirror, mode: mode)
+      try store.sync(from: mirror, mode: mode, createPostGIS: createPostGIS)
       version = SQLiteSchema.version
       results += loaded
     }

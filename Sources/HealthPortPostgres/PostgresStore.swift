@@ -135,14 +135,19 @@ final class PostgresStore {
   /// Makes the store hold exactly what the SQLite database at `path` holds, in one transaction:
   /// a new store is created and filled by COPY; an existing one gets its rows through a staging
   /// table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone deleted).
-  func sync(from path: String, mode: SyncMode) throws {
+  func sync(from path: String, mode: SyncMode, createPostGIS: Bool = false) throws {
     let db = try SQLiteConnection(path: path, mode: .readOnly)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
     try guarded {
       try connection.execute("BEGIN")
       do {
-        try connection.execute("SET LOCAL search_path = \(quotedSchema), pg_catalog")
+        if createPostGIS { try createExtension() }
+        let postgis = try connection.scalar(
+          "SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace "
+            + "WHERE e.extname = 'postgis'")
+        let path = [quotedSchema] + (postgis.map { [PGConnection.quoteIdentifier($0)] } ?? []) + ["pg_catalog"]
+        try connection.execute("SET LOCAL search_path = \(path.joined(separator: ", "))")
         var tightened: [(table: String, column: String)] = []
         switch mode {
         case .create:
@@ -170,13 +175,29 @@ final class PostgresStore {
           try connection.execute("CREATE TABLE IF NOT EXISTS meta (schema_version bigint NOT NULL)")
           try connection.execute("DELETE FROM meta")
           try connection.execute("INSERT INTO meta VALUES (\(SQLiteSchema.version))")
-          try connection.execute("ANALYZE")
         }
+        if postgis != nil { try PostGISRoutes.refresh(connection) }
+        if mode != .update { try connection.execute("ANALYZE") }
         try connection.execute("COMMIT")
       } catch {
         try? connection.execute("ROLLBACK")
         throw error
       }
+    }
+  }
+
+  /// `CREATE EXTENSION postgis` (`--postgis`), refused in one line when the role may not.
+  private func createExtension() throws {
+    do {
+      try connection.execute("CREATE EXTENSION IF NOT EXISTS postgis")
+    } catch let error as PGError where error.isPermission || error.sqlState == "0A000" || error.sqlState == "58P01" {
+      let why =
+        error.isPermission
+        ? "the role may not CREATE EXTENSION postgis (a superuser must, once: CREATE EXTENSION postgis)"
+        : "the server has no PostGIS (Debian: postgresql-15-postgis-3)"
+      throw PostgresTarget.failure(
+        "--postgis: \(why) on the PostgreSQL server of \(PostgresTarget.redacted(uri)) (\(error.message)); "
+          + "nothing was changed")
     }
   }
 

@@ -62,6 +62,9 @@ public final class PGConnection {
     }
     self.handle = handle
     _ = PQsetClientEncoding(handle, "UTF8")
+    // The server's notices and warnings are not for the user's terminal (libpq prints them on
+    // stderr by default); errors come back as results.
+    _ = PQsetNoticeProcessor(handle, { _, _ in }, nil)
   }
 
   /// libpq's connection message, reduced to what a person needs: its last meaningful line

@@ -18,6 +18,9 @@ enum LoadCommand: Command {
       name: "--schema", short: nil, valueName: "name",
       help: "The PostgreSQL schema of the store (default healthport)."),
     OptionSpec(
+      name: "--postgis", short: nil, valueName: nil,
+      help: "Create PostgreSQL's postgis extension when missing (routes go into PostGIS whenever it is there)."),
+    OptionSpec(
       name: "--person", short: nil, valueName: "name",
       help: "Whose export this is; keeps several people apart in one database."),
     OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar and no summary."),
@@ -72,8 +75,12 @@ enum LoadCommand: Command {
       let filter = try FilterOptions.parse(arguments, command: name)
       try loadPostgres(
         inputs: inputs, uri: database, schema: schema ?? "healthport", person: arguments.value("--person") ?? "",
-        quiet: quiet, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+        quiet: quiet, skipInvalid: arguments.flag("--skip-invalid"), postgis: arguments.flag("--postgis"),
+        filter: filter)
       return
+    }
+    if arguments.flag("--postgis") {
+      throw HealthPortError(.usage, message: "--postgis is for PostgreSQL: --db must be postgresql://…")
     }
     if schema != nil {
       throw HealthPortError(.usage, message: "--schema names a PostgreSQL schema: --db must be postgresql://…")
@@ -124,14 +131,15 @@ enum LoadCommand: Command {
   /// Loads into PostgreSQL (``PostgresLoadJob``), with progress bars, as ``load(inputs:database:person:quiet:skipInvalid:keepPartial:filter:)``.
   static func loadPostgres(
     inputs: [String?], uri: String, schema: String, person: String, quiet: Bool, skipInvalid: Bool,
-    filter: ExportFilter
+    postgis: Bool, filter: ExportFilter
   ) throws {
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
       throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
     }
     for input in inputs { try FilterOptions.checkInput(input, command: name) }
     var bars: [ProgressBar] = []
-    let job = PostgresLoadJob(uri: uri, schema: schema, person: person)
+    var job = PostgresLoadJob(uri: uri, schema: schema, person: person)
+    job.createPostGIS = postgis
     let results = try job.run(
       paths: inputs,
       readOptions: { path in

@@ -287,6 +287,52 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test(
+    "--postgis: points as geography, route_lines with GiST, ST_Length within 0.5 % of distance_m; refused without the right",
+    .enabled(
+      if: PostgresCluster.hasPostGIS || TestEnvironment.skippingForbidden,
+      "PostGIS is absent (scripts/install-deps.sh installs postgresql-15-postgis-3): skipped"))
+  func routesInPostGIS() throws {
+    try PostgresCluster.with { cluster in
+      try cluster.psql("CREATE ROLE alice LOGIN PASSWORD 'right'; GRANT CREATE ON DATABASE health TO alice")
+      let refused = try Self.load(
+        [Self.sample.path, "--db", cluster.uri(user: "alice", password: "right"), "--postgis", "-q"])
+      #expect(refused.status == 1)
+      #expect(
+        refused.stderr.hasPrefix("healthport load: error: --postgis: the role may not CREATE EXTENSION postgis")
+          && refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
+      #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
+      let load = try Self.load([Self.sample.path, "--db", cluster.uri(), "--postgis", "-q"])
+      #expect(load.status == 0, "\(load.stderr)")
+      let lines = try cluster.psql(
+        """
+        SELECT l.workout_id, ST_Length(l.geog), s.distance_m, ST_NPoints(l.geog::geometry), s.points
+        FROM healthport.route_lines AS l JOIN healthport.workout_routes_summary AS s USING (workout_id)
+        ORDER BY 1
+        """, csv: true)
+      let rows = CSVTestParser.rows(lines)
+      #expect(rows.count == 2, "\(lines)")
+      for row in rows {
+        let length = Double(row[1]) ?? 0
+        let distance = Double(row[2]) ?? -1
+        #expect(abs(length - distance) <= 0.005 * distance, "\(row)")
+        #expect(row[3] == row[4], "\(row)")
+      }
+      #expect(
+        try cluster.psql(
+          "SELECT count(*) = count(geog) AND count(*) > 0 AND bool_and(ST_X(geog::geometry) = longitude) "
+            + "FROM healthport.route_points") == "t\n")
+      #expect(
+        try cluster.psql(
+          "SELECT count(*) FROM pg_indexes WHERE schemaname = 'healthport' AND indexdef LIKE '%USING gist%'")
+          == "2\n")
+      // A second load keeps one line per route file.
+      let again = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(try cluster.psql("SELECT count(*) FROM healthport.route_lines") == "2\n")
+    }
+  }
+
   @Test("server down, wrong password, no permission: one clear line each; PGPASSWORD is libpq's")
   func connectionErrors() throws {
     try PostgresCluster.with { cluster in

@@ -27,6 +27,13 @@ public final class PostgresCluster {
 
   public static var isAvailable: Bool { binaryFolder != nil }
 
+  /// True when PostGIS is installed for the server of ``binaryFolder`` (Debian's
+  /// `postgresql-15-postgis-3`).
+  public static var hasPostGIS: Bool {
+    guard let version = binaryFolder?.deletingLastPathComponent().lastPathComponent else { return false }
+    return FileManager.default.fileExists(atPath: "/usr/share/postgresql/\(version)/extension/postgis.control")
+  }
+
   public static let skipMessage =
     "PostgreSQL's server binaries are absent (scripts/install-deps.sh installs postgresql-15): skipped "
     + "(CI sets HEALTHPORT_REQUIRE_FIXTURES=1 and fails instead)"
