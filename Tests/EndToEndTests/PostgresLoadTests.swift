@@ -187,6 +187,68 @@ struct PostgresLoadTests {
     }
   }
 
+  /// Reads three views with pandas through psycopg and with DuckDB's postgres extension (loaded by
+  /// path: `LOAD postgres` would try the network); prints {"pandas"|"duckdb": {view: rows}}.
+  static let clientScript = #"""
+    import sys, json, warnings
+    import pandas as pd, psycopg, duckdb
+    uri, conninfo, extension = sys.argv[1], sys.argv[2], sys.argv[3]
+    queries = {
+        "daily_steps": "SELECT period, steps, samples FROM healthport.daily_steps ORDER BY period",
+        "daily_steps_dedupe": "SELECT period, steps, samples FROM healthport.daily_steps_dedupe ORDER BY period",
+        "workouts_summary": "SELECT activity, count, duration_min, distance, energy FROM healthport.workouts_summary "
+                            "ORDER BY count DESC, activity",
+    }
+    def text(v):
+        return "" if v is None or v != v else (repr(float(v)) if isinstance(v, float) else str(v))
+    out = {"pandas": {}, "duckdb": {}}
+    with psycopg.connect(uri) as conn, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pandas prefers SQLAlchemy, and reads a DBAPI connection alike
+        for name, sql in queries.items():
+            frame = pd.read_sql(sql, conn)
+            out["pandas"][name] = [[text(v) for v in row] for row in frame.itertuples(index=False)]
+    con = duckdb.connect()
+    con.execute(f"LOAD '{extension}'")
+    con.execute(f"ATTACH '{conninfo}' AS pg (TYPE postgres, READ_ONLY)")
+    for name, sql in queries.items():
+        rows = con.execute(sql.replace("healthport.", "pg.healthport.")).fetchall()
+        out["duckdb"][name] = [[text(v) for v in row] for row in rows]
+    print(json.dumps(out))
+    """#
+
+  @Test(
+    "pandas through psycopg and DuckDB's postgres extension read the views as the commands answer",
+    .needsPythonClients)
+  func clientsReadTheViews() throws {
+    let extensionFile = try #require(
+      TestEnvironment.duckDBExtension(named: "postgres_scanner"),
+      "duckdb-ext-postgres is not in .venv-clients (run scripts/python-clients.sh)")
+    try PostgresCluster.with { cluster in
+      let load = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(load.status == 0, "\(load.stderr)")
+      let conninfo = "host=\(cluster.folder.path) user=postgres dbname=health"
+      let run = try TestEnvironment.runClientPython(Self.clientScript, [cluster.uri(), conninfo, extensionFile.path])
+      #expect(run.status == 0, "\(run.stderr)")
+      let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String: [[String]]]]
+      let answers: [(view: String, command: [String], columns: Int)] = [
+        ("daily_steps", ["steps", "--by", "day"], 3),
+        ("daily_steps_dedupe", ["steps", "--dedupe", "--by", "day"], 3),
+        ("workouts_summary", ["workouts", "--summary"], 5),
+      ]
+      for answer in answers {
+        let command = try Harness.run(answer.command + [Self.sample.path, "--format", "csv"])
+        let expected = Array(CSVTestParser.rows(command.stdoutText).dropFirst())
+        #expect(expected.count > 0)
+        for client in ["pandas", "duckdb"] {
+          let rows = object?[client]?[answer.view] ?? []
+          #expect(
+            Self.sameRows(rows, expected, columns: answer.columns),
+            "\(client) \(answer.view):\n\(rows)\nvs healthport \(answer.command):\n\(expected)")
+        }
+      }
+    }
+  }
+
   @Test(
     "kill -9 in the middle of a load leaves the store as it was; the next load works",
     .needsExportGenerator)
