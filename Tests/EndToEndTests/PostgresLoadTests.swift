@@ -61,6 +61,34 @@ struct PostgresLoadTests {
       """)
   }
 
+  /// Expects every table and view of schema `schema` to hold the rows of the SQLite store `sqlite`.
+  static func expectSameStore(sqlite: URL, cluster: PostgresCluster, schema: String = "healthport") throws {
+    let relations = try Self.sqliteRelations(sqlite)
+    #expect(relations.count > 25)
+    for relation in relations {
+      // sources.source_key holds NUL characters: bytea in PostgreSQL, compared as hex.
+      // When each load ran differs, of course.
+      let timing: Set<String> = relation.name == "exports" ? ["started_at", "finished_at", "seconds"] : []
+      let columns = relation.columns.filter { !timing.contains($0) }.joined(separator: ", ")
+      let sqliteColumns = columns.replacingOccurrences(of: "source_key", with: "lower(hex(source_key))")
+      let postgresColumns = columns.replacingOccurrences(of: "source_key", with: "encode(source_key, 'hex')")
+      let order =
+        relation.key.isEmpty
+        ? (1...relation.columns.count).map(String.init).joined(separator: ", ")
+        : relation.key.joined(separator: ", ")
+      let expected = try Self.sqliteRows(sqlite, "SELECT \(sqliteColumns) FROM \(relation.name) ORDER BY \(order)")
+      let csv = try cluster.psql(
+        "SELECT \(postgresColumns) FROM \(schema).\(relation.name) ORDER BY \(order)", csv: true)
+      let actual = CSVTestParser.rows(csv)  // psql -t: no header
+      #expect(actual.count == expected.count, "\(relation.name): \(actual.count) rows, SQLite has \(expected.count)")
+      for (row, (mine, theirs)) in zip(actual, expected).enumerated() {
+        let equal = mine.count == theirs.count && zip(mine, theirs).allSatisfy { Self.same($0, $1) }
+        #expect(equal, "\(relation.name) row \(row): \(mine) vs SQLite \(theirs)")
+        if !equal { break }
+      }
+    }
+  }
+
   @Test("the same rows as the SQLite store, table by table and view by view")
   func sameRowsAsSQLite() throws {
     let scratch = try Harness.temporaryDirectory()
@@ -72,36 +100,51 @@ struct PostgresLoadTests {
       let result = try Self.load([Self.sample.path, "--db", cluster.uri()])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(result.stderr.contains("rows added"), "\(result.stderr)")
-      let relations = try Self.sqliteRelations(sqlite)
-      #expect(relations.count > 25)
-      for relation in relations {
-        // sources.source_key holds NUL characters: bytea in PostgreSQL, compared as hex.
-        // When each load ran differs, of course.
-        let timing: Set<String> = relation.name == "exports" ? ["started_at", "finished_at", "seconds"] : []
-        let columns = relation.columns.filter { !timing.contains($0) }.joined(separator: ", ")
-        let sqliteColumns = columns.replacingOccurrences(of: "source_key", with: "lower(hex(source_key))")
-        let postgresColumns = columns.replacingOccurrences(of: "source_key", with: "encode(source_key, 'hex')")
-        let order =
-          relation.key.isEmpty
-          ? (1...relation.columns.count).map(String.init).joined(separator: ", ")
-          : relation.key.joined(separator: ", ")
-        let expected = try Self.sqliteRows(sqlite, "SELECT \(sqliteColumns) FROM \(relation.name) ORDER BY \(order)")
-        let csv = try cluster.psql(
-          "SELECT \(postgresColumns) FROM healthport.\(relation.name) ORDER BY \(order)", csv: true)
-        let actual = CSVTestParser.rows(csv)  // psql -t: no header
-        #expect(actual.count == expected.count, "\(relation.name): \(actual.count) rows, SQLite has \(expected.count)")
-        for (row, (mine, theirs)) in zip(actual, expected).enumerated() {
-          let equal = mine.count == theirs.count && zip(mine, theirs).allSatisfy { Self.same($0, $1) }
-          #expect(equal, "\(relation.name) row \(row): \(mine) vs SQLite \(theirs)")
-          if !equal { break }
-        }
-      }
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
       // A generated timestamptz beside each instant.
       let instants = try cluster.psql(
         "SELECT count(*), count(*) FILTER (WHERE start_at = to_timestamp(start_unix)) FROM healthport.records")
       let parts = instants.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
       #expect(parts.count == 2 && parts[0] == parts[1] && parts[0] != "0", "\(instants)")
       #expect(try cluster.psql("SELECT schema_version FROM healthport.meta") == "5\n")
+    }
+  }
+
+  @Test("a newer export adds only what is new, the same rows as SQLite's incremental load", .needsExportGenerator)
+  func newerExportAddsWhatIsNew() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let a = scratch.appendingPathComponent("a.xml")
+    let b = scratch.appendingPathComponent("b.xml")
+    // The README's incremental exports A and B of ../shared/bench, shorter.
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      common = ["--per-day", "40", "--start", "2021-01-01", "--offsets", "fixed", "--version", "14",
+                "--modern-workouts", "--seed", "31"]
+      for until, path in (("2021-03-01", sys.argv[2]), ("2021-05-01", sys.argv[3])):
+          subprocess.run([sys.executable, sys.argv[1], *common, "--until", until,
+                          "--export-date", until + "T18:00:00", "-o", path], check=True, stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, a.path, b.path])
+    #expect(made["ok"] as? Bool == true)
+    let sqlite = scratch.appendingPathComponent("health.db")
+    for export in [a, b] {
+      let result = try Self.load([export.path, "--db", sqlite.path, "-q"])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    try PostgresCluster.with { cluster in
+      let first = try Self.load([a.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let records = Int(try cluster.psql("SELECT count(*) FROM healthport.records").dropLast()) ?? 0
+      let second = try Self.load([b.path, "--db", cluster.uri()])
+      #expect(second.status == 0, "\(second.stderr)")
+      let total = Int(try cluster.psql("SELECT count(*) FROM healthport.records").dropLast()) ?? 0
+      #expect(records > 0 && total > records, "A: \(records) records, after B: \(total)")
+      let added = second.stderr.split(separator: "\n").first { $0.hasPrefix("  records ") }
+      let grouped = added.map { $0.replacingOccurrences(of: ",", with: "") }
+      #expect(grouped?.hasSuffix(" \(total - records)") == true, "\(second.stderr)")
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
     }
   }
 
