@@ -148,6 +148,64 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test("a second person's export without --person is warned about, as in SQLite", .needsExportGenerator)
+  func twoPeopleWarn() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = directory.appendingPathComponent("kim.xml").path
+    let second = directory.appendingPathComponent("other.xml").path
+    try StoreIncrementalTests.generate(until: "2021-03-01", to: first, seed: 31)
+    try StoreIncrementalTests.generate(until: "2021-03-01", to: second, seed: 32)
+    // The other person's Me without a date of birth (the Me check cannot tell, then).
+    _ = try SQLiteExpectations.python(
+      #"""
+      import sys, json, re
+      data = open(sys.argv[1], encoding="utf-8").read()
+      data, n = re.subn(r' HKCharacteristicTypeIdentifierDateOfBirth="[^"]*"', "", data)
+      open(sys.argv[1], "w", encoding="utf-8").write(data)
+      print(json.dumps({"removed": n}))
+      """#, [second])
+    try PostgresCluster.with { cluster in
+      let load = try Self.load([first, "--db", cluster.uri(), "-q"])
+      #expect(load.status == 0 && load.stderr.isEmpty, "\(load.stderr)")
+      let other = try Self.load([second, "--db", cluster.uri(), "-q"])
+      #expect(other.status == 0, "\(other.stderr)")
+      #expect(
+        other.stderr.contains("healthport load: warning: \(second): this looks like another person's export"),
+        "\(other.stderr)")
+      #expect(other.stderr.contains("--person NAME"), "\(other.stderr)")
+      let apart = try Self.load([second, "--db", cluster.uri(), "--person", "alex", "-q"])
+      #expect(apart.status == 0 && apart.stderr.isEmpty, "\(apart.stderr)")
+    }
+  }
+
+  @Test("a load that waits 90 s for another one's lock in vain stops with exit 1", .stress)
+  func lockTimeout() throws {
+    try PostgresCluster.with { cluster in
+      let holder = try cluster.startPSQL(
+        "SELECT pg_advisory_lock(hashtext('healthport load healthport')::bigint); SELECT pg_sleep(120)")
+      defer {
+        _ = try? cluster.psql(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(120)%' AND pid <> pg_backend_pid()"
+        )
+        PostgresCluster.finish(holder)
+      }
+      for _ in 0..<200 {
+        if try cluster.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted") == "1\n" { break }
+        usleep(20_000)
+      }
+      let start = Date()
+      let result = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      let waited = Date().timeIntervalSince(start)
+      #expect(result.status == 1)
+      #expect(
+        result.stderr.hasPrefix("healthport load: error: another load into schema healthport of ")
+          && result.stderr.contains("waited 90 s"), "\(result.stderr)")
+      #expect(waited >= 90 && waited < 110, "waited \(waited) s")
+      #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
+    }
+  }
+
   @Test("a second load of the same export adds nothing")
   func secondLoadAddsNothing() throws {
     try PostgresCluster.with { cluster in
