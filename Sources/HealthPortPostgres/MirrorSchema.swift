@@ -8,7 +8,8 @@ struct MirrorSchema {
   enum ColumnType {
     /// `bytes` is text that holds NUL characters, which PostgreSQL's `text` cannot: `sources.source_key`
     /// (its parts joined by U+001F, a missing one written as U+0000), kept byte for byte as `bytea`.
-    case integer, real, text, bytes
+    /// `json` is SQLite's JSON text (`ecg_recordings.header`), `jsonb` in PostgreSQL.
+    case integer, real, text, bytes, json
 
     var postgres: String {
       switch self {
@@ -16,6 +17,7 @@ struct MirrorSchema {
       case .real: "double precision"
       case .text: "text"
       case .bytes: "bytea"
+      case .json: "jsonb"
       }
     }
   }
@@ -57,7 +59,9 @@ struct MirrorSchema {
           declared.contains("INT")
           ? .integer
           : declared.contains("REAL") || declared.contains("FLOA")
-            ? .real : Self.binaryTextColumns.contains("\(name).\(column)") ? .bytes : .text
+            ? .real
+            : Self.binaryTextColumns.contains("\(name).\(column)")
+              ? .bytes : Self.jsonColumns.contains("\(name).\(column)") ? .json : .text
         columns.append(Column(name: column, type: type, notNull: info.int64(2) != 0))
         if info.int64(3) > 0 { keyed.append((info.int64(3), column)) }
       }
@@ -90,6 +94,9 @@ struct MirrorSchema {
 
   /// The text columns that may hold NUL characters (``ColumnType/bytes``).
   static let binaryTextColumns: Set<String> = ["sources.source_key"]
+
+  /// The text columns that hold JSON (``ColumnType/json``).
+  static let jsonColumns: Set<String> = ["ecg_recordings.header"]
 
   /// The generated instant beside a `…_unix` column (`start_unix` → `start_at`).
   static func instantColumn(_ name: String) -> String? {

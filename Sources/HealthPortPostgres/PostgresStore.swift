@@ -104,6 +104,8 @@ final class PostgresStore {
             case .integer: try insert.bind(position, Int64(bitPattern: Self.bigEndian(field)))
             case .real: try insert.bind(position, Double(bitPattern: Self.bigEndian(field)))
             case .text, .bytes: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self)))
+            // jsonb's binary form: a version byte (1), then the text.
+            case .json: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self).dropFirst()))
             }
           }
           try insert.run()
@@ -262,6 +264,7 @@ final class PostgresStore {
         case .integer: writer.append(select.int64(position))
         case .real: writer.append(select.double(position))
         case .text, .bytes: writer.append(select.text(position) ?? "")
+        case .json: writer.append(json: select.text(position) ?? "")
         }
       }
     }

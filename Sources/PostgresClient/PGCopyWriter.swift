@@ -52,6 +52,16 @@ public final class PGCopyWriter {
     text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
   }
 
+  /// A `jsonb` field: its binary form is a version byte (1) and the JSON text.
+  public func append(json: String) {
+    var text = json
+    text.withUTF8 { bytes in
+      append32(UInt32(bytes.count + 1))
+      buffer.append(1)
+      buffer.append(contentsOf: bytes)
+    }
+  }
+
   /// Ends the stream; throws the server's error for any row.
   public func finish() throws {
     append16(0xFFFF)

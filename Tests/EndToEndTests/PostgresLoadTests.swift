@@ -28,15 +28,22 @@ struct PostgresLoadTests {
   }
 
   /// The rows of `relation` in SQLite, as CSV fields (NULL as "", reals as Python's repr).
-  static func sqliteRows(_ database: URL, _ sql: String) throws -> [[String]] {
+  static func sqliteRows(_ database: URL, _ sql: String, json: [Int] = []) throws -> [[String]] {
     let script = #"""
       import sqlite3, sys, json
       db = sqlite3.connect(sys.argv[1])
-      rows = [["" if v is None else (repr(v) if isinstance(v, float) else str(v)) for v in row]
-              for row in db.execute(sys.argv[2])]
+      as_json = {int(i) for i in sys.argv[3].split(",") if i}
+      def text(i, v):
+          if v is None:
+              return ""
+          if i in as_json:  # as PostgreSQL writes jsonb
+              return json.dumps(json.loads(v), ensure_ascii=False, separators=(", ", ": "))
+          return repr(v) if isinstance(v, float) else str(v)
+      rows = [[text(i, v) for i, v in enumerate(row)] for row in db.execute(sys.argv[2])]
       print(json.dumps({"rows": rows}))
       """#
-    return try SQLiteExpectations.python(script, [database.path, sql])["rows"] as? [[String]] ?? []
+    let indexes = json.map(String.init).joined(separator: ",")
+    return try SQLiteExpectations.python(script, [database.path, sql, indexes])["rows"] as? [[String]] ?? []
   }
 
   /// Fields equal as text, or as numbers (PostgreSQL writes `5` where Python writes `5.0`).
@@ -76,7 +83,11 @@ struct PostgresLoadTests {
         relation.key.isEmpty
         ? (1...relation.columns.count).map(String.init).joined(separator: ", ")
         : relation.key.joined(separator: ", ")
-      let expected = try Self.sqliteRows(sqlite, "SELECT \(sqliteColumns) FROM \(relation.name) ORDER BY \(order)")
+      // ecg_recordings.header is jsonb: compared as PostgreSQL writes it.
+      let kept = relation.columns.filter { !timing.contains($0) }
+      let json = relation.name == "ecg_recordings" ? kept.indices.filter { kept[$0] == "header" } : []
+      let expected = try Self.sqliteRows(
+        sqlite, "SELECT \(sqliteColumns) FROM \(relation.name) ORDER BY \(order)", json: json)
       let csv = try cluster.psql(
         "SELECT \(postgresColumns) FROM \(schema).\(relation.name) ORDER BY \(order)", csv: true)
       let actual = CSVTestParser.rows(csv)  // psql -t: no header
@@ -203,6 +214,33 @@ struct PostgresLoadTests {
           && result.stderr.contains("waited 90 s"), "\(result.stderr)")
       #expect(waited >= 90 && waited < 110, "waited \(waited) s")
       #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
+    }
+  }
+
+  @Test("a generated zip with routes and an ECG: the same rows as SQLite; the header as jsonb", .needsExportGenerator)
+  func sideFilesAsInSQLite() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let zip = scratch.appendingPathComponent("export.zip")
+    _ = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--records", "3000", "--zip", "export.xml", "-o", sys.argv[2]],
+                     check=True, stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, zip.path])
+    let sqlite = scratch.appendingPathComponent("health.db")
+    let toSQLite = try Self.load([zip.path, "--db", sqlite.path, "-q"])
+    #expect(toSQLite.status == 0, "\(toSQLite.stderr)")
+    try PostgresCluster.with { cluster in
+      let result = try Self.load([zip.path, "--db", cluster.uri(), "-q"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(
+        try cluster.psql(
+          "SELECT count(*) > 0 AND bool_and(jsonb_typeof(header) = 'array') FROM healthport.ecg_recordings")
+          == "t\n")
+      #expect(try cluster.psql("SELECT count(*) > 100 FROM healthport.route_points") == "t\n")
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
     }
   }
 
