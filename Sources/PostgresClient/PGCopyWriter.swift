@@ -80,10 +80,10 @@ public final class PGCopyWriter {
   }
 
   private func append32(_ value: UInt32) {
-    for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+    withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
   }
 
   private func append64(_ value: UInt64) {
-    for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
   }
 }
