@@ -407,8 +407,12 @@ struct PostgresLoadTests {
       let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
       #expect(first.status == 0, "\(first.stderr)")
       let before = try Self.counts(cluster)
+      // The killed load cannot remove its private copy: TMPDIR is this test's folder.
       let pid = try PostgresCluster.spawn(
-        [Harness.binary.path, "load", export.path, "--db", cluster.uri(), "-q"],
+        [
+          "/usr/bin/env", "TMPDIR=\(scratch.path)", Harness.binary.path, "load", export.path, "--db", cluster.uri(),
+          "-q",
+        ],
         output: scratch.appendingPathComponent("log").path)
       // Wait until rows are on their way to the server, then kill.
       var copying = false
@@ -426,6 +430,8 @@ struct PostgresLoadTests {
       #expect(PostgresCluster.finish(pid) == 128 + SIGKILL)
       #expect(copying, "the load never reached its COPY")
       #expect(try Self.counts(cluster) == before)
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+      #expect(leftovers.contains { $0.hasPrefix("healthport-postgres-") }, "\(leftovers)")
       let again = try Self.load([export.path, "--db", cluster.uri(), "-q"])
       #expect(again.status == 0, "\(again.stderr)")
       #expect(try Self.counts(cluster) != before)
