@@ -21,11 +21,13 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
     .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
     // Thin wrappers.
     .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),
     .target(name: "ZipStream", dependencies: ["CArchive"]),
     .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: hotPath),
+    .target(name: "PostgresClient", dependencies: ["CLibPQ"], swiftSettings: hotPath),
 
     // A Parquet file writer with no health knowledge: the only importer of libzstd and libsnappy.
     .target(name: "ParquetFile", dependencies: ["CZstd", "CSnappy"], swiftSettings: hotPath),
@@ -36,11 +38,17 @@ let package = Package(
     // Loading into SQLite, kept apart so that the core does not link libsqlite3.
     .target(name: "HealthPortSQLite", dependencies: ["HealthPort", "SQLiteStore"], swiftSettings: hotPath),
 
+    // Loading into PostgreSQL: the SQLite store's rows, sent through libpq.
+    .target(
+      name: "HealthPortPostgres", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "PostgresClient"],
+      swiftSettings: hotPath),
+
     // Parquet datasets, kept apart so that the core does not link libzstd and libsnappy.
     .target(name: "HealthPortParquet", dependencies: ["HealthPort", "ParquetFile"], swiftSettings: hotPath),
 
     // The command-line tool.
-    .executableTarget(name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite", "HealthPortParquet"]),
+    .executableTarget(
+      name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite", "HealthPortPostgres", "HealthPortParquet"]),
 
     // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments.
     .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),

@@ -156,8 +156,12 @@ run_once() {
   local name=$1; shift
   local out="$DIR/$name.time" rc t0 t1 secs rss user sys
   warm
-  # {DB} is a fresh database for every run (removed before it, kept after the last for its size).
+  # {DB} is a fresh database for every run (removed before it, kept after the last for its size);
+  # so is {PGDB}'s schema.
   rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm"
+  if [[ -n "${PG_URI:-}" && " $* " == *" $PG_URI "* ]]; then
+    bash "$ROOT/Benchmarks/pg_cluster.sh" reset "$DIR" > /dev/null || return 2
+  fi
   t0=$EPOCHREALTIME
   "$TIME" -f '%e %M %U %S' -o "$out" "$@" > /dev/null 2>> "$DIR/$name.stderr"
   rc=$?
@@ -280,11 +284,21 @@ if [[ "$BENCH_CEILING" != 0 ]]; then
   ceiling=$(awk -v a="$alone_secs" -v p="$pair_secs" 'BEGIN { printf "%.2f", (p > 0 ? 2 * a / p : 0) }')
 fi
 
+PG_URI=""
+for entry in "${all_cmds[@]}"; do
+  selected "${entry%%:*}" || continue
+  [[ $entry == *"{PGDB}"* && -z "$PG_URI" ]] || continue
+  note "starting a PostgreSQL cluster in $DIR/pg (for {PGDB})"
+  PG_URI=$(bash "$ROOT/Benchmarks/pg_cluster.sh" start "$DIR") || die "cannot start PostgreSQL (scripts/install-deps.sh)"
+  trap 'bash "$ROOT/Benchmarks/pg_cluster.sh" stop "$DIR"' EXIT
+done
+
 for entry in "${all_cmds[@]}"; do
   name=${entry%%:*}
   args=${entry#*:}
   selected "$name" || continue
   args=${args//\{IN\}/$IN}
+  args=${args//\{PGDB\}/$PG_URI}
   args=${args//\{ZIP\}/$ZIP}
   args=${args//\{DB\}/$DIR/$name.db}
   args=${args//\{DIR\}/$DIR}

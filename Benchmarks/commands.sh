@@ -1,6 +1,7 @@
 # The commands `make bench` and `Benchmarks/compare.sh` measure, sourced by both.
 # Measured commands: "name:arguments". {IN} is replaced by the input file, {ZIP} by its zip, {DB} by a
-# fresh database, {DIR} by the benchmark's folder. Arguments are split on
+# fresh database, {PGDB} by a fresh schema of a throwaway PostgreSQL cluster (Benchmarks/pg_cluster.sh),
+# {DIR} by the benchmark's folder. Arguments are split on
 # whitespace (no quoting); leading NAME=value words are set in the environment. stdout goes to
 # /dev/null, stderr to .bench/<name>.stderr.
 CMDS=(
@@ -16,6 +17,7 @@ CMDS=(
   "workouts-summary:workouts {IN} --summary --quiet"
   "stats:stats {IN} --type HeartRate --by month --quiet"
   "load:load {IN} --db {DB} --quiet"
+  "load-postgres:load {IN} --db {PGDB} --quiet"
   # Several parsers on one export (issue 16): two threads, as on this machine, and eight, for
   # memory; the zip cut into ranges as it inflates.
   "info-2-threads:HEALTHPORT_THREADS=2 info {IN} --format json --quiet"

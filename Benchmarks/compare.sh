@@ -56,6 +56,8 @@ for entry in "${CMDS[@]}"; do
   args=${entry#*:}
   # {ZIP}: INPUT's zip beside it (bench.sh makes .bench/export.zip); rows without one are skipped.
   if [[ $args == *"{ZIP}"* && ! -r ${IN%.xml}.zip ]]; then continue; fi
+  # {PGDB}: a PostgreSQL cluster, which only bench.sh starts.
+  if [[ $args == *"{PGDB}"* ]]; then continue; fi
   args=${args//\{ZIP\}/${IN%.xml}.zip}
   args=${args//\{IN\}/$IN}
   args=${args//\{DB\}/$DIR/db}

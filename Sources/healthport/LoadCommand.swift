@@ -1,4 +1,5 @@
 import HealthPort
+import HealthPortPostgres
 import HealthPortSQLite
 
 #if canImport(Glibc)
@@ -10,7 +11,15 @@ enum LoadCommand: Command {
   static let name = "load"
   static let summary = "Load exports into a SQLite database (normalized schema; re-loading adds only what is new)."
   static let options = [
-    OptionSpec(name: "--db", short: nil, valueName: "path", help: "The SQLite database to create or add to."),
+    OptionSpec(
+      name: "--db", short: nil, valueName: "path",
+      help: "The SQLite database to create or add to, or a PostgreSQL database (postgresql://…)."),
+    OptionSpec(
+      name: "--schema", short: nil, valueName: "name",
+      help: "The PostgreSQL schema of the store (default healthport)."),
+    OptionSpec(
+      name: "--postgis", short: nil, valueName: nil,
+      help: "Create PostgreSQL's postgis extension when missing (routes go into PostGIS whenever it is there)."),
     OptionSpec(
       name: "--person", short: nil, valueName: "name",
       help: "Whose export this is; keeps several people apart in one database."),
@@ -41,9 +50,14 @@ enum LoadCommand: Command {
     not created, unless --keep-partial. --db is a file path (`file:` has no meaning). The schema
     and views are in docs/sqlite.md.
 
+    --db postgresql://user@host/dbname (or postgres://, with libpq's parameters) loads into a
+    PostgreSQL database instead, in schema --schema (default healthport): the same tables and
+    views, one transaction per export (docs/postgresql.md).
+
     EXAMPLES:
       healthport load export.zip --db health.db
       healthport load alice/export.zip --db family.db --person alice
+      healthport load export.zip --db postgresql://me@localhost/health
       sqlite3 health.db 'SELECT * FROM daily_steps ORDER BY period DESC LIMIT 7'
     """
 
@@ -55,6 +69,21 @@ enum LoadCommand: Command {
     let inputs: [String?] = arguments.positionals.isEmpty ? [nil] : arguments.positionals.map { $0 }
     if inputs.filter({ $0 == nil || $0 == "-" }).count > 1 {
       throw HealthPortError(.usage, message: "stdin (-) can be read only once")
+    }
+    let schema = arguments.value("--schema")
+    if PostgresTarget.isURI(database) {
+      let filter = try FilterOptions.parse(arguments, command: name)
+      try loadPostgres(
+        inputs: inputs, uri: database, schema: schema ?? "healthport", person: arguments.value("--person") ?? "",
+        quiet: quiet, skipInvalid: arguments.flag("--skip-invalid"), postgis: arguments.flag("--postgis"),
+        filter: filter)
+      return
+    }
+    if arguments.flag("--postgis") {
+      throw HealthPortError(.usage, message: "--postgis is for PostgreSQL: --db must be postgresql://…")
+    }
+    if schema != nil {
+      throw HealthPortError(.usage, message: "--schema names a PostgreSQL schema: --db must be postgresql://…")
     }
     if let conflict = ReadFiles(inputs).conflict(withFile: database) { throw conflict }
     // `--type` means what it means in every reading command: a single one names the rows of a
@@ -97,5 +126,35 @@ enum LoadCommand: Command {
     for result in results {
       CommandLineTool.writeError(result.summary(database: database, person: person))
     }
+  }
+
+  /// Loads into PostgreSQL (``PostgresLoadJob``), with progress bars, as ``load(inputs:database:person:quiet:skipInvalid:keepPartial:filter:)``.
+  static func loadPostgres(
+    inputs: [String?], uri: String, schema: String, person: String, quiet: Bool, skipInvalid: Bool,
+    postgis: Bool, filter: ExportFilter
+  ) throws {
+    for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
+      throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
+    }
+    for input in inputs { try FilterOptions.checkInput(input, command: name) }
+    var bars: [ProgressBar] = []
+    var job = PostgresLoadJob(uri: uri, schema: schema, person: person)
+    job.createPostGIS = postgis
+    let results = try job.run(
+      paths: inputs,
+      readOptions: { path in
+        let bar = ProgressBar.make(inputPath: path, quiet: quiet)
+        if let bar { bars.append(bar) }
+        return .with(bar, skipInvalid: skipInvalid, filter: filter)
+      },
+      wrap: { FilterOptions.wrap($0, in: filter) })
+    for bar in bars { bar.finish() }
+    ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
+    for result in results {
+      for warning in result.warnings { CommandLineTool.writeError("healthport load: warning: \(warning)\n") }
+    }
+    guard !quiet else { return }
+    let shown = PostgresTarget.redacted(uri) + " (schema \(schema))"
+    for result in results { CommandLineTool.writeError(result.summary(database: shown, person: person)) }
   }
 }

@@ -79,6 +79,19 @@ public enum TestEnvironment {
     return nil
   }
 
+  /// The file of a DuckDB extension (`postgres_scanner`, `sqlite_scanner`) inside its pinned
+  /// `duckdb-ext-…` wheel in `.venv-clients/`.
+  public static func duckDBExtension(named name: String) -> URL? {
+    let lib = repoRoot.appendingPathComponent(".venv-clients/lib")
+    guard let pythons = try? FileManager.default.contentsOfDirectory(atPath: lib.path) else { return nil }
+    for python in pythons.sorted() {
+      let candidate = lib.appendingPathComponent(
+        "\(python)/site-packages/duckdb_ext/extensions/v1.4.4/linux_amd64/\(name).duckdb_extension")
+      if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+
   /// Runs the clients' Python (or `python`, e.g. ``pandas3Python``) on `script` with `arguments`;
   /// returns its exit status, stdout and stderr. Output goes through files so that a full pipe
   /// never blocks it.

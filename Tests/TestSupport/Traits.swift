@@ -32,4 +32,12 @@ extension Trait where Self == ConditionTrait {
       if: TestEnvironment.runsStressTests,
       Comment(rawValue: "a big-input stress test: skipped (make stress runs it)"))
   }
+
+  /// For tests that start a throwaway PostgreSQL cluster (``PostgresCluster``): skipped with a
+  /// message where the server's binaries are absent, run (and so failing) where CI forbids skipping.
+  public static var needsPostgres: Self {
+    .enabled(
+      if: PostgresCluster.isAvailable || TestEnvironment.skippingForbidden,
+      Comment(rawValue: PostgresCluster.skipMessage))
+  }
 }

@@ -1,0 +1,93 @@
+import HealthPort
+import HealthPortSQLite
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Loads exports into a schema of a PostgreSQL database: what `healthport load --db postgresql://…`
+/// runs.
+///
+/// The rows are the SQLite store's, by construction: each export is loaded by ``SQLiteLoadJob``
+/// into a private SQLite copy of the store (in `TMPDIR`), which applies every rule of the SQLite
+/// store (natural keys, rewrites counted once, the latest export's date strings, the warning about
+/// a second person), then the store is brought to that copy in one transaction per export, its
+/// rows sent with binary `COPY`. A load killed at any point leaves the store as it was before
+/// that export. One load per schema at a time: the others wait on an advisory lock.
+public struct PostgresLoadJob: Sendable {
+  /// The libpq URI (`postgresql://…` or `postgres://…`).
+  public var uri: String
+  /// The schema of the store (`--schema`).
+  public var schema: String
+  /// Whose exports these are (`""` when not given).
+  public var person: String
+  /// Creates the `postgis` extension when missing (`--postgis`); routes go into PostGIS whenever
+  /// the database has it.
+  public var createPostGIS = false
+  /// How long to wait for another load of the same schema.
+  public var lockWaitSeconds = 90.0
+
+  public init(uri: String, schema: String = "healthport", person: String = "") {
+    self.uri = uri
+    self.schema = schema
+    self.person = person
+  }
+
+  /// Loads each export in `paths` (nil or `-` for stdin); one result per input that held at
+  /// least one element (see ``SQLiteLoadJob/run(paths:readOptions:wrap:)``).
+  @discardableResult
+  public func run(
+    paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
+    wrap: (ExportSink) -> ExportSink = { $0 }
+  ) throws -> [SQLiteLoader.Result] {
+    let connection = try PostgresTarget.connect(uri)
+    let store = PostgresStore(connection: connection, uri: uri, schema: schema)
+    try store.lock(waitingUpTo: lockWaitSeconds)
+    var version = try store.schemaVersion()
+    if let version, version > SQLiteSchema.version {
+      throw PostgresTarget.failure(
+        "schema \(schema) of \(PostgresTarget.redacted(uri)) is of healthport schema version \(version), "
+          + "later than this healthport's (\(SQLiteSchema.version)): it was left unchanged; load with a newer "
+          + "healthport")
+    }
+    let scratch = try Self.scratchFolder()
+    defer { Self.remove(scratch) }
+    let mirror = scratch + "/store.db"
+    if version != nil { try store.dump(into: mirror) }
+    var results: [SQLiteLoader.Result] = []
+    for path in paths {
+      let loaded = try SQLiteLoadJob(database: mirror, person: person).run(
+        paths: [path], readOptions: readOptions, wrap: wrap)
+      guard !loaded.isEmpty else { continue }
+      var mode = PostgresStore.SyncMode.create
+      if let version { mode = version < SQLiteSchema.version ? .migrate : .update }
+      try store.sync(from: mirror, mode: mode, createPostGIS: createPostGIS)
+      version = SQLiteSchema.version
+      results += loaded
+    }
+    return results
+  }
+
+  /// A new private folder in `TMPDIR` (or `/tmp`).
+  static func scratchFolder() throws -> String {
+    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array((base + "/healthport-postgres-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw HealthPortError(
+        .failure, file: base, message: "cannot create a temporary folder: \(String(cString: strerror(errno)))")
+    }
+    return String(cString: made)
+  }
+
+  /// Removes the scratch folder and the files in it.
+  static func remove(_ folder: String) {
+    if let directory = opendir(folder) {
+      while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { unlink(folder + "/" + name) }
+      }
+      closedir(directory)
+    }
+    rmdir(folder)
+  }
+}

@@ -1,0 +1,294 @@
+import HealthPort
+import HealthPortSQLite
+import PostgresClient
+import SQLiteStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One schema of a PostgreSQL database holding a healthport store, over one connection.
+final class PostgresStore {
+  let connection: PGConnection
+  let uri: String
+  let schema: String
+
+  init(connection: PGConnection, uri: String, schema: String) {
+    self.connection = connection
+    self.uri = uri
+    self.schema = schema
+  }
+
+  var quotedSchema: String { PGConnection.quoteIdentifier(schema) }
+
+  func qualified(_ name: String) -> String { "\(quotedSchema).\(PGConnection.quoteIdentifier(name))" }
+
+  /// Runs `body`, turning the server's errors into one line naming it.
+  func guarded<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as PGError {
+      throw PostgresTarget.storeError(error, uri: uri, schema: schema)
+    }
+  }
+
+  // MARK: The lock
+
+  /// The advisory lock of this schema: one load at a time, the others wait up to `seconds`, then
+  /// fail. Held by the session until it ends.
+  func lock(waitingUpTo seconds: Double) throws {
+    let key = "healthport load " + schema
+    let start = monotonicSeconds()
+    while true {
+      let got = try guarded { try connection.scalar("SELECT pg_try_advisory_lock(hashtext($1)::bigint)", [key]) }
+      if got == "t" { return }
+      if monotonicSeconds() - start >= seconds {
+        throw PostgresTarget.failure(
+          "another load into schema \(schema) of \(PostgresTarget.redacted(uri)) holds its lock; waited "
+            + "\(Int(seconds)) s for it, in vain. Run this load again once the other has finished.")
+      }
+      usleep(100_000)
+    }
+  }
+
+  // MARK: The schema version
+
+  /// What the schema holds: nil when it has no healthport tables yet, else its schema version.
+  func schemaVersion() throws -> Int64? {
+    try guarded {
+      let meta = try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [qualified("meta")])
+      if meta == "t" {
+        let version = try connection.scalar("SELECT max(schema_version) FROM \(qualified("meta"))")
+        return version.flatMap { Int64($0) } ?? 0
+      }
+      let tables = try connection.scalar(
+        "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = $1", [schema])
+      if let tables, tables != "0" {
+        throw PostgresTarget.failure(
+          "schema \(schema) of \(PostgresTarget.redacted(uri)) holds tables but no healthport meta table: "
+            + "it is not a healthport store, and was left unchanged (choose another with --schema)")
+      }
+      return nil
+    }
+  }
+
+  // MARK: From PostgreSQL into the mirror
+
+  /// Copies every table of the store into the empty healthport SQLite database at `path`.
+  func dump(into path: String) throws {
+    let db = try SQLiteDatabase.open(path: path)
+    defer { try? db.close() }
+    let mirror = try MirrorSchema(db)
+    try db.execute("BEGIN")
+    let existing = try guarded { try columns() }
+    for table in mirror.tables {
+      // An older store may lack tables and columns: the mirror's defaults fill those.
+      guard let have = existing[table.name] else { continue }
+      let present = table.columns.filter { have.contains($0.name) }
+      let names = present.map(\.name)
+      let insert = try db.prepare(
+        "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES ("
+          + names.map { _ in "?" }.joined(separator: ", ") + ")")
+      let sql =
+        "COPY \(qualified(table.name)) (\(names.map(PGConnection.quoteIdentifier).joined(separator: ", "))) "
+        + "TO STDOUT (FORMAT binary)"
+      try guarded {
+        try connection.copyOut(sql) { fields in
+          for (index, column) in present.enumerated() {
+            let position = Int32(index + 1)
+            guard let field = fields[index] else {
+              try insert.bindNull(position)
+              continue
+            }
+            switch column.type {
+            case .integer: try insert.bind(position, Int64(bitPattern: Self.bigEndian(field)))
+            case .real: try insert.bind(position, Double(bitPattern: Self.bigEndian(field)))
+            case .text, .bytes: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self)))
+            // jsonb's binary form: a version byte (1), then the text.
+            case .json: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self).dropFirst()))
+            }
+          }
+          try insert.run()
+        }
+      }
+    }
+    try db.execute("COMMIT")
+  }
+
+  static func bigEndian(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var value: UInt64 = 0
+    for byte in bytes { value = value << 8 | UInt64(byte) }
+    return value
+  }
+
+  // MARK: From the mirror into PostgreSQL
+
+  /// What ``sync(from:mode:)`` does to the schema before and after the rows.
+  enum SyncMode {
+    /// A new store: tables created and filled, then indexes, views and `meta`.
+    case create
+    /// A store of the current version: rows only.
+    case update
+    /// A store of an older version: views dropped, missing tables and columns added, rows, then
+    /// the current indexes and views and `meta`'s new version.
+    case migrate
+  }
+
+  /// Makes the store hold exactly what the SQLite database at `path` holds, in one transaction:
+  /// a new store is created and filled by COPY; an existing one gets its rows through a staging
+  /// table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone deleted).
+  func sync(from path: String, mode: SyncMode, createPostGIS: Bool = false) throws {
+    let db = try SQLiteConnection(path: path, mode: .readOnly)
+    defer { try? db.close() }
+    let mirror = try MirrorSchema(db)
+    try guarded {
+      try connection.execute("BEGIN")
+      do {
+        if createPostGIS { try createExtension() }
+        let postgis = try connection.scalar(
+          "SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace "
+            + "WHERE e.extname = 'postgis'")
+        let path = [quotedSchema] + (postgis.map { [PGConnection.quoteIdentifier($0)] } ?? []) + ["pg_catalog"]
+        try connection.execute("SET LOCAL search_path = \(path.joined(separator: ", "))")
+        var tightened: [(table: String, column: String)] = []
+        switch mode {
+        case .create:
+          try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quotedSchema)")
+          for table in mirror.tables { try connection.execute(MirrorSchema.createTable(table)) }
+        case .update: break
+        case .migrate: tightened = try migrateTables(mirror)
+        }
+        for table in mirror.tables {
+          try copy(table, from: db, into: mode == .create ? table.name : nil)
+        }
+        if mode != .update {
+          for (table, column) in tightened {
+            try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
+          }
+          for table in mirror.tables {
+            for index in table.indexes {
+              try connection.execute(
+                index.replacing("CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")
+                  .replacing("CREATE UNIQUE INDEX ", with: "CREATE UNIQUE INDEX IF NOT EXISTS "))
+            }
+          }
+          try connection.execute(MirrorSchema.roundFunction)
+          for view in mirror.views { try connection.execute(MirrorSchema.createView(view.sql)) }
+          try connection.execute("CREATE TABLE IF NOT EXISTS meta (schema_version bigint NOT NULL)")
+          try connection.execute("DELETE FROM meta")
+          try connection.execute("INSERT INTO meta VALUES (\(SQLiteSchema.version))")
+        }
+        if postgis != nil { try PostGISRoutes.refresh(connection) }
+        if mode != .update { try connection.execute("ANALYZE") }
+        try connection.execute("COMMIT")
+      } catch {
+        try? connection.execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// `CREATE EXTENSION postgis` (`--postgis`), refused in one line when the role may not.
+  private func createExtension() throws {
+    do {
+      try connection.execute("CREATE EXTENSION IF NOT EXISTS postgis")
+    } catch let error as PGError where error.isPermission || error.sqlState == "0A000" || error.sqlState == "58P01" {
+      let why =
+        error.isPermission
+        ? "the role may not CREATE EXTENSION postgis (a superuser must, once: CREATE EXTENSION postgis)"
+        : "the server has no PostGIS (Debian: postgresql-15-postgis-3)"
+      throw PostgresTarget.failure(
+        "--postgis: \(why) on the PostgreSQL server of \(PostgresTarget.redacted(uri)) (\(error.message)); "
+          + "nothing was changed")
+    }
+  }
+
+  /// Brings the tables of an older store to the mirror's: views dropped (they are created again),
+  /// missing tables created, missing columns added (nullable until the rows are in: returned).
+  private func migrateTables(_ mirror: MirrorSchema) throws -> [(table: String, column: String)] {
+    for view in mirror.views { try connection.execute("DROP VIEW IF EXISTS \(view.name) CASCADE") }
+    let existing = try columns()
+    var tightened: [(table: String, column: String)] = []
+    for table in mirror.tables {
+      guard let have = existing[table.name] else {
+        try connection.execute(MirrorSchema.createTable(table))
+        continue
+      }
+      for column in table.columns where !have.contains(column.name) {
+        try connection.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.type.postgres)")
+        if let instant = MirrorSchema.instantColumn(column.name) {
+          try connection.execute(
+            "ALTER TABLE \(table.name) ADD COLUMN \(instant) timestamptz "
+              + "GENERATED ALWAYS AS (to_timestamp(\(column.name))) STORED")
+        }
+        if column.notNull { tightened.append((table.name, column.name)) }
+      }
+    }
+    return tightened
+  }
+
+  /// The columns of each table of the schema.
+  func columns() throws -> [String: Set<String>] {
+    var tables: [String: Set<String>] = [:]
+    for row in try connection.query(
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1", [schema])
+    {
+      if let table = row[0], let column = row[1] { tables[table, default: []].insert(column) }
+    }
+    return tables
+  }
+
+  /// Sends every row of `table` in the mirror: straight into the new table `target`, or through
+  /// a staging table into the existing one.
+  private func copy(_ table: MirrorSchema.Table, from db: SQLiteConnection, into target: String?) throws {
+    let names = table.columns.map(\.name)
+    let list = names.joined(separator: ", ")
+    let destination = target ?? "healthport_staging"
+    if target == nil {
+      try connection.execute(
+        "CREATE TEMP TABLE healthport_staging ("
+          + table.columns.map { "\($0.name) \($0.type.postgres)" }.joined(separator: ", ") + ") ON COMMIT DROP")
+    }
+    let writer = try PGCopyWriter(
+      connection: connection, sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary)")
+    let select = try db.prepare("SELECT \(list) FROM \(table.name)")
+    while try select.step() {
+      try writer.beginRow(fields: names.count)
+      for (index, column) in table.columns.enumerated() {
+        let position = Int32(index)
+        if select.isNull(position) {
+          writer.appendNull()
+          continue
+        }
+        switch column.type {
+        case .integer: writer.append(select.int64(position))
+        case .real: writer.append(select.double(position))
+        case .text, .bytes: writer.append(select.text(position) ?? "")
+        case .json: writer.append(json: select.text(position) ?? "")
+        }
+      }
+    }
+    try writer.finish()
+    guard target == nil else { return }
+    let key = table.key.joined(separator: ", ")
+    let matches = table.key.map { "s.\($0) = t.\($0)" }.joined(separator: " AND ")
+    try connection.execute(
+      "DELETE FROM \(table.name) AS t WHERE NOT EXISTS (SELECT 1 FROM healthport_staging AS s WHERE \(matches))")
+    let others = names.filter { !table.key.contains($0) }
+    let conflict =
+      others.isEmpty
+      ? "DO NOTHING"
+      : "DO UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        + " WHERE (" + others.map { "\(table.name).\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
+        + others.map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
+    try connection.execute(
+      "INSERT INTO \(table.name) (\(list)) SELECT \(list) FROM healthport_staging ON CONFLICT (\(key)) \(conflict)")
+    try connection.execute("DROP TABLE healthport_staging")
+  }
+
+  private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+}
