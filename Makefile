@@ -69,7 +69,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 bench: release
-	BENCH_NO_BUILD=1 bash Benchmarks/bench.sh
+	BENCH_NO_BUILD=1 bash Benchmarks/bench_all.sh
 	bash Benchmarks/bench_bundle.sh
 
 ## Fuzzes the XML, CSV and JSON Lines readers (libFuzzer + address sanitizer) for SECONDS each.

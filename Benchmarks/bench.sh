@@ -25,6 +25,8 @@
 #   BENCH_SMALL_MB=100   size of the second export, for the memory of steps at two sizes (0: skip)
 #   BENCH_RUNS=3         runs per command (the median counts), each beside a run of the floor
 #   BENCH_SEED=1         generator seed
+#   BENCH_GENERATOR=own  own: Benchmarks/generate_export.py; gen_export: ../shared/bench/gen_export.py
+#                        (BENCH_GEN_EXPORT=path to use another copy)
 #   BENCH_ONLY=a,b       run only the commands with these names (the floor and ceiling always run)
 #   BENCH_EXTRA='n:args;m:args'  extra commands, same "name:arguments" form as CMDS below
 #   BENCH_CEILING=0      skip the two-floors ceiling (it needs a second copy of the export)
@@ -90,7 +92,14 @@ if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
 fi
 
 # -- 2. the input
-GEN=Benchmarks/generate_export.py
+# BENCH_GENERATOR=own: Benchmarks/generate_export.py; gen_export: the second generator,
+# ../shared/bench/gen_export.py (Export Version 14; it writes no expected counts).
+case "${BENCH_GENERATOR:-own}" in
+  own) GEN=Benchmarks/generate_export.py ;;
+  gen_export) GEN="${BENCH_GEN_EXPORT:-../shared/bench/gen_export.py}" ;;
+  *) die "BENCH_GENERATOR must be own or gen_export, got '$BENCH_GENERATOR'" ;;
+esac
+[[ -f "$GEN" ]] || die "no generator at $GEN"
 gen_sum=$(sha256sum "$GEN" | cut -c1-16)
 
 # generate PATH.xml MB → PATH.xml, its expected counts and PATH.params (what it was generated
@@ -99,12 +108,17 @@ generate() {
   local path=$1 mb=$2 expected params_file=${1%.xml}.params
   expected="${path%.xml}.expected.json"
   [[ "$path" == "$IN" ]] && expected="$DIR/expected.json"
-  GEN_PARAMS="mb=$mb seed=$BENCH_SEED generator=$gen_sum"
+  GEN_PARAMS="mb=$mb seed=$BENCH_SEED generator=${BENCH_GENERATOR:-own}:$gen_sum"
   if [[ ! -s "$path" || ! -f "$params_file" || "$(cat "$params_file")" != "$GEN_PARAMS" ]]; then
     note "generating $path (~$mb MB, seed $BENCH_SEED)"
     rm -f "$params_file"
-    python3 "$GEN" --size-mb "$mb" --seed "$BENCH_SEED" -o "$path.tmp" --expected "$expected.tmp" \
-      || die "generation failed"
+    if [[ "${BENCH_GENERATOR:-own}" == gen_export ]]; then
+      python3 "$GEN" --mb "$mb" --version 14 --seed "$BENCH_SEED" -o "$path.tmp" || die "generation failed"
+      echo '{}' > "$expected.tmp"
+    else
+      python3 "$GEN" --size-mb "$mb" --seed "$BENCH_SEED" -o "$path.tmp" --expected "$expected.tmp" \
+        || die "generation failed"
+    fi
     mv -f "$path.tmp" "$path" && mv -f "$expected.tmp" "$expected" || die "cannot move the generated files"
     echo "$GEN_PARAMS" > "$params_file"
   else

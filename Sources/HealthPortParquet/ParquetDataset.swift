@@ -37,11 +37,12 @@ public struct ParquetLimits: Sendable {
   /// A row group closes at this many rows…
   public var rowGroupRows = 1_000_000
   /// …or this many encoded bytes.
-  public var rowGroupBytes = 32 << 20
+  public var rowGroupBytes = 16 << 20
   /// At most this many bytes buffered over all open files (every buffer of their open row
   /// groups, by capacity); beyond it the largest file is closed early (its partition starts a new
-  /// part file when it gets rows again).
-  public var bufferedBytes = 64 << 20
+  /// part file when it gets rows again). A 100 MB export already fills it, so the peak is the
+  /// same at every size (with 64 MiB: 69 MB at 100 MB, 99 MB at 1 GB).
+  public var bufferedBytes = 32 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
   public var openFiles = 128
   /// A page closes at this many values (ParquetFile's default is 1M).

@@ -140,7 +140,7 @@ struct AttributeParser {
       case .sourceVersion: parsed.sourceVersion = interner.intern(value.buffer)
       case .device:
         parsed.device = value.string
-        let (_, restStart) = DeviceString.split(value.buffer)
+        let restStart = DeviceString.split(value.buffer).restStart
         parsed.deviceProduct = deviceProduct(
           UnsafeBufferPointer(rebasing: value.buffer[restStart...]), device: DeviceString(parsed.device!))
       case .creationDate: parsed.creationDate = try Self.date(value, "creationDate", element)
@@ -177,7 +177,9 @@ struct AttributeParser {
     var sourceVersion: String?
     if let version = tag.sourceVersion { sourceVersion = Self.recent(&recentVersion, &interner, version) }
     var device: DeviceString?
-    if let rest = tag.deviceRest { device = DeviceString(address: tag.deviceAddress, rest: recordDeviceRest(rest)) }
+    if let rest = tag.deviceRest {
+      device = DeviceString(address: tag.deviceAddress, zeros: tag.deviceZeros, rest: recordDeviceRest(rest))
+    }
     var unit: String?
     if let bytes = tag.unit { unit = Self.recent(&recentUnit, &interner, bytes) }
     var value: String?
@@ -209,6 +211,7 @@ struct AttributeParser {
     var sourceName: UnsafeBufferPointer<UInt8>?
     var sourceVersion: UnsafeBufferPointer<UInt8>?
     var deviceAddress: UInt64?
+    var deviceZeros: UInt8 = 0
     var deviceRest: UnsafeBufferPointer<UInt8>?
     var unit: UnsafeBufferPointer<UInt8>?
     var creationDate: HealthDate?
@@ -233,9 +236,10 @@ struct AttributeParser {
         nameProduct = recordSourceProduct(bytes.buffer)
       case .sourceVersion: sourceVersion = bytes.buffer
       case .device:
-        let (address, restStart) = DeviceString.split(bytes.buffer)
+        let (address, zeros, restStart) = DeviceString.split(bytes.buffer)
         let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
         deviceAddress = address
+        deviceZeros = zeros
         deviceRest = rest
         deviceProduct = recordDeviceProduct(address: address, rest: rest)
       case .unit: unit = bytes.buffer
@@ -256,7 +260,8 @@ struct AttributeParser {
       attributes.recordValueRule, value: value, isNumber: valueIsNumber, unit: unit, type: recordType)
     return RecordTag(
       type: recordType, sourceName: recordSource, sourceVersion: sourceVersion, deviceAddress: deviceAddress,
-      deviceRest: deviceRest, unit: unit, creationDate: creationDate, startDate: start, endDate: end, value: value,
+      deviceZeros: deviceZeros, deviceRest: deviceRest, unit: unit, creationDate: creationDate, startDate: start,
+      endDate: end, value: value,
       extraAttributes: extras, sourceProduct: Self.product(deviceProduct, nameProduct))
   }
 

@@ -12,6 +12,8 @@ struct RecordTag {
   var sourceVersion: UnsafeBufferPointer<UInt8>?
   /// The device's address, when its string has the canonical head (``DeviceString/split(_:)``).
   var deviceAddress: UInt64?
+  /// The address's leading zeros (``DeviceString/addressZeros``).
+  var deviceZeros: UInt8 = 0
   /// The device string after its address (all of it without the canonical head); nil: no device.
   var deviceRest: UnsafeBufferPointer<UInt8>?
   var unit: UnsafeBufferPointer<UInt8>?

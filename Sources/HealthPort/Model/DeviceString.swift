@@ -7,10 +7,15 @@
 ///
 /// `<<HKDevice: 0x282e3a260>, name:iPhone, …>` differs from record to record only in the address,
 /// so the reader keeps one String per device and an integer per record, and ``text`` rebuilds
-/// the exact original. Strings not in that canonical form are kept whole in `rest`.
+/// the exact original. An address written with leading zeros (`0x0282e3a260`) keeps their count
+/// in ``addressZeros``, so its records share the rest too. Strings not in that canonical form are
+/// kept whole in `rest`.
 public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   /// The address, when the string has the canonical `<<HKDevice: 0x…` head.
   public var address: UInt64?
+  /// How many `0` digits the address was written with before its shortest hex form (0 nearly
+  /// always). Declared after the address, so it takes the padding there and the struct stays 32 bytes.
+  public var addressZeros: UInt8 = 0
   /// What follows the address (everything, when `address` is nil).
   public var rest: String
 
@@ -28,25 +33,27 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   }
 
   init(bytes: UnsafeBufferPointer<UInt8>, rest makeRest: (UnsafeBufferPointer<UInt8>) -> String) {
-    let (address, restStart) = Self.split(bytes)
+    let (address, zeros, restStart) = Self.split(bytes)
     self.address = address
+    addressZeros = zeros
     rest = makeRest(UnsafeBufferPointer(rebasing: bytes[restStart...]))
   }
 
-  public init(address: UInt64?, rest: String) {
+  public init(address: UInt64?, zeros: UInt8 = 0, rest: String) {
     self.address = address
+    addressZeros = address == nil ? 0 : zeros
     self.rest = rest
   }
 
-  /// The address and where the rest starts, for the canonical form: `<<HKDevice: 0x`, 1–16
-  /// lowercase hex digits without a leading zero, then `>`. Otherwise (nil, 0).
-  static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64?, Int) {
+  /// The address, the count of its leading zeros and where the rest starts, for the canonical
+  /// form: `<<HKDevice: 0x`, 1–16 lowercase hex digits, then `>`. Otherwise (nil, 0, 0).
+  static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (address: UInt64?, zeros: UInt8, restStart: Int) {
     let headCount = Self.headCount
-    guard bytes.count > headCount + 1, let base = bytes.baseAddress else { return (nil, 0) }
+    guard bytes.count > headCount + 1, let base = bytes.baseAddress else { return (nil, 0, 0) }
     let raw = UnsafeRawPointer(base)
     guard raw.loadUnaligned(as: UInt64.self).littleEndian == Self.headFirstWord,
       raw.loadUnaligned(fromByteOffset: 6, as: UInt64.self).littleEndian == Self.headSecondWord
-    else { return (nil, 0) }
+    else { return (nil, 0, 0) }
     var index = headCount
     var value: UInt64 = 0
     let end = min(bytes.count, headCount + 16)
@@ -67,10 +74,21 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
       index += 1
     }
     let digits = index - headCount
-    guard digits > 0, index < bytes.count, base[index] == UInt8(ascii: ">"),
-      digits == 1 || base[headCount] != UInt8(ascii: "0")
-    else { return (nil, 0) }
-    return (value, index)
+    guard digits > 0, index < bytes.count, base[index] == UInt8(ascii: ">") else { return (nil, 0, 0) }
+    return (value, UInt8(truncatingIfNeeded: digits - Self.hexDigitCount(value)), index)
+  }
+
+  /// The digits of `value` in its shortest hex form (1 for zero).
+  @inline(__always)
+  static func hexDigitCount(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 3) / 4) }
+
+  /// Appends the address as written: `zeros` leading zeros, then its shortest hex form.
+  @inline(__always)
+  static func appendHex<Out: ByteAppender & ~Copyable>(_ address: UInt64, zeros: UInt8, to out: inout Out) {
+    if zeros != 0 {
+      for _ in 0..<zeros { out.append(UInt8(ascii: "0")) }
+    }
+    appendHex(address, to: &out)
   }
 
   /// The string exactly as written.
@@ -84,7 +102,7 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   public func append(to bytes: inout [UInt8]) {
     if let address {
       Self.headText.withUTF8Buffer { bytes.append(contentsOf: $0) }
-      Self.appendHex(address, to: &bytes)
+      Self.appendHex(address, zeros: addressZeros, to: &bytes)
     }
     bytes.append(contentsOf: rest.utf8)
   }

@@ -103,16 +103,16 @@ public enum CSVEncoding {
   /// head and address never need quoting, its shared rest may (it holds commas).
   public static func appendField<Out: ByteAppender & ~Copyable>(_ device: DeviceString?, to out: inout Out) {
     guard let device else { return }
-    device.rest.withUTF8Bytes { appendDevice(address: device.address, rest: $0, to: &out) }
+    device.rest.withUTF8Bytes { appendDevice(address: device.address, zeros: device.addressZeros, rest: $0, to: &out) }
   }
 
   /// The same from a device string's address and the bytes of its rest (``DeviceString/split(_:)``).
   @inline(__always)
   static func appendDevice<Out: ByteAppender & ~Copyable>(
-    address: UInt64?, rest: UnsafeBufferPointer<UInt8>, to out: inout Out
+    address: UInt64?, zeros: UInt8, rest: UnsafeBufferPointer<UInt8>, to out: inout Out
   ) {
     let quoted = needsQuotes(rest) || (address == nil && rest.isEmpty)
-    appendDevice(address: address, quoted: quoted, to: &out) { out in
+    appendDevice(address: address, zeros: zeros, quoted: quoted, to: &out) { out in
       if quoted { appendDoublingQuotes(rest, to: &out) } else { out.append(bytes: rest) }
     }
   }
@@ -122,12 +122,12 @@ public enum CSVEncoding {
   /// when `quoted`: the writers cache that encoding per device).
   @inline(__always)
   static func appendDevice<Out: ByteAppender & ~Copyable>(
-    address: UInt64?, quoted: Bool, to out: inout Out, rest appendRest: (inout Out) -> Void
+    address: UInt64?, zeros: UInt8, quoted: Bool, to out: inout Out, rest appendRest: (inout Out) -> Void
   ) {
     if quoted { out.append(quote) }
     if let address {
       out.append("<<HKDevice: 0x")
-      DeviceString.appendHex(address, to: &out)
+      DeviceString.appendHex(address, zeros: zeros, to: &out)
     }
     appendRest(&out)
     if quoted { out.append(quote) }

@@ -55,7 +55,9 @@ struct CSVRecordFields {
     if let version = tag.sourceVersion { CSVEncoding.appendField(version, to: &out) }
     out.append(CSVEncoding.comma)
     Self.append(tag.sourceProduct, &sourceProduct, to: &out)
-    if let rest = tag.deviceRest { appendDevice(address: tag.deviceAddress, rest: rest, to: &out) }
+    if let rest = tag.deviceRest {
+      appendDevice(address: tag.deviceAddress, zeros: tag.deviceZeros, rest: rest, to: &out)
+    }
     out.append(CSVEncoding.comma)
     if let unit = tag.unit { CSVEncoding.appendField(unit, to: &out) }
     out.append(CSVEncoding.comma)
@@ -64,8 +66,10 @@ struct CSVRecordFields {
   /// A device from its address and the bytes of its rest, the rest's encoding kept while the
   /// next Records' rests have the same bytes (its ~170 bytes compared rather than scanned).
   @inline(__always)
-  private mutating func appendDevice(address: UInt64?, rest: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
-    guard let address else { return CSVEncoding.appendDevice(address: nil, rest: rest, to: &out) }
+  private mutating func appendDevice(
+    address: UInt64?, zeros: UInt8, rest: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer
+  ) {
+    guard let address else { return CSVEncoding.appendDevice(address: nil, zeros: 0, rest: rest, to: &out) }
     if !deviceRest.holds(rest) {
       // The field is quoted when the rest needs it; the stored rest has its quotes doubled then.
       let quoted = CSVEncoding.needsQuotes(rest)
@@ -73,14 +77,16 @@ struct CSVRecordFields {
       if quoted { CSVEncoding.appendDoublingQuotes(rest, to: &escaped) } else { escaped.append(contentsOf: rest) }
       escaped.withUnsafeBufferPointer { deviceRest.store(rest, encoded: $0, flag: quoted) }
     }
-    CSVEncoding.appendDevice(address: address, quoted: deviceRest.flag, to: &out) { deviceRest.append(to: &$0) }
+    CSVEncoding.appendDevice(address: address, zeros: zeros, quoted: deviceRest.flag, to: &out) {
+      deviceRest.append(to: &$0)
+    }
   }
 
   /// A device string: `"<<HKDevice: 0x…` with the address, then the shared rest, encoded once
   /// per run of the same rest.
   @inline(__always)
   private mutating func appendDevice(_ device: DeviceString, to out: inout ByteBuffer) {
-    device.rest.withUTF8Bytes { appendDevice(address: device.address, rest: $0, to: &out) }
+    device.rest.withUTF8Bytes { appendDevice(address: device.address, zeros: device.addressZeros, rest: $0, to: &out) }
   }
 
 }

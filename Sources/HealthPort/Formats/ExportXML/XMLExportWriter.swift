@@ -118,7 +118,7 @@ struct XMLEmitter: ElementEmitter, ~Copyable {
     open(name)
     if let address = device.address {
       out.append("&lt;&lt;HKDevice: 0x")
-      DeviceString.appendHex(address, to: &out)
+      DeviceString.appendHex(address, zeros: device.addressZeros, to: &out)
     }
     strings.append(device.rest, to: &out, encode: Self.escape)
     out.append(UInt8(ascii: "\""))

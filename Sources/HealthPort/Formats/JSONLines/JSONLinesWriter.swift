@@ -267,17 +267,19 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
   }
 
   mutating func attribute(_ name: Name, _ device: DeviceString) {
-    device.rest.withUTF8Bytes { deviceAttribute(name, address: device.address, rest: $0) }
+    device.rest.withUTF8Bytes { deviceAttribute(name, address: device.address, zeros: device.addressZeros, rest: $0) }
   }
 
   /// A device string from its address and the bytes of its rest, the rest's escaping kept while
   /// the next Records' rests have the same bytes.
   @inline(__always)
-  private mutating func deviceAttribute(_ name: Name, address: UInt64?, rest: UnsafeBufferPointer<UInt8>) {
+  private mutating func deviceAttribute(
+    _ name: Name, address: UInt64?, zeros: UInt8, rest: UnsafeBufferPointer<UInt8>
+  ) {
     key(name)
     if let address {
       out.append("<<HKDevice: 0x")
-      DeviceString.appendHex(address, to: &out)
+      DeviceString.appendHex(address, zeros: zeros, to: &out)
     }
     if deviceRest.holds(rest) {
       deviceRest.append(to: &out)
@@ -297,7 +299,9 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
     attribute("type", bytes: tag.type)
     attribute("sourceName", bytes: tag.sourceName)
     if let version = tag.sourceVersion { attribute("sourceVersion", bytes: version) }
-    if let rest = tag.deviceRest { deviceAttribute("device", address: tag.deviceAddress, rest: rest) }
+    if let rest = tag.deviceRest {
+      deviceAttribute("device", address: tag.deviceAddress, zeros: tag.deviceZeros, rest: rest)
+    }
     if let unit = tag.unit { attribute("unit", bytes: unit) }
     attribute("creationDate", tag.creationDate)
     attribute("startDate", tag.startDate)
