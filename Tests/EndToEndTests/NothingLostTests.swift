@@ -101,4 +101,94 @@ struct NothingLostTests {
       fromCSV.stderr.contains("warning: removed 3 control character(s) that XML 1.0 forbids"),
       "stderr: \(fromCSV.stderr)")
   }
+
+  /// The sample bundle as a folder, with one real ECG and two files that are not ECGs in its
+  /// `electrocardiograms/` folder.
+  static func bundleWithStrayECGFiles(in directory: URL) throws -> URL {
+    let unzip = try Harness.runTool(
+      "/usr/bin/unzip", ["-q", Harness.samples.appendingPathComponent("export.zip").path, "-d", directory.path])
+    #expect(unzip.status == 0, "\(unzip.output)")
+    let folder = directory.appendingPathComponent("apple_health_export")
+    let ecgs = folder.appendingPathComponent("electrocardiograms")
+    try FileManager.default.createDirectory(at: ecgs, withIntermediateDirectories: true)
+    let real =
+      "Name,Ann\nDate of Birth,\"Jun 12, 2006\"\nRecorded Date,2023-03-04 20:55:07 -0500\n"
+      + "Sample Rate,512 hertz\n\nLead,Lead I\nUnit,µV\n\n-107.825\n-121.163\n3.5\n"
+    try Data(real.utf8).write(to: ecgs.appendingPathComponent("ecg_2023-03-04.csv"))
+    try Data("bs\n".utf8).write(to: ecgs.appendingPathComponent("ecg_bs.csv"))
+    try Data("123\n456\n".utf8).write(to: ecgs.appendingPathComponent("ecg_digits.csv"))
+    return folder
+  }
+
+  @Test(
+    "a file in electrocardiograms/ without an ECG header is left out with a warning",
+    arguments: ["1", "2"])
+  func ecgHeaderRequired(threads: String) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let folder = try Self.bundleWithStrayECGFiles(in: directory)
+    let environment = ["HEALTHPORT_THREADS": threads]
+    for extra in [[], ["--skip-invalid"]] {
+      let info = try Harness.run(["info", folder.path, "--format", "json"] + extra, environment: environment)
+      #expect(info.status == 0, "stderr: \(info.stderr)")
+      let summary = try Harness.json(info.stdout) as? [String: Any]
+      #expect(summary?["ecgRecordingCount"] as? Int == 1, "\(extra)")
+      #expect(summary?["ecgSampleCount"] as? Int == 3, "\(extra)")
+      let warnings = (summary?["warnings"] as? [String]) ?? []
+      #expect(
+        warnings.contains {
+          $0.hasPrefix("2 file(s) in electrocardiograms/ without an ECG header") && $0.contains("left out")
+            && $0.contains("ecg_bs.csv") && $0.contains("ecg_digits.csv")
+        }, "\(warnings)")
+    }
+    let jsonl = directory.appendingPathComponent("out.jsonl").path
+    let converted = try Harness.run(["convert", folder.path, "--to", "jsonl", "-o", jsonl], environment: environment)
+    #expect(converted.status == 0, "stderr: \(converted.stderr)")
+    #expect(converted.stderr.contains("without an ECG header"), "stderr: \(converted.stderr)")
+    let text = try String(contentsOfFile: jsonl, encoding: .utf8)
+    let ecgLines = text.split(separator: "\n").filter { $0.contains(#""kind":"ecg""#) }
+    #expect(ecgLines.count == 1 && ecgLines.first?.contains("ecg_2023-03-04.csv") == true, "\(ecgLines)")
+  }
+
+  @Test("a bundle written back keeps a file without an ECG header byte for byte")
+  func ecgWithoutHeaderCopied() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let folder = try Self.bundleWithStrayECGFiles(in: directory)
+    // The same bundle as a zip (read as a stream of members, not as files).
+    let zipped = directory.appendingPathComponent("in.zip").path
+    let makeZip = """
+      import sys, zipfile, os
+      folder, path = sys.argv[1], sys.argv[2]
+      with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+          for base, _, files in sorted(os.walk(folder)):
+              for name in sorted(files):
+                  full = os.path.join(base, name)
+                  z.write(full, os.path.relpath(full, os.path.dirname(folder)))
+      print("made")
+      """
+    _ = try Self.python(makeZip, [folder.path, zipped])
+    let compare = """
+      import sys, zipfile, os
+      folder, path = sys.argv[1], sys.argv[2]
+      with zipfile.ZipFile(path) as z:
+          for name in ("ecg_2023-03-04.csv", "ecg_bs.csv", "ecg_digits.csv"):
+              data = z.read("apple_health_export/electrocardiograms/" + name)
+              assert data == open(os.path.join(folder, "electrocardiograms", name), "rb").read(), name
+      print("same")
+      """
+    for (index, input) in [folder.path, zipped].enumerated() {
+      let zip = directory.appendingPathComponent("out\(index).zip").path
+      let result = try Harness.run(["convert", input, "--to", "zip", "-o", zip])
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+      #expect(result.stderr.contains("(copied as they are)"), "\(input) stderr: \(result.stderr)")
+      #expect(try Self.python(compare, [folder.path, zip]).contains("same"), "\(input)")
+      // As members, in JSON Lines: the two are `other` members, the recording an `ecg`.
+      let lines = try Harness.run(["convert", input, "--to", "jsonl"])
+      #expect(lines.status == 0, "stderr: \(lines.stderr)")
+      let text = lines.stdoutText
+      #expect(text.components(separatedBy: #""kind":"ecg""#).count == 2, "\(input)")
+      #expect(text.contains(#"ecg_bs.csv","type":"other""#), "\(input)")
+    }
+  }
 }

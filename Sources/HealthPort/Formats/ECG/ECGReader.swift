@@ -52,6 +52,7 @@ struct ECGReader {
       try state.take(line)
       state.verbatim = false
     }
+    try state.requireHeader()
     try deliver()
     verbatim = state.verbatim
     return state.samples
@@ -73,6 +74,14 @@ struct ECGReader {
   }
 }
 
+/// A file in an `electrocardiograms/` folder that does not begin with an ECG header (a block of
+/// `key,value` lines before the samples): not a recording. Thrown before any of it is handed on;
+/// the reader leaves the file out with a warning (a bundle written back copies it as it is).
+struct NotAnECG: Error {
+  /// Where it was read.
+  let displayName: String
+}
+
 /// The line-by-line state of an ECG file.
 private struct ECGLineState {
   var recording: ECGRecording
@@ -86,6 +95,9 @@ private struct ECGLineState {
   var separatorLine = 0
   /// False once a line would not come back from ``ECGLayout`` as it was read.
   var verbatim = true
+  /// Header lines of the `key,value` form (Apple's files have eight or more; the first, `Name`,
+  /// may have no comma).
+  var keyValueLines = 0
 
   init(recording: ECGRecording) {
     self.recording = recording
@@ -101,8 +113,13 @@ private struct ECGLineState {
       if inSamples { verbatim = false } else { recording.headerBytes += raw + [0x0A] }
       return
     }
-    guard String(validatingUTF8: line) != nil else { throw located("the line is not valid UTF-8") }
+    guard String(validatingUTF8: line) != nil else {
+      // Bytes that are not text before any header line: not an ECG at all.
+      if !inSamples, keyValueLines == 0 { throw NotAnECG(displayName: recording.displayName) }
+      throw located("the line is not valid UTF-8")
+    }
     if let sample = try sampleText(line) {
+      if !inSamples { try requireHeader() }
       // A run of digits too long for a Double would be stored as infinity.
       guard Double(sample)?.isFinite == true else {
         throw located("the sample has \(sample.utf8.count) characters: it is too large to be a voltage")
@@ -118,6 +135,13 @@ private struct ECGLineState {
       throw located("'\(String(decoding: line, as: UTF8.self))' is not a sample value (a number)")
     }
     recording.header.append(try headerLine(line))
+    if line.contains(0x2C) { keyValueLines += 1 }
+  }
+
+  /// Throws ``NotAnECG`` unless the lines read so far began with a header: a file whose first
+  /// line is a sample, or whose lines hold no `key,value` pair, is not a recording.
+  func requireHeader() throws {
+    if keyValueLines == 0 { throw NotAnECG(displayName: recording.displayName) }
   }
 
   /// The sample on `line` with `.` as its separator, nil when the line is not a number.
