@@ -191,4 +191,90 @@ struct NothingLostTests {
       #expect(text.contains(#"ecg_bs.csv","type":"other""#), "\(input)")
     }
   }
+
+  /// The sample export with text put into Records (with and without children), a MetadataEntry,
+  /// a Correlation and a Workout; the layout stays the Health app's.
+  static let exportWithText = """
+    import re, sys
+    text = open(sys.argv[1], encoding="utf-8").read()
+    steps = [m for m in re.finditer(r'<Record type="HKQuantityTypeIdentifierStepCount"[^>]*/>', text)]
+    for n, m in reversed(list(enumerate(steps[:40]))):
+        tag = m.group(0)
+        text = text[:m.start()] + tag[:-2] + ">step " + str(n) + " &amp; &lt;b&gt;</Record>" + text[m.end():]
+    def first(pattern, insert):
+        global text
+        m = re.search(pattern, text)
+        text = text[:m.end()] + insert + text[m.end():]
+    first(r'<Record type="HKQuantityTypeIdentifierHeartRate"[^>]*">', "beats")
+    first(r'<Correlation [^>]*>', "pressure")
+    first(r'<Workout [^>]*>', "a run")
+    m = re.search(r'<MetadataEntry [^>]*/>', text)
+    text = text[:m.start()] + m.group(0)[:-2] + ">meta</MetadataEntry>" + text[m.end():]
+    open(sys.argv[2], "w", encoding="utf-8").write(text)
+    """
+
+  /// The text of every Record, Correlation, Workout and MetadataEntry, in document order, as
+  /// Python reads it: from an export XML (its text runs that are not blank, joined) or from
+  /// healthport's JSON Lines or JSON (`text`). One line each: `Element<TAB>text`, as JSON.
+  static let textsOf = """
+    import json, sys, zipfile, xml.etree.ElementTree as ET
+    kinds = {"Record", "Correlation", "Workout", "MetadataEntry"}
+    path = sys.argv[1]
+    found = []
+    if path.endswith(".xml"):
+        def walk(el):
+            if el.tag in kinds:
+                runs = [el.text or ""] + [c.tail or "" for c in el]
+                kept = "".join(r for r in runs if r.strip())
+                if kept:
+                    found.append((el.tag, kept))
+            for c in el:
+                walk(c)
+        walk(ET.parse(path).getroot())
+    else:
+        def walk(obj):
+            if isinstance(obj, dict):
+                if obj.get("element") in kinds and "text" in obj:
+                    found.append((obj["element"], obj["text"]))
+                for v in obj.values():
+                    walk(v)
+            elif isinstance(obj, list):
+                for v in obj:
+                    walk(v)
+        if path.endswith(".json"):
+            walk(json.load(open(path, encoding="utf-8")))
+        else:
+            for line in open(path, encoding="utf-8"):
+                walk(json.loads(line))
+    print(json.dumps(found))
+    """
+
+  @Test("text inside Record, Correlation, Workout and MetadataEntry is kept in XML, JSON Lines and JSON")
+  func textKept() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("text.xml").path
+    _ = try Self.python(Self.exportWithText, [Harness.samples.appendingPathComponent("export.xml").path, input])
+    let expected = try Self.python(Self.textsOf, [input])
+    #expect(expected.contains(#"["Record", "step 0 & <b>"]"#) && expected.contains(#"["Workout", "a run"#))
+    #expect(expected.components(separatedBy: "], [").count == 31, "\(expected)")
+
+    // One parser, and two with small ranges (top-level Records then go to the writer as tags).
+    let parallel = ["HEALTHPORT_THREADS": "2", "HEALTHPORT_RANGE_BYTES": "4096"]
+    for (name, environment) in [("one", ["HEALTHPORT_THREADS": "1"]), ("two", parallel)] {
+      for format in ["jsonl", "json", "xml"] {
+        let output = directory.appendingPathComponent("\(name).\(format)").path
+        let result = try Harness.run(["convert", input, "--to", format, "-o", output], environment: environment)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try Self.python(Self.textsOf, [output]) == expected, "\(name) --to \(format)")
+      }
+    }
+    // Back from JSON Lines and JSON to XML: the same texts.
+    for format in ["jsonl", "json"] {
+      let back = directory.appendingPathComponent("back-\(format).xml").path
+      let from = directory.appendingPathComponent("one.\(format)").path
+      #expect(try Harness.run(["convert", from, "--to", "xml", "-o", back]).status == 0)
+      #expect(try Self.python(Self.textsOf, [back]) == expected, "\(format) → xml")
+    }
+  }
 }

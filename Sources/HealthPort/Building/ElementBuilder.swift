@@ -70,6 +70,7 @@ final class ElementBuilder {
   /// built as a pending Record's are, wait in `tagChildren` for its end tag.
   private var hasPendingTag = false
   private var tagChildren: [Record.Child] = []
+  private var tagText: String?
   /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
   /// top-level Records are not built: their attributes are checked as building checks them,
   /// and they and their elements are counted into the tally.
@@ -141,6 +142,7 @@ final class ElementBuilder {
   private func dropPendingTag() {
     hasPendingTag = false
     tagChildren = []
+    tagText = nil
   }
 
   private var resuming = false
@@ -246,7 +248,8 @@ final class ElementBuilder {
     if stack.isEmpty, hasPendingTag {
       hasPendingTag = false
       defer { if !tagChildren.isEmpty { tagChildren.removeAll(keepingCapacity: true) } }
-      try tagWorker!.endRecord(children: tagChildren)
+      let text = tagText.take()
+      try tagWorker!.endRecord(children: tagChildren, text: text)
       return
     }
     if stack.isEmpty, hasPendingRecord {
@@ -295,10 +298,41 @@ final class ElementBuilder {
       inText = true
       ignoredTextCount += 1
     }
-    if case .node(var node, let role) = stack.last {
-      stack[stack.count - 1] = .placeholder
-      node.text = (node.text ?? "") + bytes.string
-      stack[stack.count - 1] = .node(node, role)
+    if !tallied.isEmpty { return }
+    let piece = bytes.string
+    guard let last = stack.indices.last else {
+      // The text of the pending top-level Record.
+      if hasPendingTag {
+        tagText = (tagText ?? "") + piece
+      } else if hasPendingRecord {
+        pendingRecord!.text = (pendingRecord!.text ?? "") + piece
+      }
+      return
+    }
+    // The payload is moved out of the stack first, so that its text grows in place.
+    switch stack[last] {
+    case .node(var node, let role):
+      stack[last] = .placeholder
+      node.text = (node.text ?? "") + piece
+      stack[last] = .node(node, role)
+    case .record(var record):
+      stack[last] = .placeholder
+      record.text = (record.text ?? "") + piece
+      stack[last] = .record(record)
+    case .correlation(var correlation):
+      stack[last] = .placeholder
+      correlation.text = (correlation.text ?? "") + piece
+      stack[last] = .correlation(correlation)
+    case .workout(var workout):
+      stack[last] = .placeholder
+      workout.text = (workout.text ?? "") + piece
+      stack[last] = .workout(workout)
+    case .metadata(var entry):
+      stack[last] = .placeholder
+      entry.text = (entry.text ?? "") + piece
+      stack[last] = .metadata(entry)
+    default:
+      break
     }
   }
 
