@@ -103,6 +103,7 @@ final class ElementBuilder {
   func startElement<Attributes: ElementAttributes>(_ name: ByteView, attributes xml: Attributes) throws {
     depth += 1
     inText = false
+    runBytes = 0
     if depth > Self.maximumDepth {
       // Not skippable: the damage may go on for as long as the input.
       throw ExportLimitError(message: "elements are nested deeper than \(Self.maximumDepth) levels")
@@ -236,6 +237,7 @@ final class ElementBuilder {
   func endElement(_ name: ByteView) throws {
     depth -= 1
     inText = false
+    runBytes = 0
     if skipping {
       if depth == 1 { skipping = false }
       return
@@ -298,42 +300,78 @@ final class ElementBuilder {
       inText = true
       ignoredTextCount += 1
     }
-    if !tallied.isEmpty { return }
+    // Counted whether or not the text is kept (a tallied Record, text between elements).
+    runBytes += bytes.buffer.count
+    if !tallied.isEmpty { return try checkTextLength(runBytes) }
     let piece = bytes.string
+    var length = runBytes
     guard let last = stack.indices.last else {
       // The text of the pending top-level Record.
       if hasPendingTag {
-        tagText = (tagText ?? "") + piece
+        length = Self.append(piece, to: &tagText)
       } else if hasPendingRecord {
-        pendingRecord!.text = (pendingRecord!.text ?? "") + piece
+        length = Self.append(piece, to: &pendingRecord!.text)
       }
-      return
+      return try checkTextLength(max(length, runBytes))
     }
     // The payload is moved out of the stack first, so that its text grows in place.
     switch stack[last] {
     case .node(var node, let role):
       stack[last] = .placeholder
-      node.text = (node.text ?? "") + piece
+      length = Self.append(piece, to: &node.text)
       stack[last] = .node(node, role)
     case .record(var record):
       stack[last] = .placeholder
-      record.text = (record.text ?? "") + piece
+      length = Self.append(piece, to: &record.text)
       stack[last] = .record(record)
     case .correlation(var correlation):
       stack[last] = .placeholder
-      correlation.text = (correlation.text ?? "") + piece
+      length = Self.append(piece, to: &correlation.text)
       stack[last] = .correlation(correlation)
     case .workout(var workout):
       stack[last] = .placeholder
-      workout.text = (workout.text ?? "") + piece
+      length = Self.append(piece, to: &workout.text)
       stack[last] = .workout(workout)
     case .metadata(var entry):
       stack[last] = .placeholder
-      entry.text = (entry.text ?? "") + piece
+      length = Self.append(piece, to: &entry.text)
       stack[last] = .metadata(entry)
     default:
       break
     }
+    try checkTextLength(max(length, runBytes))
+  }
+
+  /// The bytes of the text run being read (since the last start or end tag).
+  private var runBytes = 0
+
+  /// The most text one element may hold, in UTF-8 bytes (docs/errors.md, "Limits").
+  static let maximumTextBytes = 16 << 20
+
+  /// Appends `piece` in place (a text of many pieces costs their length, not its square);
+  /// returns the text's length in UTF-8 bytes.
+  @inline(__always)
+  private static func append(_ piece: String, to text: inout String?) -> Int {
+    if text == nil {
+      text = piece
+    } else {
+      text!.append(piece)
+    }
+    return text!.utf8.count
+  }
+
+  /// Stops at an element whose text is over ``maximumTextBytes``: an error, or with
+  /// `--skip-invalid` the top-level element holding it is skipped.
+  private func checkTextLength(_ length: Int) throws {
+    guard length > Self.maximumTextBytes else { return }
+    let message = "the text of one element is over \(Self.maximumTextBytes >> 20) MiB (healthport's limit)"
+    guard skipInvalid, depth > 1 else { throw ExportLimitError(message: message) }
+    onSkip(message)
+    skipping = true
+    stack.removeAll(keepingCapacity: true)
+    pendingRecord = nil
+    dropPendingTag()
+    tallied.removeAll(keepingCapacity: true)
   }
 
   /// Whether the sink wants this top-level element built.
