@@ -56,4 +56,50 @@ struct BoundedInputTests {
     }
     #expect(texts == [size])
   }
+
+  /// Three StepCount Records (5, 1, 2 steps), the middle one holding `count` children `<a/>` (with
+  /// `attribute` bytes of attribute value each, when not 0), one a line.
+  static func exportWithChildren(_ count: Int, attribute: Int = 0, at url: URL) throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    text += " " + record + "\"5\"/>\n " + record + "\"1\">\n"
+    let child = attribute == 0 ? "<a/>\n" : "<a v=\"" + String(repeating: "v", count: attribute) + "\"/>\n"
+    text += String(repeating: child, count: count)
+    text += " </Record>\n " + record + "\"2\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("one element holds at most 1,000,000 elements: exit 65 at the one over, skippable")
+  func elementCountCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("over.xml")
+    try Self.exportWithChildren(1_000_001, at: over)
+    let info = try Harness.run(["info", over.path])
+    #expect(info.status == 65, "stderr: \(info.stderr)")
+    // The 1,000,001st child is on line 4 + 1,000,001.
+    #expect(
+      info.stderr.contains(
+        "\(over.path):1000005:3: error: one element holds over 1,000,000 elements (healthport's limit)"),
+      "stderr: \(info.stderr)")
+    let steps = try Harness.run(["steps", over.path, "--skip-invalid", "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,7,2"), "\(steps.stdoutText)")
+    // At the limit: read.
+    let at = directory.appendingPathComponent("at.xml")
+    try Self.exportWithChildren(1_000_000, at: at)
+    let read = try Harness.run(["info", at.path, "--format", "json"])
+    #expect(read.status == 0, "stderr: \(read.stderr)")
+  }
+
+  @Test("one element is at most 64 MiB: exit 65 where it goes over", .stress)
+  func elementSizeCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("big.xml")
+    // 33,000 children of 2,048 bytes of attribute value (and 3 of names): over 64 MiB inside.
+    try Self.exportWithChildren(33_000, attribute: 2048, at: over)
+    let info = try Harness.run(["info", over.path])
+    #expect(info.status == 65, "stderr: \(info.stderr)")
+    #expect(info.stderr.contains("error: one element is over 64 MiB (healthport's limit)"), "stderr: \(info.stderr)")
+  }
 }

@@ -109,6 +109,13 @@ final class ElementBuilder {
       throw ExportLimitError(message: "elements are nested deeper than \(Self.maximumDepth) levels")
     }
     if skipping { return }
+    if depth == 2 {
+      elementsInside = 0
+      bytesInside = 0
+    } else if depth > 2 {
+      try countInside(name, xml)
+      if skipping { return }  // over a limit: the top-level element is skipped
+    }
     guard skipInvalid, depth > 1 else { return try start(name, xml) }
     do {
       try start(name, xml)
@@ -302,6 +309,13 @@ final class ElementBuilder {
     }
     // Counted whether or not the text is kept (a tallied Record, text between elements).
     runBytes += bytes.buffer.count
+    if depth > 1 {
+      bytesInside += bytes.buffer.count
+      if bytesInside > Self.maximumElementBytes {
+        try overLimit("one element is over \(Self.maximumElementBytes >> 20) MiB (healthport's limit)")
+        if skipping { return }
+      }
+    }
     if !tallied.isEmpty { return try checkTextLength(runBytes) }
     let piece = bytes.string
     var length = runBytes
@@ -344,6 +358,27 @@ final class ElementBuilder {
 
   /// The bytes of the text run being read (since the last start or end tag).
   private var runBytes = 0
+  /// The elements inside the top-level element being read, and the bytes of their names,
+  /// attributes and text (and of its own text).
+  private var elementsInside = 0
+  private var bytesInside = 0
+
+  /// The most elements one top-level element may hold, and the most bytes (docs/errors.md).
+  static let maximumElementsInside = 1_000_000
+  static let maximumElementBytes = 64 << 20
+
+  private func countInside<Attributes: ElementAttributes>(_ name: ByteView, _ xml: Attributes) throws {
+    elementsInside += 1
+    var bytes = name.buffer.count
+    for index in 0..<xml.count { bytes += xml.name(at: index).buffer.count + xml.value(at: index).buffer.count }
+    bytesInside += bytes
+    if elementsInside > Self.maximumElementsInside {
+      try overLimit(
+        "one element holds over \(NumberText.grouped(Self.maximumElementsInside)) elements (healthport's limit)")
+    } else if bytesInside > Self.maximumElementBytes {
+      try overLimit("one element is over \(Self.maximumElementBytes >> 20) MiB (healthport's limit)")
+    }
+  }
 
   /// The most text one element may hold, in UTF-8 bytes (docs/errors.md, "Limits").
   static let maximumTextBytes = 16 << 20
@@ -364,7 +399,11 @@ final class ElementBuilder {
   /// `--skip-invalid` the top-level element holding it is skipped.
   private func checkTextLength(_ length: Int) throws {
     guard length > Self.maximumTextBytes else { return }
-    let message = "the text of one element is over \(Self.maximumTextBytes >> 20) MiB (healthport's limit)"
+    try overLimit("the text of one element is over \(Self.maximumTextBytes >> 20) MiB (healthport's limit)")
+  }
+
+  /// An error, or with `--skip-invalid` (inside a top-level element) a skip of that element.
+  private func overLimit(_ message: String) throws {
     guard skipInvalid, depth > 1 else { throw ExportLimitError(message: message) }
     onSkip(message)
     skipping = true
