@@ -102,4 +102,32 @@ struct BoundedInputTests {
     #expect(info.status == 65, "stderr: \(info.stderr)")
     #expect(info.stderr.contains("error: one element is over 64 MiB (healthport's limit)"), "stderr: \(info.stderr)")
   }
+
+  @Test("an ECG line and the text of a GPX element are capped at 16 MiB: exit 65 at their line")
+  func sideFileCaps() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = (16 << 20) + 100
+    let ecg = directory.appendingPathComponent("ecg_2023-03-04.csv")
+    let header = "Name,Ann\nRecorded Date,2023-03-04 20:55:07 -0500\nSample Rate,512 hertz\n\n-1.5\n"
+    try Data((header + String(repeating: "1", count: over) + "\n").utf8).write(to: ecg)
+    let gpx = directory.appendingPathComponent("route_2024-09-15_10.52am.gpx")
+    let route =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" "
+      + "xmlns=\"http://www.topografix.com/GPX/1/1\">\n<metadata><time>2024-09-15T08:52:14Z</time></metadata>\n"
+      + "<trk>\n<name>" + String(repeating: "n", count: over) + "</name>\n<trkseg>\n"
+      + "<trkpt lon=\"1\" lat=\"2\"><ele>1</ele><time>2024-09-15T08:52:14Z</time></trkpt>\n"
+      + "</trkseg>\n</trk>\n</gpx>\n"
+    try Data(route.utf8).write(to: gpx)
+    for (file, expected) in [
+      (ecg, ":6:1: error: a line over 16 MiB (healthport's limit)"),
+      (gpx, ":5:"),
+    ] {
+      let info = try Harness.run(["info", file.path])
+      #expect(info.status == 65, "stderr: \(info.stderr)")
+      #expect(info.stderr.contains(file.path + expected), "stderr: \(info.stderr)")
+    }
+    let gpxInfo = try Harness.run(["info", gpx.path])
+    #expect(gpxInfo.stderr.contains("error: the text of <name> is over 16 MiB (healthport's limit)"))
+  }
 }

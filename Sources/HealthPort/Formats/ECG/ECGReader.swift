@@ -41,12 +41,14 @@ struct ECGReader {
       var start = 0
       for index in 0..<count where buffer[index] == 0x0A {
         line.append(contentsOf: buffer[start..<index])
+        try checkLength(line, state.lineNumber + 1, recording)
         try state.take(line)
         line.removeAll(keepingCapacity: true)
         start = index + 1
         if state.batch.count == SideFileEvent.batchSize { try deliver() }
       }
       line.append(contentsOf: buffer[start..<count])
+      try checkLength(line, state.lineNumber + 1, recording)
     }
     if !line.isEmpty {
       try state.take(line)
@@ -56,6 +58,17 @@ struct ECGReader {
     try deliver()
     verbatim = state.verbatim
     return state.samples
+  }
+
+  /// The longest line read, in bytes (docs/errors.md).
+  static let maximumLineBytes = 16 << 20
+
+  @inline(__always)
+  private func checkLength(_ line: [UInt8], _ lineNumber: Int, _ recording: ECGRecording) throws {
+    guard line.count > Self.maximumLineBytes else { return }
+    throw HealthPortError.malformed(
+      recording.displayName, line: lineNumber, column: 1,
+      "a line over \(Self.maximumLineBytes >> 20) MiB (healthport's limit)")
   }
 
   /// Recognised by its first line, `Name` (alone, or `Name,…`), and a `Recorded Date,` or
