@@ -117,9 +117,10 @@ extension SQLiteLoader {
     try b.add(entry.value)
     try b.run()
     count(.metadata)
-    if !entry.extraAttributes.isEmpty || !entry.extraChildren.isEmpty {
+    if !entry.extraAttributes.isEmpty || !entry.extraChildren.isEmpty || entry.text != nil {
       let id = db.lastInsertRowID
       try insertExtras(entry.extraAttributes, owner: "metadata", id)
+      try insertText(entry.text, owner: "metadata", id)
       for (n, node) in entry.extraChildren.enumerated() { try insertExtra(node, owner: "metadata", id, n) }
     }
   }
@@ -129,6 +130,13 @@ extension SQLiteLoader {
     for (position, attribute) in attributes.enumerated() {
       try insertExtraRow(owner: owner, ownerID, position, kind: "attribute", attribute.name, attribute.value)
     }
+  }
+
+  /// The character data of an element that has some (never in Apple exports): a row of kind
+  /// `text`, named `#text`.
+  func insertText(_ text: String?, owner: String, _ ownerID: Int64) throws {
+    guard let text else { return }
+    try insertExtraRow(owner: owner, ownerID, 0, kind: "text", "#text", text)
   }
 
   /// An unknown child element, kept as XML.

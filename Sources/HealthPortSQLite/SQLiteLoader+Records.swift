@@ -34,6 +34,7 @@ extension SQLiteLoader {
     count(.records)
     let id = db.lastInsertRowID
     try insertExtras(record.extraAttributes, owner: "record", id)
+    try insertText(record.text, owner: "record", id)
     for (position, child) in record.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "record", id, position)
@@ -138,6 +139,7 @@ extension SQLiteLoader {
     count(.correlations)
     let id = db.lastInsertRowID
     try insertExtras(correlation.extraAttributes, owner: "correlation", id)
+    try insertText(correlation.text, owner: "correlation", id)
     for (position, child) in correlation.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "correlation", id, position)
@@ -178,6 +180,7 @@ extension SQLiteLoader {
     count(.correlationRecords)
     let id = db.lastInsertRowID
     try insertExtras(record.extraAttributes, owner: "correlation_record", id)
+    try insertText(record.text, owner: "correlation_record", id)
     for (n, child) in record.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "correlation_record", id, n)

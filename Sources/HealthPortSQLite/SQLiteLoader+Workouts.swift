@@ -47,6 +47,7 @@ extension SQLiteLoader {
     let id = db.lastInsertRowID
     noteInsertedWorkout(id)
     try insertExtras(workout.extraAttributes, owner: "workout", id)
+    try insertText(workout.text, owner: "workout", id)
     for (position, child) in workout.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "workout", id, position)

@@ -70,6 +70,7 @@ final class ElementBuilder {
   /// built as a pending Record's are, wait in `tagChildren` for its end tag.
   private var hasPendingTag = false
   private var tagChildren: [Record.Child] = []
+  private var tagText: String?
   /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
   /// top-level Records are not built: their attributes are checked as building checks them,
   /// and they and their elements are counted into the tally.
@@ -102,11 +103,19 @@ final class ElementBuilder {
   func startElement<Attributes: ElementAttributes>(_ name: ByteView, attributes xml: Attributes) throws {
     depth += 1
     inText = false
+    runBytes = 0
     if depth > Self.maximumDepth {
       // Not skippable: the damage may go on for as long as the input.
       throw ExportLimitError(message: "elements are nested deeper than \(Self.maximumDepth) levels")
     }
     if skipping { return }
+    if depth == 2 {
+      elementsInside = 0
+      bytesInside = 0
+    } else if depth > 2 {
+      try countInside(name, xml)
+      if skipping { return }  // over a limit: the top-level element is skipped
+    }
     guard skipInvalid, depth > 1 else { return try start(name, xml) }
     do {
       try start(name, xml)
@@ -141,6 +150,7 @@ final class ElementBuilder {
   private func dropPendingTag() {
     hasPendingTag = false
     tagChildren = []
+    tagText = nil
   }
 
   private var resuming = false
@@ -234,6 +244,7 @@ final class ElementBuilder {
   func endElement(_ name: ByteView) throws {
     depth -= 1
     inText = false
+    runBytes = 0
     if skipping {
       if depth == 1 { skipping = false }
       return
@@ -246,7 +257,8 @@ final class ElementBuilder {
     if stack.isEmpty, hasPendingTag {
       hasPendingTag = false
       defer { if !tagChildren.isEmpty { tagChildren.removeAll(keepingCapacity: true) } }
-      try tagWorker!.endRecord(children: tagChildren)
+      let text = tagText.take()
+      try tagWorker!.endRecord(children: tagChildren, text: text)
       return
     }
     if stack.isEmpty, hasPendingRecord {
@@ -295,11 +307,110 @@ final class ElementBuilder {
       inText = true
       ignoredTextCount += 1
     }
-    if case .node(var node, let role) = stack.last {
-      stack[stack.count - 1] = .placeholder
-      node.text = (node.text ?? "") + bytes.string
-      stack[stack.count - 1] = .node(node, role)
+    // Counted whether or not the text is kept (a tallied Record, text between elements).
+    runBytes += bytes.buffer.count
+    if depth > 1 {
+      bytesInside += bytes.buffer.count
+      if bytesInside > Self.maximumElementBytes {
+        try overLimit("one element is over \(Self.maximumElementBytes >> 20) MiB (healthport's limit)")
+        if skipping { return }
+      }
     }
+    if !tallied.isEmpty { return try checkTextLength(runBytes) }
+    let piece = bytes.string
+    var length = runBytes
+    guard let last = stack.indices.last else {
+      // The text of the pending top-level Record.
+      if hasPendingTag {
+        length = Self.append(piece, to: &tagText)
+      } else if hasPendingRecord {
+        length = Self.append(piece, to: &pendingRecord!.text)
+      }
+      return try checkTextLength(max(length, runBytes))
+    }
+    // The payload is moved out of the stack first, so that its text grows in place.
+    switch stack[last] {
+    case .node(var node, let role):
+      stack[last] = .placeholder
+      length = Self.append(piece, to: &node.text)
+      stack[last] = .node(node, role)
+    case .record(var record):
+      stack[last] = .placeholder
+      length = Self.append(piece, to: &record.text)
+      stack[last] = .record(record)
+    case .correlation(var correlation):
+      stack[last] = .placeholder
+      length = Self.append(piece, to: &correlation.text)
+      stack[last] = .correlation(correlation)
+    case .workout(var workout):
+      stack[last] = .placeholder
+      length = Self.append(piece, to: &workout.text)
+      stack[last] = .workout(workout)
+    case .metadata(var entry):
+      stack[last] = .placeholder
+      length = Self.append(piece, to: &entry.text)
+      stack[last] = .metadata(entry)
+    default:
+      break
+    }
+    try checkTextLength(max(length, runBytes))
+  }
+
+  /// The bytes of the text run being read (since the last start or end tag).
+  private var runBytes = 0
+  /// The elements inside the top-level element being read, and the bytes of their names,
+  /// attributes and text (and of its own text).
+  private var elementsInside = 0
+  private var bytesInside = 0
+
+  /// The most elements one top-level element may hold, and the most bytes (docs/errors.md).
+  static let maximumElementsInside = 1_000_000
+  static let maximumElementBytes = 64 << 20
+
+  private func countInside<Attributes: ElementAttributes>(_ name: ByteView, _ xml: Attributes) throws {
+    elementsInside += 1
+    var bytes = name.buffer.count
+    for index in 0..<xml.count { bytes += xml.name(at: index).buffer.count + xml.value(at: index).buffer.count }
+    bytesInside += bytes
+    if elementsInside > Self.maximumElementsInside {
+      try overLimit(
+        "one element holds over \(NumberText.grouped(Self.maximumElementsInside)) elements (healthport's limit)")
+    } else if bytesInside > Self.maximumElementBytes {
+      try overLimit("one element is over \(Self.maximumElementBytes >> 20) MiB (healthport's limit)")
+    }
+  }
+
+  /// The most text one element may hold, in UTF-8 bytes (docs/errors.md, "Limits").
+  static let maximumTextBytes = 16 << 20
+
+  /// Appends `piece` in place (a text of many pieces costs their length, not its square);
+  /// returns the text's length in UTF-8 bytes.
+  @inline(__always)
+  private static func append(_ piece: String, to text: inout String?) -> Int {
+    if text == nil {
+      text = piece
+    } else {
+      text!.append(piece)
+    }
+    return text!.utf8.count
+  }
+
+  /// Stops at an element whose text is over ``maximumTextBytes``: an error, or with
+  /// `--skip-invalid` the top-level element holding it is skipped.
+  private func checkTextLength(_ length: Int) throws {
+    guard length > Self.maximumTextBytes else { return }
+    try overLimit("the text of one element is over \(Self.maximumTextBytes >> 20) MiB (healthport's limit)")
+  }
+
+  /// An error, or with `--skip-invalid` (inside a top-level element) a skip of that element.
+  private func overLimit(_ message: String) throws {
+    guard skipInvalid, depth > 1 else { throw ExportLimitError(message: message) }
+    onSkip(message)
+    skipping = true
+    stack.removeAll(keepingCapacity: true)
+    pendingRecord = nil
+    dropPendingTag()
+    tallied.removeAll(keepingCapacity: true)
   }
 
   /// Whether the sink wants this top-level element built.

@@ -108,8 +108,8 @@ extension FilteringSink: RangeWorkSharing {
       if keepsRecord { try next.startRecord(tag) } else { dropped += 1 }
     }
 
-    func endRecord(children: borrowing [Record.Child]) throws {
-      if keepsRecord { try next.endRecord(children: children) }
+    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+      if keepsRecord { try next.endRecord(children: children, text: text) }
     }
   }
 }

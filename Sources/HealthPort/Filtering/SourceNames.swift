@@ -124,7 +124,9 @@ extension SourceNamesSink: RangeWorkSharing {
       try next.startRecord(tag)
     }
 
-    func endRecord(children: borrowing [Record.Child]) throws { try next.endRecord(children: children) }
+    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+      try next.endRecord(children: children, text: text)
+    }
   }
 
   fileprivate func forget() {

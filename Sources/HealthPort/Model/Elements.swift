@@ -5,6 +5,9 @@ public struct MetadataEntry: Hashable, Sendable {
   public var value: String
   public var extraAttributes: [Attribute] = []
   public var extraChildren: [ElementNode] = []
+  /// Character data that is not white space, its runs between children joined (never in Apple
+  /// exports; its place among the children is not kept).
+  public var text: String? = nil
 
   public init(key: String, value: String) {
     self.key = key
@@ -87,6 +90,9 @@ public struct Record: Hashable, Sendable, SourcedSample {
   public var children: [Child] = []
   /// "Watch", "iPhone", … derived from the device and source name (``SourceProduct``).
   public var sourceProduct: String?
+  /// Character data that is not white space, its runs between children joined (never in Apple
+  /// exports; its place among the children is not kept).
+  public var text: String? = nil
 
   public init(
     type: String, sourceName: String, sourceVersion: String? = nil, device: String? = nil,
@@ -142,6 +148,9 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
   public var extraAttributes: [Attribute] = []
   public var children: [Child] = []
   public var sourceProduct: String?
+  /// Character data that is not white space, its runs between children joined (never in Apple
+  /// exports; its place among the children is not kept).
+  public var text: String? = nil
 
   public init(
     type: String, sourceName: String, sourceVersion: String? = nil, device: String? = nil,
@@ -323,6 +332,9 @@ public struct Workout: Hashable, Sendable, SourcedSample {
   public var extraAttributes: [Attribute] = []
   public var children: [Child] = []
   public var sourceProduct: String?
+  /// Character data that is not white space, its runs between children joined (never in Apple
+  /// exports; its place among the children is not kept).
+  public var text: String? = nil
 
   public init(
     workoutActivityType: String, duration: String? = nil, durationUnit: String? = nil,

@@ -6,9 +6,15 @@ public protocol ByteAppender: ~Copyable {
   mutating func append(bytes: UnsafeBufferPointer<UInt8>)
   /// Lets `body` write up to `maxCount` bytes through a pointer; it returns how many it wrote.
   mutating func appendUnsafe(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int)
+  /// Told of each character an encoder left out because the format cannot hold it (a control
+  /// character XML 1.0 forbids), so that the writer can warn; by default not counted.
+  mutating func noteRemovedCharacter()
 }
 
 extension ByteAppender where Self: ~Copyable {
+  @inline(__always)
+  public mutating func noteRemovedCharacter() {}
+
   /// Appends a literal's bytes.
   @inline(__always)
   public mutating func append(_ text: StaticString) {
@@ -48,6 +54,9 @@ struct ByteBuffer: ~Copyable, ByteAppender {
   private var base: UnsafeMutablePointer<UInt8>
   private(set) var count = 0
   private(set) var capacity: Int
+  /// Characters the encoders left out (``ByteAppender/noteRemovedCharacter()``), kept across
+  /// ``removeAll()``: the XML writer warns with the total.
+  var removedCharacters = 0
 
   init(capacity: Int = 4096) {
     self.capacity = max(capacity, 16)
@@ -114,6 +123,8 @@ struct ByteBuffer: ~Copyable, ByteAppender {
     default: target.update(from: source, count: count)
     }
   }
+
+  mutating func noteRemovedCharacter() { removedCharacters &+= 1 }
 
   @inline(__always)
   mutating func appendUnsafe(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -92,13 +92,13 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("endDate", record.endDate)
     numericAttribute("value", record.value)
     extras(record.extraAttributes)
-    finishRecord(record.children)
+    finishRecord(record.children, text: record.text)
   }
 
-  /// A Record's children, and its end: after its attributes.
+  /// A Record's text and children, and its end: after its attributes.
   @inline(__always)
-  mutating func finishRecord(_ children: [Record.Child]) {
-    finish("Record", children) { emitter, child in
+  mutating func finishRecord(_ children: [Record.Child], text: String?) {
+    finish("Record", children, text: text) { emitter, child in
       switch child {
       case .metadata(let entry): emitter.emit(entry)
       case .heartRateVariability(let list): emitter.emit(list)
@@ -112,7 +112,7 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("key", entry.key)
     attribute("value", entry.value)
     extras(entry.extraAttributes)
-    finish("MetadataEntry", entry.extraChildren) { $0.emit($1) }
+    finish("MetadataEntry", entry.extraChildren, text: entry.text) { $0.emit($1) }
   }
 
   mutating func emit(_ list: HeartRateVariabilityList) {
@@ -141,7 +141,7 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("startDate", correlation.startDate)
     attribute("endDate", correlation.endDate)
     extras(correlation.extraAttributes)
-    finish("Correlation", correlation.children) { emitter, child in
+    finish("Correlation", correlation.children, text: correlation.text) { emitter, child in
       switch child {
       case .metadata(let entry): emitter.emit(entry)
       case .record(let record): emitter.emit(record)
@@ -166,7 +166,7 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("startDate", workout.startDate)
     attribute("endDate", workout.endDate)
     extras(workout.extraAttributes)
-    finish("Workout", workout.children) { emitter, child in
+    finish("Workout", workout.children, text: workout.text) { emitter, child in
       switch child {
       case .metadata(let entry): emitter.emit(entry)
       case .event(let event): emitter.emit(event)

@@ -18,6 +18,9 @@ struct EncodedFieldCache {
   private var encoded: [UInt8] = []
   /// A fact about the encoding that the caller stores with it (e.g. "needs quotes").
   private(set) var flag = false
+  /// Characters the encoding left out (``ByteAppender/noteRemovedCharacter()``), counted again
+  /// each time it is replayed.
+  private var removed = 0
 
   @inline(__always)
   static func words(_ text: String) -> (UInt64, UInt64) {
@@ -35,12 +38,14 @@ struct EncodedFieldCache {
     encoded.removeAll(keepingCapacity: true)
     encoded.append(contentsOf: bytes)
     self.flag = flag
+    removed = 0
   }
 
   /// Appends the stored encoding.
   @inline(__always)
   func append(to out: inout ByteBuffer) {
     encoded.withUnsafeBufferPointer { out.append(bytes: $0) }
+    if removed != 0 { out.removedCharacters &+= removed }
   }
 
   /// Appends the encoding of `text`: the stored one when `text` is the stored string, else what
@@ -61,8 +66,10 @@ struct EncodedFieldCache {
     _ text: String, to out: inout ByteBuffer, encode: (UnsafeBufferPointer<UInt8>, inout ByteBuffer) -> Void
   ) {
     let start = out.count
+    let removedBefore = out.removedCharacters
     text.withUTF8Bytes { encode($0, &out) }
     store(text, encoded: out.bytes(in: start..<out.count))
+    removed = out.removedCharacters &- removedBefore
   }
 }
 
@@ -75,6 +82,8 @@ struct RecordHeadCache {
   /// Keeps the storage of the key's strings alive.
   private var strings: (String, String, String?) = ("", "", nil)
   private var bytes: [UInt8] = []
+  /// Characters left out of `bytes` (``ByteAppender/noteRemovedCharacter()``).
+  private var removed = 0
 
   @inline(__always)
   private static func key(_ record: Record) -> Key {
@@ -89,11 +98,13 @@ struct RecordHeadCache {
   func replay(_ record: Record, to out: inout ByteBuffer) -> Bool {
     guard Self.key(record) == key else { return false }
     bytes.withUnsafeBufferPointer { out.append(bytes: $0) }
+    if removed != 0 { out.removedCharacters &+= removed }
     return true
   }
 
-  /// Stores what was written for the record's three strings.
-  mutating func store(_ record: Record, bytes written: UnsafeBufferPointer<UInt8>) {
+  /// Stores what was written for the record's three strings, `removed` characters left out.
+  mutating func store(_ record: Record, bytes written: UnsafeBufferPointer<UInt8>, removed: Int = 0) {
+    self.removed = removed
     key = Self.key(record)
     strings = (record.type, record.sourceName, record.sourceVersion)
     bytes.removeAll(keepingCapacity: true)

@@ -380,7 +380,7 @@ struct MemberEvents {
     if member.kind != .directory, let side = SideFilePath(member.path), let source {
       member.kind = side.kind == .route ? .route : .ecg
       if lossless { try sink.consumeBundleEvent(.member(member)) }
-      try sides.read(side, from: source)
+      try sides.read(side, from: source, member: lossless ? member : nil)
       if lossless { try sink.consumeBundleEvent(.memberEnd) }
       return
     }

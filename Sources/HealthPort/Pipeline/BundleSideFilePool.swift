@@ -19,6 +19,8 @@ final class BundleSideFilePool {
   enum End {
     case read(count: Int)
     case skipped(HealthPortError)
+    /// A file in an ECG folder without an ECG header: left out, with a warning.
+    case notAnECG(NotAnECG)
     case failed(any Error)
   }
 
@@ -149,6 +151,8 @@ final class BundleSideFilePool {
       }
       let outcome = try job.parse.read(try open(job.input), check: false) { try post(index, $0) }
       return .read(count: outcome.count)
+    } catch let error as NotAnECG {
+      return .notAnECG(error)
     } catch {
       return .failed(error)
     }

@@ -57,7 +57,9 @@ extension CountingSink: RangeWorkSharing {
       try next.startRecord(tag)
     }
 
-    func endRecord(children: borrowing [Record.Child]) throws { try next.endRecord(children: children) }
+    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+      try next.endRecord(children: children, text: text)
+    }
   }
 }
 

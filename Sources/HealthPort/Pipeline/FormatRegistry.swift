@@ -117,10 +117,18 @@ extension FormatWriter {
   public var heldElements: Set<String>? { nil }
   public func summary(_ report: ReadReport) -> String? { nil }
   public func describing(_ error: Error) -> Error { error }
-  public func warnings(_ report: ReadReport) -> [String] {
+  public func warnings(_ report: ReadReport) -> [String] { readWarnings(report) }
+
+  /// The reader's warnings about what this output holds, without the skip total.
+  public func readWarnings(_ report: ReadReport) -> [String] {
     let warnings = report.warnings(holding: heldElements)
     return Array(warnings.dropLast(report.skipped.isEmpty ? 0 : 1))
   }
+}
+
+/// A sink with warnings of its own about what it wrote: characters its format cannot hold.
+protocol WriterWarnings: AnyObject {
+  var writerWarnings: [String] { get }
 }
 
 /// The output formats one program offers, in the order `--help` lists them.

@@ -32,8 +32,8 @@ protocol RangeWorker: AnyObject {
   var takesRecordTags: Bool { get }
   /// A top-level Record's start tag, checked; its children and ``endRecord(children:)`` follow.
   func startRecord(_ tag: borrowing RecordTag) throws
-  /// The children of the Record whose tag came last, at its end tag.
-  func endRecord(children: borrowing [Record.Child]) throws
+  /// The children of the Record whose tag came last, and its text (nil without any), at its end tag.
+  func endRecord(children: borrowing [Record.Child], text: String?) throws
 }
 
 extension RangeWorker {
@@ -41,7 +41,7 @@ extension RangeWorker {
   func startRecord(_ tag: borrowing RecordTag) throws {
     preconditionFailure("\(Self.self) takes no Record tags")
   }
-  func endRecord(children: borrowing [Record.Child]) throws {
+  func endRecord(children: borrowing [Record.Child], text: String?) throws {
     preconditionFailure("\(Self.self) takes no Record tags")
   }
 }

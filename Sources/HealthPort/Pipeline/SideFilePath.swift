@@ -45,6 +45,10 @@ public struct SideFileReport: Sendable {
   public var missingRoutes: [(path: String, workout: String)] = []
   /// The zip ended inside a member after the export: a missing route may be past the cut.
   public var cutShort = false
+  /// Files in an `electrocardiograms/` folder without an ECG header, left out, by where they
+  /// were read; `notECGsCopied` when they went into a bundle written back as they are.
+  public var notECGs: [String] = []
+  public var notECGsCopied = false
 
   public init() {}
 
@@ -60,6 +64,14 @@ public struct SideFileReport: Sendable {
       notes.append(
         "\(unreferencedRoutes.count) GPX route file(s) that no workout references, read without a workout: \(list)\(more)"
       )
+    }
+    if !notECGs.isEmpty {
+      let list = notECGs.prefix(5).joined(separator: ", ")
+      let more = notECGs.count > 5 ? ", …" : ""
+      let fate = notECGsCopied ? "not read as recordings (copied as they are)" : "left out"
+      notes.append(
+        "\(notECGs.count) file(s) in electrocardiograms/ without an ECG header (key,value lines before the samples), "
+          + "\(fate): \(list)\(more)")
     }
     return notes
   }

@@ -27,8 +27,9 @@ final class SideFileReader {
     self.bundle = bundle
   }
 
-  /// Reads the side file at `path` from `source` (or queues it for the workers).
-  func read(_ path: SideFilePath, from source: Source) throws {
+  /// Reads the side file at `path` from `source` (or queues it for the workers). `member` is the
+  /// bundle member announced for it, when the bundle is written back.
+  func read(_ path: SideFilePath, from source: Source, member: BundleMember? = nil) throws {
     let reference = path.kind == .route ? bundle.join(path.reference) : nil
     if !lossless, ReadOptions.sideFileThreads(options) > 1 {
       let pool = pool ?? BundleSideFilePool(options: options)
@@ -45,7 +46,7 @@ final class SideFileReader {
       }
     }
     try drain()
-    try readHere(path, reference, from: source)
+    try readHere(path, reference, from: source, member: member)
     // glibc keeps pages that routes parsed on this thread freed (their input buffers, their
     // batches) instead of reusing them all: without this, the peak grows with the files read.
     filesReadHere += 1
@@ -101,6 +102,8 @@ final class SideFileReader {
     case .read(let points): count(parse, points)
     case .skipped(let error):
       skip(error)
+    case .notAnECG(let file):
+      report.notECGs.append(file.displayName)
     case .failed(let error):
       throw error
     }
@@ -113,7 +116,9 @@ final class SideFileReader {
   }
 
   /// Reads the side file on this thread.
-  private func readHere(_ path: SideFilePath, _ reference: BundleSink.Reference?, from source: Source) throws {
+  private func readHere(
+    _ path: SideFilePath, _ reference: BundleSink.Reference?, from source: Source, member: BundleMember? = nil
+  ) throws {
     var source = source
     var spool: SpoolFile?
     defer { spool?.remove() }
@@ -128,10 +133,16 @@ final class SideFileReader {
         _ = try parse.read(try open(source), check: true) { _ in }
       } catch let error as HealthPortError where error.kind == .malformed {
         return skip(error)
+      } catch is NotAnECG {
+        // Left out below, with its warning (or copied as it is when the bundle is written back).
       }
     }
     guard lossless else {
-      try deliver(parse, from: try open(source))
+      do {
+        try deliver(parse, from: try open(source))
+      } catch let error as NotAnECG {
+        report.notECGs.append(error.displayName)
+      }
       return
     }
     // The bundle is written back: the file's bytes are kept until it is known whether Apple's
@@ -144,7 +155,21 @@ final class SideFileReader {
       input = TeeByteSource(input, into: copy)
     }
     defer { staged?.remove() }
-    guard try !deliver(parse, from: input, layout: true) else { return }
+    let matchesLayout: Bool
+    do {
+      matchesLayout = try deliver(parse, from: input, layout: true)
+    } catch let error as NotAnECG {
+      // Not a recording (no event was handed on): its bytes go into the bundle as they are.
+      report.notECGs.append(error.displayName)
+      report.notECGsCopied = true
+      if staged != nil { try readToEnd(input) }
+      if var member {
+        member.kind = .other
+        try bundle.consumeBundleEvent(.member(member))
+      }
+      matchesLayout = false
+    }
+    guard !matchesLayout else { return }
     if let staged {
       try staged.replay { try bundle.consumeBundleEvent(.bytes(Array($0))) }
     } else {
@@ -158,6 +183,13 @@ final class SideFileReader {
   }
 
   private var lossless: Bool { bundle.next.wantsBundleMembers }
+
+  /// Reads what is left of `source` (through a tee, so that its copy is whole).
+  private func readToEnd(_ source: ByteSource) throws {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    defer { buffer.deallocate() }
+    while try source.read(into: buffer) > 0 {}
+  }
 
   /// The report of the whole read: the export's, with the side files and their warnings.
   func finish(_ exportReport: ReadReport, cutShort: Bool = false) -> ReadReport {

@@ -15,4 +15,7 @@ final class StreamFormatWriter: FormatWriter {
 
   func commit() throws { try output.commit() }
   func abort() { output.abort() }
+  func warnings(_ report: ReadReport) -> [String] {
+    readWarnings(report) + ((sink as? WriterWarnings)?.writerWarnings ?? [])
+  }
 }

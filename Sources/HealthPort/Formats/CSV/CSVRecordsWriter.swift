@@ -84,7 +84,7 @@ extension CSVRecordsWriter: RangeWorkSharing {
 
     func startRecord(_ tag: borrowing RecordTag) throws { rows.appendHead(tag, to: &result.bytes) }
 
-    func endRecord(children: borrowing [Record.Child]) throws {
+    func endRecord(children: borrowing [Record.Child], text: String?) throws {
       rows.appendTail(children, to: &result.bytes)
       result.endRow()
     }

@@ -178,6 +178,8 @@ public final class CSVSplitWriter: ExportSink {
   // MARK: Typed elements
 
   private func write(_ record: Record, parent: Int?) throws {
+    // No table has a column for text: such an element goes to `elements.csv` as an unknown one.
+    if record.text != nil { return try writeNode(NodeEmitter.node { $0.emit(record) }, parent: parent) }
     let table = parent == nil ? recordTable(for: record.type) : self.table(.correlationRecords)
     let id = startRow(table, parent: parent, hasParent: parent != nil)
     recordFields.append(record, dates: &dates, to: &table.buffer)
@@ -193,6 +195,7 @@ public final class CSVSplitWriter: ExportSink {
   }
 
   private func write(_ correlation: Correlation) throws {
+    if correlation.text != nil { return try writeNode(NodeEmitter.node { $0.emit(correlation) }, parent: nil) }
     let table = self.table(.correlations)
     let id = startRow(table, parent: nil, hasParent: false)
     Self.appendFields(
@@ -213,6 +216,7 @@ public final class CSVSplitWriter: ExportSink {
   }
 
   private func write(_ workout: Workout) throws {
+    if workout.text != nil { return try writeNode(NodeEmitter.node { $0.emit(workout) }, parent: nil) }
     let table = self.table(.workouts)
     let id = startRow(table, parent: nil, hasParent: false)
     Self.appendFields(
@@ -323,6 +327,7 @@ public final class CSVSplitWriter: ExportSink {
   }
 
   private func write(_ entry: MetadataEntry, parent: Int) throws {
+    if entry.text != nil { return try writeNode(NodeEmitter.node { $0.emit(entry) }, parent: parent) }
     let table = self.table(.metadata)
     let id = startRow(table, parent: parent, hasParent: true)
     CSVEncoding.appendField(entry.key, to: &table.buffer)

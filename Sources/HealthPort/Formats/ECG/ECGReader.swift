@@ -41,20 +41,34 @@ struct ECGReader {
       var start = 0
       for index in 0..<count where buffer[index] == 0x0A {
         line.append(contentsOf: buffer[start..<index])
+        try checkLength(line, state.lineNumber + 1, recording)
         try state.take(line)
         line.removeAll(keepingCapacity: true)
         start = index + 1
         if state.batch.count == SideFileEvent.batchSize { try deliver() }
       }
       line.append(contentsOf: buffer[start..<count])
+      try checkLength(line, state.lineNumber + 1, recording)
     }
     if !line.isEmpty {
       try state.take(line)
       state.verbatim = false
     }
+    try state.requireHeader()
     try deliver()
     verbatim = state.verbatim
     return state.samples
+  }
+
+  /// The longest line read, in bytes (docs/errors.md).
+  static let maximumLineBytes = 16 << 20
+
+  @inline(__always)
+  private func checkLength(_ line: [UInt8], _ lineNumber: Int, _ recording: ECGRecording) throws {
+    guard line.count > Self.maximumLineBytes else { return }
+    throw HealthPortError.malformed(
+      recording.displayName, line: lineNumber, column: 1,
+      "a line over \(Self.maximumLineBytes >> 20) MiB (healthport's limit)")
   }
 
   /// Recognised by its first line, `Name` (alone, or `Name,…`), and a `Recorded Date,` or
@@ -73,6 +87,14 @@ struct ECGReader {
   }
 }
 
+/// A file in an `electrocardiograms/` folder that does not begin with an ECG header (a block of
+/// `key,value` lines before the samples): not a recording. Thrown before any of it is handed on;
+/// the reader leaves the file out with a warning (a bundle written back copies it as it is).
+struct NotAnECG: Error {
+  /// Where it was read.
+  let displayName: String
+}
+
 /// The line-by-line state of an ECG file.
 private struct ECGLineState {
   var recording: ECGRecording
@@ -86,6 +108,9 @@ private struct ECGLineState {
   var separatorLine = 0
   /// False once a line would not come back from ``ECGLayout`` as it was read.
   var verbatim = true
+  /// Header lines of the `key,value` form (Apple's files have eight or more; the first, `Name`,
+  /// may have no comma).
+  var keyValueLines = 0
 
   init(recording: ECGRecording) {
     self.recording = recording
@@ -101,8 +126,13 @@ private struct ECGLineState {
       if inSamples { verbatim = false } else { recording.headerBytes += raw + [0x0A] }
       return
     }
-    guard String(validatingUTF8: line) != nil else { throw located("the line is not valid UTF-8") }
+    guard String(validatingUTF8: line) != nil else {
+      // Bytes that are not text before any header line: not an ECG at all.
+      if !inSamples, keyValueLines == 0 { throw NotAnECG(displayName: recording.displayName) }
+      throw located("the line is not valid UTF-8")
+    }
     if let sample = try sampleText(line) {
+      if !inSamples { try requireHeader() }
       // A run of digits too long for a Double would be stored as infinity.
       guard Double(sample)?.isFinite == true else {
         throw located("the sample has \(sample.utf8.count) characters: it is too large to be a voltage")
@@ -118,6 +148,13 @@ private struct ECGLineState {
       throw located("'\(String(decoding: line, as: UTF8.self))' is not a sample value (a number)")
     }
     recording.header.append(try headerLine(line))
+    if line.contains(0x2C) { keyValueLines += 1 }
+  }
+
+  /// Throws ``NotAnECG`` unless the lines read so far began with a header: a file whose first
+  /// line is a sample, or whose lines hold no `key,value` pair, is not a recording.
+  func requireHeader() throws {
+    if keyValueLines == 0 { throw NotAnECG(displayName: recording.displayName) }
   }
 
   /// The sample on `line` with `.` as its separator, nil when the line is not a number.

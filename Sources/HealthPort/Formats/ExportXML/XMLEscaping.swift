@@ -88,7 +88,9 @@ public enum XMLEscaping {
       case 0x0A: if isText { out.append(0x0A) } else { out.append("&#10;") }
       case 0x09: if isText { out.append(0x09) } else { out.append("&#9;") }
       case 0x0D: out.append("&#13;")
-      default: if form == .fragment { out.append(byte) }  // a forbidden control character: dropped from export XML
+      default:
+        // A control character XML 1.0 forbids: dropped from export XML, and counted for a warning.
+        if form == .fragment { out.append(byte) } else { out.noteRemovedCharacter() }
       }
     }
     out.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))

@@ -11,10 +11,11 @@
 ///   `ActivitySummary`, …): the stored order. Children in model order.
 /// - Attribute values escape `&` `<` `>` `"` and, so that they survive XML's attribute
 ///   normalisation, line feed, carriage return and tab as `&#10;` `&#13;` `&#9;`; everything
-///   else is raw UTF-8. Control characters that XML 1.0 forbids cannot be written and are dropped.
+///   else is raw UTF-8. Control characters that XML 1.0 forbids cannot be written: they are
+///   dropped, and counted for a warning (``removedControlCharacters``).
 /// - An element holding text (never in Apple exports) is written on one line, its children
 ///   included, so that the text reads back exactly.
-public final class XMLExportWriter: ExportSink {
+public final class XMLExportWriter: ExportSink, WriterWarnings {
   private let output: OutputStream
   private var emitter = XMLEmitter()
   private var rootName = "HealthData"
@@ -43,9 +44,17 @@ public final class XMLExportWriter: ExportSink {
     try flushIfNeeded()
   }
 
+  /// Control characters left out of what was written so far, because XML 1.0 forbids them.
+  public var removedControlCharacters: Int { emitter.out.removedCharacters }
+
   public func end(_ report: ReadReport) throws {
     emitter.out.append(bytes: Array("</\(rootName)>\n".utf8))
     try flush()
+  }
+
+  var writerWarnings: [String] {
+    let removed = removedControlCharacters
+    return removed == 0 ? [] : ["removed \(removed) control character(s) that XML 1.0 forbids"]
   }
 
   @inline(__always)
@@ -75,8 +84,9 @@ struct XMLEmitter: ElementEmitter, ~Copyable {
   mutating func recordHead(_ record: Record, _ write: (inout XMLEmitter, Record) -> Void) {
     if head.replay(record, to: &out) { return }
     let start = out.count
+    let removedBefore = out.removedCharacters
     write(&self, record)
-    head.store(record, bytes: out.bytes(in: start..<out.count))
+    head.store(record, bytes: out.bytes(in: start..<out.count), removed: out.removedCharacters &- removedBefore)
   }
 
   @inline(__always)

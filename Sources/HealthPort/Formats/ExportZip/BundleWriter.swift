@@ -232,4 +232,12 @@ final class BundleFormatWriter: FormatWriter {
   func commit() throws { try destination.commit() }
   func abort() { destination.abort() }
   func describing(_ error: Error) -> Error { destination.describing(error) }
+  func warnings(_ report: ReadReport) -> [String] {
+    readWarnings(report) + ((sink as? WriterWarnings)?.writerWarnings ?? [])
+  }
+}
+
+extension BundleWriter: WriterWarnings {
+  /// The export XML's (an export copied raw has none).
+  var writerWarnings: [String] { exportIsRaw ? [] : xml?.writerWarnings ?? [] }
 }

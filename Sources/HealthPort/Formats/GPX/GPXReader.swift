@@ -141,8 +141,17 @@ private final class GPXEventHandler: XMLEventHandler {
   }
 
   func text(_ bytes: XMLBytes) throws {
-    if field != nil { text.append(contentsOf: bytes.buffer) }
+    guard let field else { return }
+    text.append(contentsOf: bytes.buffer)
+    if text.count > Self.maximumTextBytes {
+      throw ExportDataError(
+        message:
+          "the text of <\(Self.elementName(field))> is over \(Self.maximumTextBytes >> 20) MiB (healthport's limit)")
+    }
   }
+
+  /// The most text one GPX element may hold, in bytes (docs/errors.md).
+  static let maximumTextBytes = 16 << 20
 
   /// Hands on the points read since the last batch (also at the end, with none when the route
   /// is empty and nothing was handed on yet).

@@ -190,8 +190,8 @@ extension JSONLinesWriter: RangeWorkSharing {
       emitter.beginRecord(tag)
     }
 
-    func endRecord(children: borrowing [Record.Child]) throws {
-      emitter.finishRecord(children)
+    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+      emitter.finishRecord(children, text: text)
       emitter.out.append(0x0A)
       result.rowEnds.append(emitter.out.count)
     }

@@ -1,0 +1,133 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Hostile sizes end in bounded time and memory: a cap with a located error.
+@Suite("bounded on hostile sizes")
+struct BoundedInputTests {
+  static let record =
+    #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" "#
+    + #"startDate="2024-11-28 07:58:12 +0100" endDate="2024-11-28 08:07:40 +0100" value="#
+
+  /// An export of three StepCount Records (5, `value` of the middle one, 2 steps), the middle one
+  /// holding `bytes` of text in lines of 1,001 bytes (the last line shorter).
+  static func exportWithText(bytes: Int, at url: URL) throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    text += " " + record + "\"5\"/>\n " + record + "\"1\">"
+    let line = String(repeating: "abcdefghij", count: 100) + "\n"
+    text += String(repeating: line, count: bytes / line.utf8.count)
+    text += String(repeating: "x", count: bytes % line.utf8.count)
+    text += "</Record>\n " + record + "\"2\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("the text of one element is capped at 16 MiB: exit 65 where it goes over, skippable")
+  func textCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("over.xml")
+    try Self.exportWithText(bytes: (16 << 20) + 4096, at: over)
+    // The 16 MiB-th byte of text is on line 16,764 (its 1,001-byte lines start on line 4); the
+    // error names where the parser is when its piece of text goes over, a few lines on at most.
+    let first = 4 + (16 << 20) / 1001
+    for threads in ["1", "2"] {
+      let info = try Harness.run(["info", over.path], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(info.status == 65, "stderr: \(info.stderr)")
+      let message = ": error: the text of one element is over 16 MiB (healthport's limit)"
+      let located = info.stderr.split(separator: "\n").first { $0.hasPrefix(over.path + ":") && $0.hasSuffix(message) }
+      let line = located.flatMap { Int($0.dropFirst(over.path.count + 1).prefix { $0 != ":" }) }
+      #expect(line.map { (first...(first + 40)).contains($0) } == true, "stderr: \(info.stderr)")
+    }
+    // --skip-invalid: the Record holding it is skipped, the others counted.
+    let steps = try Harness.run(["steps", over.path, "--skip-invalid", "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,7,2"), "\(steps.stdoutText)")
+    #expect(steps.stderr.contains("skipped 1 damaged element(s)"), "stderr: \(steps.stderr)")
+
+    // Just under the cap: kept whole.
+    let under = directory.appendingPathComponent("under.xml")
+    let size = (16 << 20) - 4096
+    try Self.exportWithText(bytes: size, at: under)
+    let lines = try Harness.run(["convert", under.path, "--to", "jsonl", "-q"])
+    #expect(lines.status == 0, "stderr: \(lines.stderr)")
+    let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> Int? in
+      guard let object = try? Harness.json(Data(line.utf8)) as? [String: Any] else { return nil }
+      return (object["text"] as? String)?.utf8.count
+    }
+    #expect(texts == [size])
+  }
+
+  /// Three StepCount Records (5, 1, 2 steps), the middle one holding `count` children `<a/>` (with
+  /// `attribute` bytes of attribute value each, when not 0), one a line.
+  static func exportWithChildren(_ count: Int, attribute: Int = 0, at url: URL) throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    text += " " + record + "\"5\"/>\n " + record + "\"1\">\n"
+    let child = attribute == 0 ? "<a/>\n" : "<a v=\"" + String(repeating: "v", count: attribute) + "\"/>\n"
+    text += String(repeating: child, count: count)
+    text += " </Record>\n " + record + "\"2\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("one element holds at most 1,000,000 elements: exit 65 at the one over, skippable")
+  func elementCountCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("over.xml")
+    try Self.exportWithChildren(1_000_001, at: over)
+    let info = try Harness.run(["info", over.path])
+    #expect(info.status == 65, "stderr: \(info.stderr)")
+    // The 1,000,001st child is on line 4 + 1,000,001.
+    #expect(
+      info.stderr.contains(
+        "\(over.path):1000005:3: error: one element holds over 1,000,000 elements (healthport's limit)"),
+      "stderr: \(info.stderr)")
+    let steps = try Harness.run(["steps", over.path, "--skip-invalid", "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,7,2"), "\(steps.stdoutText)")
+    // At the limit: read.
+    let at = directory.appendingPathComponent("at.xml")
+    try Self.exportWithChildren(1_000_000, at: at)
+    let read = try Harness.run(["info", at.path, "--format", "json"])
+    #expect(read.status == 0, "stderr: \(read.stderr)")
+  }
+
+  @Test("one element is at most 64 MiB: exit 65 where it goes over", .stress)
+  func elementSizeCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("big.xml")
+    // 33,000 children of 2,048 bytes of attribute value (and 3 of names): over 64 MiB inside.
+    try Self.exportWithChildren(33_000, attribute: 2048, at: over)
+    let info = try Harness.run(["info", over.path])
+    #expect(info.status == 65, "stderr: \(info.stderr)")
+    #expect(info.stderr.contains("error: one element is over 64 MiB (healthport's limit)"), "stderr: \(info.stderr)")
+  }
+
+  @Test("an ECG line and the text of a GPX element are capped at 16 MiB: exit 65 at their line")
+  func sideFileCaps() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = (16 << 20) + 100
+    let ecg = directory.appendingPathComponent("ecg_2023-03-04.csv")
+    let header = "Name,Ann\nRecorded Date,2023-03-04 20:55:07 -0500\nSample Rate,512 hertz\n\n-1.5\n"
+    try Data((header + String(repeating: "1", count: over) + "\n").utf8).write(to: ecg)
+    let gpx = directory.appendingPathComponent("route_2024-09-15_10.52am.gpx")
+    let route =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" "
+      + "xmlns=\"http://www.topografix.com/GPX/1/1\">\n<metadata><time>2024-09-15T08:52:14Z</time></metadata>\n"
+      + "<trk>\n<name>" + String(repeating: "n", count: over) + "</name>\n<trkseg>\n"
+      + "<trkpt lon=\"1\" lat=\"2\"><ele>1</ele><time>2024-09-15T08:52:14Z</time></trkpt>\n"
+      + "</trkseg>\n</trk>\n</gpx>\n"
+    try Data(route.utf8).write(to: gpx)
+    for (file, expected) in [
+      (ecg, ":6:1: error: a line over 16 MiB (healthport's limit)"),
+      (gpx, ":5:"),
+    ] {
+      let info = try Harness.run(["info", file.path])
+      #expect(info.status == 65, "stderr: \(info.stderr)")
+      #expect(info.stderr.contains(file.path + expected), "stderr: \(info.stderr)")
+    }
+    let gpxInfo = try Harness.run(["info", gpx.path])
+    #expect(gpxInfo.stderr.contains("error: the text of <name> is over 16 MiB (healthport's limit)"))
+  }
+}
