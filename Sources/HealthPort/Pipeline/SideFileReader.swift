@@ -157,7 +157,7 @@ final class SideFileReader {
     }
   }
 
-  private var lossless: Bool { bundle.next.wantsBundleMembers }
+  private var lossless: Bool { bundle.next.capabilities.contains(.bundleMembers) }
 
   /// The report of the whole read: the export's, with the side files and their warnings.
   func finish(_ exportReport: ReadReport, cutShort: Bool = false) -> ReadReport {
