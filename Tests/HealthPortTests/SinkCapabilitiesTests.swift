@@ -29,6 +29,18 @@ private final class BareStage: ExportStage {
   }
 }
 
+/// Hands Records on untouched and counts those that reach it: it forwards the tallies.
+private final class TallyForwardingStage: ExportStage {
+  let next: ExportSink
+  var records = 0
+  init(next: ExportSink) { self.next = next }
+  var capabilities: SinkCapabilities { next.capabilities }
+  func consume(_ element: ExportElement) throws {
+    if case .record = element { records += 1 }
+    try next.consume(element)
+  }
+}
+
 @Suite("Sink capabilities: one value, forwarded by every stage")
 struct SinkCapabilitiesTests {
   static let sampleZip = TestEnvironment.repoRoot.appendingPathComponent("Samples/export.zip")
@@ -69,5 +81,48 @@ struct SinkCapabilitiesTests {
     ]
     for stage in stages { #expect(stage.capabilities == [.sideFiles, .bundleMembers]) }
     #expect(CountingSink(CollectingSink()).capabilities == [])
+  }
+
+  /// `recordCount` of Samples/expected.json, which the generator wrote with the sample.
+  static func expectedRecordCount() throws -> Int {
+    let url = TestEnvironment.repoRoot.appendingPathComponent("Samples/expected.json")
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    return json["recordCount"] as! Int
+  }
+
+  static func readSample(into sink: ExportSink) throws {
+    var options = ReadOptions()
+    options.concurrent = true
+    options.threads = 2
+    options.rangeSize = 4096
+    let xml = TestEnvironment.repoRoot.appendingPathComponent("Samples/export.xml")
+    let bytes = try [UInt8](Data(contentsOf: xml))
+    _ = try ParallelExportReader(
+      document: MemoryDocument(bytes: bytes, name: "export.xml"), options: options, format: .xml
+    )
+    .read(into: sink)
+  }
+
+  @Test("a parallel read tallies Records for info's summary through the stages that forward the tallies")
+  func talliesThroughForwardingStages() throws {
+    let expected = try Self.expectedRecordCount()
+    let collector = ExportSummaryCollector()
+    let stage = TallyForwardingStage(next: collector)
+    #expect(stage.recordTallying === collector)
+    try Self.readSample(into: stage)
+    #expect(collector.summary.recordCount == expected)
+    #expect(stage.records == 0, "the Records were tallied on the parsing threads, never built")
+  }
+
+  @Test("a stage that says nothing of tallies sees every Record")
+  func bareStageSeesRecords() throws {
+    let expected = try Self.expectedRecordCount()
+    let collector = ExportSummaryCollector()
+    let counting = CountingSink(collector)
+    #expect(counting.recordTallying == nil)
+    #expect(!counting.capabilities.contains(.recordTallies))
+    try Self.readSample(into: counting)
+    #expect(collector.summary.recordCount == expected)
+    #expect(counting.counts.first { $0.name == "Record" }?.count == expected)
   }
 }

@@ -1,7 +1,7 @@
 /// Stands between the export reader and a sink that wants side files: it hands every element
 /// on, notes each Workout's route `FileReference`s (whatever the sink's own interest) so that
 /// route files can be joined to their workout, and holds back `end` until the side files are read.
-final class BundleSink: ExportStage, ElementLocating, RecordTallying {
+final class BundleSink: ExportStage, ElementLocating {
   /// A workout's route, as a `FileReference` names it.
   struct Reference {
     var workoutIndex: Int
@@ -36,11 +36,11 @@ final class BundleSink: ExportStage, ElementLocating, RecordTallying {
     return interest
   }
 
-  var capabilities: SinkCapabilities { next.capabilities.union(.sideFiles) }
-
-  /// Records pass straight on (only a bundle written back checks them here).
-  var recordTallyTarget: ExportSummaryCollector? {
-    layoutCheck == nil ? (next as? RecordTallying)?.recordTallyTarget : nil
+  /// The next sink's, and side files. Records pass straight on, so they may be tallied where
+  /// the next sink tallies them, unless a bundle written back checks them here.
+  var capabilities: SinkCapabilities {
+    let all = next.capabilities.union(.sideFiles)
+    return layoutCheck == nil ? all : all.subtracting(.recordTallies)
   }
 
   func begin(_ header: ExportHeader) throws {

@@ -30,6 +30,10 @@ public struct SinkCapabilities: OptionSet, Sendable {
   /// The bundle's members in order, raw bytes (``BundleEvent``), through
   /// ``ExportSink/consumeBundleEvent(_:)``: only the round-trip writers write the bundle back.
   public static let bundleMembers = SinkCapabilities(rawValue: 1 << 1)
+  /// Of each top-level Record, only what a tally of them keeps (`info`'s summary): a parallel
+  /// read then tallies the Records of each range on its parsing thread, and they never reach
+  /// ``ExportSink/consume(_:)``. Not forwarded by an ``ExportStage`` unless it says so.
+  public static let recordTallies = SinkCapabilities(rawValue: 1 << 2)
 }
 
 extension ExportSink {
@@ -40,14 +44,16 @@ extension ExportSink {
 
 /// A pipeline stage: a sink that hands what it receives on to the next one. Everything it does
 /// not do itself is forwarded by default, its ``ExportSink/capabilities`` included, so that a
-/// stage put in front of a writer never turns off what the writer asked for.
+/// stage put in front of a writer never turns off what the writer asked for: all but
+/// ``SinkCapabilities/recordTallies``, since a stage sees every Record unless it says otherwise
+/// (one that hands Records on untouched, as `info`'s side-file tally, forwards it too).
 public protocol ExportStage: ExportSink {
   var next: ExportSink { get }
 }
 
 extension ExportStage {
   public var interest: ElementInterest { next.interest }
-  public var capabilities: SinkCapabilities { next.capabilities }
+  public var capabilities: SinkCapabilities { next.capabilities.subtracting(.recordTallies) }
   public func begin(_ header: ExportHeader) throws { try next.begin(header) }
   public func end(_ report: ReadReport) throws { try next.end(report) }
   public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }

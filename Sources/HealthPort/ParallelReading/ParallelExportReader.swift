@@ -49,7 +49,7 @@ final class ParallelExportReader {
     let interest = sink.interest
     let name = displayName
     // A sink that only tallies Records has them tallied on the parsing threads, per range.
-    let tallyTarget = (sink as? RecordTallying)?.recordTallyTarget
+    let tallyTarget = sink.recordTallying
     let tallies = tallyTarget != nil
     // A sink that shares its work out has each parsing thread do it on its ranges' elements; the
     // workers are made here, one per thread (indexed by the thread's enlisting number).
