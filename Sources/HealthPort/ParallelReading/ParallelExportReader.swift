@@ -225,9 +225,7 @@ final class ParallelExportReader {
   /// reader words it (``XMLExportReader``). `lineFeeds`: those before the range.
   private func located(_ error: any Error, _ lineFeeds: Int, _ position: UInt64) -> any Error {
     guard error is ExportDataError || error is ExportLimitError || error is XMLStreamError else { return error }
-    if let error = error as? XMLStreamError {
-      return HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
-    }
+    if let error = error as? XMLStreamError { return error.malformed }
     let line = Int(position >> 32) + lineFeeds
     return HealthPortError.malformed(displayName, line: line, column: Int(position & 0xFFFF_FFFF), "\(error)")
   }
