@@ -52,12 +52,8 @@ enum StepsCommand: Command {
     var configuration = StepTotals.Configuration()
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
-    configuration.dedupe = arguments.flag("--dedupe")
     configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    configuration.priority = arguments.list("--priority")
-    if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
-    }
+    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
     let totals = StepTotals(configuration)
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
     if !arguments.flag("--quiet") {

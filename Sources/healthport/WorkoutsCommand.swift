@@ -52,11 +52,7 @@ enum WorkoutsCommand: Command {
     configuration.energyUnit = try arguments.choice(
       "--energy-unit", ["kcal", "kJ"], default: "kcal", command: name)
     configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    configuration.dedupe = arguments.flag("--dedupe")
-    configuration.priority = arguments.list("--priority")
-    if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
-    }
+    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
     let quiet = arguments.flag("--quiet")
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
