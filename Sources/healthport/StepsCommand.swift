@@ -76,25 +76,3 @@ enum StepsCommand: Command {
     try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
   }
 }
-
-/// Thousands separators for tables (`12,345.5`).
-func grouped(_ number: String) -> String {
-  var integer = Substring(number)
-  var rest = Substring("")
-  if let dot = number.firstIndex(of: ".") {
-    integer = number[..<dot]
-    rest = number[dot...]
-  }
-  var sign = ""
-  if integer.first == "-" {
-    sign = "-"
-    integer = integer.dropFirst()
-  }
-  let digits = Array(integer)
-  var result = ""
-  for (index, digit) in digits.enumerated() {
-    if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-    result.append(digit)
-  }
-  return sign + result + rest
-}

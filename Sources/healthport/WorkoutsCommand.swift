@@ -64,9 +64,9 @@ enum WorkoutsCommand: Command {
         command: name)
       let merged = totals.merged.reduce(0) { $0 + $1.count }
       if merged > 0 {
-        let sources = totals.merged.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
+        let sources = totals.merged.map { "\($0.sourceName): \(NumberText.grouped($0.count))" }.joined(separator: ", ")
         CommandLineTool.writeError(
-          "healthport workouts: --dedupe merged \(grouped(String(merged))) \(merged == 1 ? "workout" : "workouts") "
+          "healthport workouts: --dedupe merged \(NumberText.grouped(merged)) \(merged == 1 ? "workout" : "workouts") "
             + "into a better-ranked source's (\(sources))\n")
       }
     }
