@@ -9,7 +9,8 @@
 # 20 MB export from each generator (Benchmarks/generate_export.py and ../shared/bench/gen_export.py,
 # when present), generated once into $SNAPSHOT_INPUTS (default .snapshot-inputs/, not committed) and
 # checked by digest (a shorter command list there: the readers' paths and the streaming outputs). Only what must vary is normalised: the case's own output folder in messages
-# becomes $OUT. There is no timing or progress to remove (no terminal, and --quiet where the
+# becomes $OUT, and the run's own id in Parquet part names (`part-20261205T163329Z-2166b202-`)
+# `part-<run>-`, in names and in the manifest. There is no timing or progress to remove (no terminal, and --quiet where the
 # command prints figures of its own run). SQLite databases are compared by their `sqlite3 .dump`;
 # files over 1 MB are kept as their size and SHA-256 (with the first 40 lines, to show where).
 #
@@ -24,6 +25,9 @@ usage() {
   sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 64
 }
+
+# A Parquet part's run id (the time and a random suffix), the same in names and manifests.
+run_id='s/part-[0-9]{8}T[0-9]{6}Z-[0-9a-f]+-/part-<run>-/g'
 
 # The case's own paths, and the figures of time a run prints (seconds taken, MB/s).
 normalise() {
@@ -51,7 +55,9 @@ keep_file() {
   esac
   local size
   size=$(stat -c %s "$file")
-  if ((size > 1000000)); then
+  if [[ $file == *.json ]] && ((size <= 1000000)); then
+    sed -E "$run_id" "$file" >"$dest"
+  elif ((size > 1000000)); then
     {
       echo "size $size"
       echo "sha256 $(sha256sum <"$file" | cut -d' ' -f1)"
@@ -100,15 +106,18 @@ run_case() {
   done
   local file
   while IFS= read -r -d '' file; do
-    keep_file "$file" "$dir/files/${file#"$scratch"/}"
+    keep_file "$file" "$dir/files/$(sed -E "$run_id" <<<"${file#"$scratch"/}")"
   done < <(find "$scratch" -type f -print0 | sort -z)
   rm -rf "$scratch"
 }
 
-# The commands run on every input: every command and every output format.
+# The commands run on every input: every command and every output format. With `big` (the
+# generated 20 MB exports), those that read every element on each reader path (two threads, one
+# thread) and each streaming output.
 cases_for() {
-  local tag=$1 input=$2
-  run_case "$tag/info" "$input" info {IN}
+  local tag=$1 input=$2 all=1
+  [[ ${3:-} == big ]] && all=0
+  ((all)) && run_case "$tag/info" "$input" info {IN}
   run_case "$tag/info-json" "$input" info {IN} --format json
   run_case "$tag/info-1-thread" "$input" HEALTHPORT_THREADS=1 info {IN} --format json
   run_case "$tag/convert-csv" "$input" convert {IN} --to csv
@@ -117,51 +126,30 @@ cases_for() {
   run_case "$tag/convert-jsonl" "$input" convert {IN} --to jsonl
   run_case "$tag/convert-json" "$input" convert {IN} --to json
   run_case "$tag/convert-xml" "$input" convert {IN} --to xml
-  run_case "$tag/convert-xml-dir" "$input" convert {IN} --to xml -o {OUT}/unzipped/
-  run_case "$tag/convert-zip" "$input" convert {IN} --to zip -o {OUT}/copy.zip
-  run_case "$tag/convert-sqlite" "$input" convert {IN} --to sqlite -o {OUT}/export.db
-  run_case "$tag/convert-parquet" "$input" convert {IN} --to parquet -o {OUT}/parquet --partition-by type,year
+  ((all)) && run_case "$tag/convert-xml-dir" "$input" convert {IN} --to xml -o {OUT}/unzipped/
+  ((all)) && run_case "$tag/convert-zip" "$input" convert {IN} --to zip -o {OUT}/copy.zip
+  ((all)) && run_case "$tag/convert-sqlite" "$input" convert {IN} --to sqlite -o {OUT}/export.db
+  ((all)) && run_case "$tag/convert-parquet" "$input" convert {IN} --to parquet -o {OUT}/parquet --partition-by type,year
   run_case "$tag/convert-filtered" "$input" convert {IN} --to csv --type StepCount --from 2020-01-01 --tz UTC
   run_case "$tag/steps" "$input" steps {IN}
   run_case "$tag/steps-month-dedupe" "$input" steps {IN} --by month --dedupe
-  run_case "$tag/workouts" "$input" workouts {IN}
+  ((all)) && run_case "$tag/workouts" "$input" workouts {IN}
   run_case "$tag/workouts-summary" "$input" workouts {IN} --summary --unit mi
   run_case "$tag/stats-heart" "$input" stats {IN} --type HeartRate --by month
-  run_case "$tag/stats-steps-max" "$input" stats {IN} --type StepCount --agg max --by year
+  ((all)) && run_case "$tag/stats-steps-max" "$input" stats {IN} --type StepCount --agg max --by year
   run_case "$tag/sleep" "$input" sleep {IN}
-  run_case "$tag/sleep-week" "$input" sleep {IN} --by week
-  run_case "$tag/profile" "$input" profile {IN}
+  ((all)) && run_case "$tag/sleep-week" "$input" sleep {IN} --by week
+  ((all)) && run_case "$tag/profile" "$input" profile {IN}
   run_case "$tag/profile-json" "$input" profile {IN} --format json
-  run_case "$tag/chart-steps" "$input" chart steps {IN} -o {OUT}/steps.svg --by month
-  run_case "$tag/chart-sleep" "$input" chart sleep {IN} -o {OUT}/sleep.html
-  run_case "$tag/chart-heart" "$input" chart heart-rate {IN} -o {OUT}/heart.svg --by week
-  run_case "$tag/chart-weight" "$input" chart weight {IN} -o {OUT}/weight.html
-  run_case "$tag/routes-geojson" "$input" routes {IN}
-  run_case "$tag/routes-gpx" "$input" routes {IN} --to gpx -o {OUT}/routes
+  ((all)) && run_case "$tag/chart-steps" "$input" chart steps {IN} -o {OUT}/steps.svg --by month
+  ((all)) && run_case "$tag/chart-sleep" "$input" chart sleep {IN} -o {OUT}/sleep.html
+  ((all)) && run_case "$tag/chart-heart" "$input" chart heart-rate {IN} -o {OUT}/heart.svg --by week
+  ((all)) && run_case "$tag/chart-weight" "$input" chart weight {IN} -o {OUT}/weight.html
+  ((all)) && run_case "$tag/routes-geojson" "$input" routes {IN}
+  ((all)) && run_case "$tag/routes-gpx" "$input" routes {IN} --to gpx -o {OUT}/routes
   run_case "$tag/routes-csv" "$input" routes {IN} --to csv
-  run_case "$tag/load" "$input" load {IN} --db {OUT}/health.db --quiet
-}
-
-# The commands run on the generated 20 MB exports: those that read every element, each reader path
-# (two threads, one thread), each streaming output.
-cases_for_big() {
-  local tag=$1 input=$2
-  run_case "$tag/info-json" "$input" info {IN} --format json
-  run_case "$tag/info-1-thread" "$input" HEALTHPORT_THREADS=1 info {IN} --format json
-  run_case "$tag/convert-csv" "$input" convert {IN} --to csv
-  run_case "$tag/convert-csv-1-thread" "$input" HEALTHPORT_THREADS=1 convert {IN} --to csv
-  run_case "$tag/convert-csv-split" "$input" convert {IN} --to csv --split -o {OUT}/split
-  run_case "$tag/convert-jsonl" "$input" convert {IN} --to jsonl
-  run_case "$tag/convert-json" "$input" convert {IN} --to json
-  run_case "$tag/convert-xml" "$input" convert {IN} --to xml
-  run_case "$tag/convert-filtered" "$input" convert {IN} --to csv --type StepCount --from 2020-01-01 --tz UTC
-  run_case "$tag/steps" "$input" steps {IN}
-  run_case "$tag/steps-month-dedupe" "$input" steps {IN} --by month --dedupe
-  run_case "$tag/workouts-summary" "$input" workouts {IN} --summary
-  run_case "$tag/stats-heart" "$input" stats {IN} --type HeartRate --by month
-  run_case "$tag/sleep" "$input" sleep {IN}
-  run_case "$tag/profile-json" "$input" profile {IN} --format json
-  run_case "$tag/routes-csv" "$input" routes {IN} --to csv
+  ((all)) && run_case "$tag/load" "$input" load {IN} --db {OUT}/health.db --quiet
+  return 0
 }
 
 # Usage errors and bad input: their messages and exit codes are behaviour too.
@@ -259,7 +247,7 @@ record() {
     sha256sum "$inputs"/gen* | sed "s|$inputs/||" >"$snapshot/inputs.sha256"
     local generated
     for generated in "$inputs"/gen*; do
-      cases_for_big "$(basename "$generated")" "$generated"
+      cases_for "$(basename "$generated")" "$generated" big
     done
   fi
   echo "behaviour-snapshot: $(find "$snapshot/cases" -name exit | wc -l) cases recorded in $snapshot"
@@ -274,20 +262,29 @@ compare() {
     diff "$before/inputs.sha256" "$after/inputs.sha256"
     differences=1
   fi
+  # Files by their name with the run id normalised (snapshots recorded before it was too).
+  declare -A old new
   local path
   while IFS= read -r path; do
-    if [[ ! -e $before/cases/$path ]]; then
+    old[$(sed -E "$run_id" <<<"$path")]=$path
+  done < <(cd "$before/cases" && find . -type f | sed 's|^\./||')
+  while IFS= read -r path; do
+    new[$(sed -E "$run_id" <<<"$path")]=$path
+  done < <(cd "$after/cases" && find . -type f | sed 's|^\./||')
+  while IFS= read -r path; do
+    if [[ -z ${old[$path]:-} ]]; then
       echo "only after: $path"
       differences=$((differences + 1))
-    elif [[ ! -e $after/cases/$path ]]; then
+    elif [[ -z ${new[$path]:-} ]]; then
       echo "only before: $path"
       differences=$((differences + 1))
-    elif ! cmp -s "$before/cases/$path" "$after/cases/$path"; then
-      echo "differs: $path ($(head -n 1 "$before/cases/${path%/*}/command" 2>/dev/null || true))"
-      diff "$before/cases/$path" "$after/cases/$path" | head -n 20
+    elif ! cmp -s "$before/cases/${old[$path]}" "$after/cases/${new[$path]}" \
+      && ! cmp -s <(sed -E "$run_id" "$before/cases/${old[$path]}") <(sed -E "$run_id" "$after/cases/${new[$path]}"); then
+      echo "differs: $path"
+      diff "$before/cases/${old[$path]}" "$after/cases/${new[$path]}" | head -n 20
       differences=$((differences + 1))
     fi
-  done < <( (cd "$before/cases" && find . -type f; cd "$after/cases" && find . -type f) | sed 's|^\./||' | sort -u)
+  done < <(printf '%s\n' "${!old[@]}" "${!new[@]}" | sort -u)
   local count
   count=$(find "$before/cases" -name exit | wc -l)
   if ((differences == 0)); then
