@@ -26,7 +26,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   }
 
   var interest: ElementInterest { .everything }
-  var wantsSideFiles: Bool { true }
+  var capabilities: SinkCapabilities { .sideFiles }
   var embedsExtras: Bool { true }
 
   // MARK: Tables

@@ -57,7 +57,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
     }
   }
 
-  var wantsSideFiles: Bool { true }
+  var capabilities: SinkCapabilities { .sideFiles }
 
   /// Hands over the elements batched so far, then the event (in order).
   func consumeSideFile(_ event: SideFileEvent) throws {

@@ -108,7 +108,7 @@ extension SQLiteLoader {
     sideFiles.route = nil
   }
 
-  public var wantsSideFiles: Bool { true }
+  public var capabilities: SinkCapabilities { .sideFiles }
 
   public func consumeSideFile(_ event: SideFileEvent) throws {
     let s = try sideStatements

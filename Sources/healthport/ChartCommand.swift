@@ -79,7 +79,6 @@ enum ChartCommand: Command {
     let by = PeriodKind(rawValue: byText) ?? .day
     let filter = try FilterOptions.parse(arguments, command: name)
     let dedupe = arguments.flag("--dedupe")
-    let priority = arguments.list("--priority")
     if kind == "sleep" && dedupe {
       throw HealthPortError(
         .usage,
@@ -87,9 +86,8 @@ enum ChartCommand: Command {
           "chart sleep always merges overlapping sources and collapses rewrites already (as healthport sleep does), "
           + "so --dedupe has nothing to add; drop it (--priority works alone)")
     }
-    if !priority.isEmpty && !dedupe && kind != "sleep" {
-      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
-    }
+    // `chart sleep` ranks sources with --priority alone.
+    let priority = kind == "sleep" ? arguments.list("--priority") : try FilterOptions.dedupe(arguments).priority
     let quiet = arguments.flag("--quiet")
     let keepRewrites = arguments.flag("--keep-rewrites")
 

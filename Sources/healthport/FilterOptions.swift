@@ -76,6 +76,17 @@ enum FilterOptions {
     return PeriodKind(rawValue: text) ?? .day
   }
 
+  /// `--dedupe` and its `--priority LIST`: the ranking only decides which source a de-duplication
+  /// keeps (docs/steps.md), so `--priority` without `--dedupe` is a usage error.
+  static func dedupe(_ arguments: ParsedArguments) throws -> (dedupe: Bool, priority: [String]) {
+    let dedupe = arguments.flag("--dedupe")
+    let priority = arguments.list("--priority")
+    if !priority.isEmpty && !dedupe {
+      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
+    }
+    return (dedupe, priority)
+  }
+
   static let formatOption = OptionSpec(
     name: "--format", short: nil, valueName: "table|csv|json",
     help: "Output format (default: from -o's extension, .csv or .json, else table).")

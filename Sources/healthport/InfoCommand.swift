@@ -292,7 +292,7 @@ extension String {
 
 /// Hands everything on to `info`'s summary and counts the side files that pass the filters:
 /// GPX routes and their points, inline `Location` routes, ECG recordings and their samples.
-final class SideFileTally: ExportSink, RecordTallying {
+final class SideFileTally: ExportStage {
   let next: ExportSink
   private(set) var routeFiles = 0
   private(set) var routePoints = 0
@@ -303,12 +303,9 @@ final class SideFileTally: ExportSink, RecordTallying {
 
   init(next: ExportSink) { self.next = next }
 
-  var interest: ElementInterest { next.interest }
-  /// Records are the summary's alone: they may be tallied without passing here.
-  var recordTallyTarget: ExportSummaryCollector? { (next as? RecordTallying)?.recordTallyTarget }
-  var wantsSideFiles: Bool { true }
-  func begin(_ header: ExportHeader) throws { try next.begin(header) }
-  func end(_ report: ReadReport) throws { try next.end(report) }
+  /// Side files, and the next sink's wants; Records are the summary's alone, so they may be
+  /// tallied without passing here (``SinkCapabilities/recordTallies``).
+  var capabilities: SinkCapabilities { next.capabilities.union(.sideFiles) }
 
   func consume(_ element: ExportElement) throws {
     if case .workout(let workout) = element {

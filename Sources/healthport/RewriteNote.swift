@@ -17,9 +17,9 @@ enum RewriteNote {
   ) {
     let total = counts.reduce(0) { $0 + $1.count }
     guard total > 0 else { return }
-    let sources = counts.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
+    let sources = counts.map { "\($0.sourceName): \(NumberText.grouped($0.count))" }.joined(separator: ", ")
     CommandLineTool.writeError(
-      "healthport \(command): collapsed \(grouped(String(total))) \(total == 1 ? what.singular : what.plural) "
+      "healthport \(command): collapsed \(NumberText.grouped(total)) \(total == 1 ? what.singular : what.plural) "
         + "(\(sources)); --keep-rewrites \(effect)\n")
   }
 

@@ -51,7 +51,7 @@ final class RouteSpool: ExportSink {
   deinit { file.remove() }
 
   var interest: ElementInterest { .workoutsOnly }
-  var wantsSideFiles: Bool { true }
+  var capabilities: SinkCapabilities { .sideFiles }
   func begin(_ header: ExportHeader) throws {}
   func end(_ report: ReadReport) throws { try file.flush() }
 

@@ -222,25 +222,18 @@ enum RoutesCommand: Command {
         let escaped = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         try out.write("  <trk>\n    <name>\(escaped)</name>\n")
         for route in workout.routes {
-          try out.write("    <trkseg>\n")
+          // Each point starts its own line (the Health app's layout): the segment's tags end theirs.
+          try out.write("    <trkseg>")
           var text: [UInt8] = []
           try spool.forEachPoint(route) { point in
-            var line = "      <trkpt lon=\"\(point.longitude)\" lat=\"\(point.latitude)\">"
-            if let elevation = point.elevation { line += "<ele>\(elevation)</ele>" }
-            if let time = point.time { line += "<time>\(time)</time>" }
-            let extensions = [
-              ("speed", point.speed), ("course", point.course), ("hAcc", point.horizontalAccuracy),
-              ("vAcc", point.verticalAccuracy),
-            ].compactMap { name, value in value.map { "<\(name)>\($0)</\(name)>" } }
-            if !extensions.isEmpty { line += "<extensions>" + extensions.joined() + "</extensions>" }
-            text.append(contentsOf: Array((line + "</trkpt>\n").utf8))
+            GPXLayout.appendPoint(point, to: &text)
             if text.count >= 1 << 16 {
               try out.write(text)
               text.removeAll(keepingCapacity: true)
             }
           }
           try out.write(text)
-          try out.write("    </trkseg>\n")
+          try out.write("\n    </trkseg>\n")
         }
         try out.write("  </trk>\n")
       }

@@ -60,7 +60,7 @@ enum SleepCommand: Command {
       if sleep.unknownValues > 0 {
         let noun = sleep.unknownValues == 1 ? "sample" : "samples"
         CommandLineTool.writeError(
-          "healthport sleep: warning: skipped \(grouped(String(sleep.unknownValues))) SleepAnalysis \(noun) whose value is no sleep state\n"
+          "healthport sleep: warning: skipped \(NumberText.grouped(sleep.unknownValues)) SleepAnalysis \(noun) whose value is no sleep state\n"
         )
       }
     }

@@ -59,12 +59,8 @@ enum StatsCommand: Command {
     var configuration = Stats.Configuration(type: type, aggregate: aggregate)
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
-    configuration.dedupe = arguments.flag("--dedupe")
     configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    configuration.priority = arguments.list("--priority")
-    if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
-    }
+    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
     let stats = Stats(configuration)
     try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)
     if !arguments.flag("--quiet") {

@@ -52,12 +52,8 @@ enum StepsCommand: Command {
     var configuration = StepTotals.Configuration()
     configuration.by = try FilterOptions.period(arguments, command: name)
     configuration.zone = filter.zone
-    configuration.dedupe = arguments.flag("--dedupe")
     configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    configuration.priority = arguments.list("--priority")
-    if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
-    }
+    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
     let totals = StepTotals(configuration)
     try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
     if !arguments.flag("--quiet") {
@@ -79,26 +75,4 @@ enum StepsCommand: Command {
     output.totalRow = [.text("total"), .number(total, decimals: 0), .count(samples)]
     try FilterOptions.emit(output.render(format), to: arguments.value("--output"), input: input)
   }
-}
-
-/// Thousands separators for tables (`12,345.5`).
-func grouped(_ number: String) -> String {
-  var integer = Substring(number)
-  var rest = Substring("")
-  if let dot = number.firstIndex(of: ".") {
-    integer = number[..<dot]
-    rest = number[dot...]
-  }
-  var sign = ""
-  if integer.first == "-" {
-    sign = "-"
-    integer = integer.dropFirst()
-  }
-  let digits = Array(integer)
-  var result = ""
-  for (index, digit) in digits.enumerated() {
-    if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-    result.append(digit)
-  }
-  return sign + result + rest
 }

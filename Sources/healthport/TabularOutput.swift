@@ -31,7 +31,9 @@ struct TabularOutput {
       switch self {
       case .text(let text): text
       case .number(let value, let decimals):
-        groups ? grouped(NumberText.format(value, decimals: decimals)) : NumberText.format(value, decimals: decimals)
+        groups
+          ? NumberText.grouped(NumberText.format(value, decimals: decimals))
+          : NumberText.format(value, decimals: decimals)
       case .empty: ""
       }
     }

@@ -52,11 +52,7 @@ enum WorkoutsCommand: Command {
     configuration.energyUnit = try arguments.choice(
       "--energy-unit", ["kcal", "kJ"], default: "kcal", command: name)
     configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    configuration.dedupe = arguments.flag("--dedupe")
-    configuration.priority = arguments.list("--priority")
-    if !configuration.priority.isEmpty && !configuration.dedupe {
-      throw HealthPortError(.usage, message: "--priority only applies with --dedupe")
-    }
+    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
     let quiet = arguments.flag("--quiet")
     let summaryOnly = arguments.flag("--summary")
     let totals = WorkoutTotals(configuration)
@@ -68,9 +64,9 @@ enum WorkoutsCommand: Command {
         command: name)
       let merged = totals.merged.reduce(0) { $0 + $1.count }
       if merged > 0 {
-        let sources = totals.merged.map { "\($0.sourceName): \(grouped(String($0.count)))" }.joined(separator: ", ")
+        let sources = totals.merged.map { "\($0.sourceName): \(NumberText.grouped($0.count))" }.joined(separator: ", ")
         CommandLineTool.writeError(
-          "healthport workouts: --dedupe merged \(grouped(String(merged))) \(merged == 1 ? "workout" : "workouts") "
+          "healthport workouts: --dedupe merged \(NumberText.grouped(merged)) \(merged == 1 ? "workout" : "workouts") "
             + "into a better-ranked source's (\(sources))\n")
       }
     }

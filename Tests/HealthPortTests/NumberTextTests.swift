@@ -32,4 +32,15 @@ struct NumberTextTests {
   func format(value: Double, decimals: Int, text: String) {
     #expect(NumberText.format(value, decimals: decimals) == text)
   }
+
+  @Test(
+    "grouped: thousands separators in the whole part of a number's text, sign and decimals kept",
+    arguments: [
+      ("0", "0"), ("999", "999"), ("1000", "1,000"), ("1234567", "1,234,567"), ("-123", "-123"),
+      ("-123456.75", "-123,456.75"), ("12345.5", "12,345.5"), ("100000.125", "100,000.125"),
+    ])
+  func groupedText(text: String, grouped: String) {
+    #expect(NumberText.grouped(text) == grouped)
+    if let whole = Int(text) { #expect(NumberText.grouped(whole) == grouped) }
+  }
 }

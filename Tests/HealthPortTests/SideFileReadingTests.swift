@@ -8,7 +8,7 @@ private final class SideFileRecorder: ExportSink {
   var events: [SideFileEvent] = []
   var workouts = 0
   var ended = false
-  var wantsSideFiles: Bool { true }
+  var capabilities: SinkCapabilities { .sideFiles }
   func begin(_ header: ExportHeader) throws {}
   func consume(_ element: ExportElement) throws { if case .workout = element { workouts += 1 } }
   func end(_ report: ReadReport) throws { ended = true }

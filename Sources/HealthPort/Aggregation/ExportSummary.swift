@@ -54,7 +54,8 @@ public final class ExportSummaryCollector: ExportSink, RecordTallying {
 
   public init() {}
 
-  public var recordTallyTarget: ExportSummaryCollector? { self }
+  /// Its Records may be tallied per range (``RecordTallying``).
+  public var capabilities: SinkCapabilities { .recordTallies }
 
   /// A range's tally, merged after the elements before it (a parallel read): its Records'
   /// starts up to `upTo` (those before the range's next element) weighed against the export date.

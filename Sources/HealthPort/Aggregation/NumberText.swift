@@ -7,14 +7,28 @@
 /// Both write integers without a fraction (`12559`, not `12559.0`).
 public enum NumberText {
   /// `1234567` as `1,234,567` (summaries and tables).
-  public static func grouped(_ value: Int) -> String {
-    let digits = Array(String(value))
-    var result = ""
+  public static func grouped(_ value: Int) -> String { grouped(String(value)) }
+
+  /// A number's text with thousands separators in its whole part: `-12345.5` as `-12,345.5`.
+  public static func grouped(_ number: String) -> String {
+    var whole = Substring(number)
+    var rest = Substring("")
+    if let dot = number.firstIndex(of: ".") {
+      whole = number[..<dot]
+      rest = number[dot...]
+    }
+    var sign = ""
+    if whole.first == "-" {
+      sign = "-"
+      whole = whole.dropFirst()
+    }
+    let digits = Array(whole)
+    var result = sign
     for (index, digit) in digits.enumerated() {
       if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
       result.append(digit)
     }
-    return result
+    return result + rest
   }
 
   /// 2^53: every integer up to it is a `Double`, and no `Double` beyond it has a fraction.

@@ -123,11 +123,3 @@ struct RecordFacts {
   var hasValue: Bool
   var extraAttributes: Int
 }
-
-/// A sink whose answer needs, of each top-level Record, only what a ``RecordTally`` keeps. A
-/// parallel read then tallies the Records of each range on its parsing thread instead of
-/// building each one and handing it on (issue 16); the other elements come as before.
-public protocol RecordTallying: AnyObject {
-  /// The summary the tallies go to, or nil when this sink needs every Record handed on.
-  var recordTallyTarget: ExportSummaryCollector? { get }
-}

@@ -102,13 +102,5 @@ public enum ChartNumber {
   }
 
   /// `value` as the commands write it (at most 3 decimals), with thousands separators.
-  public static func shown(_ value: Double) -> String {
-    let text = NumberText.format(value)
-    let negative = text.hasPrefix("-")
-    let body = negative ? String(text.dropFirst()) : text
-    let parts = body.split(separator: ".", maxSplits: 1)
-    var result = NumberText.grouped(Int(parts[0]) ?? 0)
-    if parts.count > 1 { result += "." + parts[1] }
-    return negative ? "-" + result : result
-  }
+  public static func shown(_ value: Double) -> String { NumberText.grouped(NumberText.format(value)) }
 }

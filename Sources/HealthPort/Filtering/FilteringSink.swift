@@ -1,5 +1,5 @@
 /// An ``ExportSink`` that hands on only what an ``ExportFilter`` keeps, while streaming.
-public final class FilteringSink: ExportSink {
+public final class FilteringSink: ExportStage {
   public let filter: ExportFilter
   public let next: ExportSink
   /// Elements left out so far.
@@ -27,8 +27,6 @@ public final class FilteringSink: ExportSink {
     return next.interest.intersection(own)
   }
 
-  public func begin(_ header: ExportHeader) throws { try next.begin(header) }
-
   public func consume(_ element: ExportElement) throws {
     let kept = filter.includes(element)
     if case .workout = element { sideFiles.noteWorkout(kept: kept) }
@@ -39,13 +37,10 @@ public final class FilteringSink: ExportSink {
     }
   }
 
-  public var wantsSideFiles: Bool { next.wantsSideFiles }
-
   public func consumeSideFile(_ event: SideFileEvent) throws {
     if let kept = sideFiles.pass(event, filter) { try next.consumeSideFile(kept) }
   }
 
-  public var wantsBundleMembers: Bool { next.wantsBundleMembers }
   /// Members pass as they are (a writer leaves out a route or ECG whose side-file events were
   /// dropped), but not export.xml's raw bytes: the filtered elements stand for it.
   public func consumeBundleEvent(_ event: BundleEvent) throws {
@@ -57,15 +52,15 @@ public final class FilteringSink: ExportSink {
     try next.consumeBundleEvent(event)
   }
   private var inBundleMember = false
-
-  public func end(_ report: ReadReport) throws { try next.end(report) }
 }
 
 extension FilteringSink: RangeWorkSharing {
   /// Only without side files or bundle members: which of those pass depends on the Workouts
   /// kept before them, noted in order.
   func makeRangeWorker() -> (any RangeWorker)? {
-    guard !next.wantsSideFiles, !next.wantsBundleMembers, let inner = next.rangeWorker() else { return nil }
+    guard next.capabilities.isDisjoint(with: [.sideFiles, .bundleMembers]), let inner = next.rangeWorker() else {
+      return nil
+    }
     return Worker(filter: filter.withOwnCaches(), next: inner)
   }
 

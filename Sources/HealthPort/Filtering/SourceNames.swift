@@ -2,7 +2,7 @@
 /// streaming through it, so that a source option that matches none of them (`--source-product
 /// Wacth`, `--priority Garmin`) can be reported with the closest names seen, instead of a silent
 /// empty result.
-public final class SourceNamesSink: ExportSink {
+public final class SourceNamesSink: ExportStage {
   public let next: ExportSink
   /// Distinct sources in order of first appearance.
   public private(set) var sources: [SourceName] = []
@@ -11,10 +11,6 @@ public final class SourceNamesSink: ExportSink {
   private var last: SourceName?
 
   public init(next: ExportSink) { self.next = next }
-
-  public var interest: ElementInterest { next.interest }
-
-  public func begin(_ header: ExportHeader) throws { try next.begin(header) }
 
   public func consume(_ element: ExportElement) throws {
     switch element {
@@ -25,12 +21,6 @@ public final class SourceNamesSink: ExportSink {
     }
     try next.consume(element)
   }
-
-  public func end(_ report: ReadReport) throws { try next.end(report) }
-  public var wantsSideFiles: Bool { next.wantsSideFiles }
-  public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
-  public var wantsBundleMembers: Bool { next.wantsBundleMembers }
-  public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 
   @inline(__always)
   fileprivate func note(_ name: String, _ product: String?) {

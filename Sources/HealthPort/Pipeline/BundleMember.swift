@@ -32,7 +32,7 @@ public struct BundleMember: Hashable, Sendable {
   public static let defaultExport = BundleMember(index: 0, path: "apple_health_export/export.xml", kind: .export)
 }
 
-/// What a bundle reader hands a sink that ``ExportSink/wantsBundleMembers``, beside the elements and
+/// What a bundle reader hands a sink that has ``SinkCapabilities/bundleMembers``, beside the elements and
 /// side-file events:
 ///
 /// - `.member` of kind `.export` before ``ExportSink/begin(_:)``: the elements are its content.
@@ -47,10 +47,4 @@ public enum BundleEvent: Sendable {
   case memberEnd
 
   public static let chunkSize = 48 << 10
-}
-
-extension ExportSink {
-  /// Sinks take no bundle members unless they say so (only the round-trip writers do).
-  public var wantsBundleMembers: Bool { false }
-  public func consumeBundleEvent(_ event: BundleEvent) throws {}
 }

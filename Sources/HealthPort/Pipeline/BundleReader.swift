@@ -5,13 +5,13 @@ import ZipStream
   import Glibc
 #endif
 
-/// Reads a whole export bundle for a sink that wants side files (``ExportSink/wantsSideFiles``):
+/// Reads a whole export bundle for a sink that wants side files (has ``SinkCapabilities/sideFiles``):
 /// export.xml first, then every GPX route and ECG recording, whatever order a zip holds them in,
 /// then the sink's `end`. A zip is streamed, never extracted: side files stored before the
 /// export are read in a second pass over the zip file, or, for a zip on stdin, spooled to
 /// temporary files as they pass. Only one side file is in memory at a time, in batches.
 enum BundleReader {
-  /// Reads the zip `stream` was recognised as. For a sink that ``ExportSink/wantsBundleMembers``,
+  /// Reads the zip `stream` was recognised as. For a sink that has ``SinkCapabilities/bundleMembers``,
   /// every member (folders too) is handed on in the zip's order, numbered by its position: the
   /// export before the elements, the others after them, read in a second pass (or spooled) when
   /// they come before the export.
@@ -199,7 +199,7 @@ enum BundleReader {
 
   /// Reads an unzipped export folder: the export `source` found in it, then the files of the
   /// `workout-routes/` and `electrocardiograms/` folders beside it, in name order. For a sink
-  /// that ``ExportSink/wantsBundleMembers``, every file of the folder is a member (the export
+  /// that has ``SinkCapabilities/bundleMembers``, every file of the folder is a member (the export
   /// first, then the others by path), named under the folder's own name
   /// (`apple_health_export/export.xml`).
   static func readFolder(_ source: ByteSource, options: ReadOptions, into sink: ExportSink) throws -> ReadReport {
@@ -269,7 +269,7 @@ enum BundleReader {
     let sides = SideFileReader(options: options, bundle: bundle)
     defer { sides.stop() }
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
-    if sink.wantsSideFiles {
+    if sink.capabilities.contains(.sideFiles) {
       let source: SideFileReader.Source =
         stream.path.map { .file(path: $0, displayName: name) } ?? .stream(stream.source)
       try sides.read(side, from: source)
@@ -338,7 +338,7 @@ enum BundleReader {
   }
 }
 
-/// Hands a bundle's members on in order (when the sink ``ExportSink/wantsBundleMembers``): a side
+/// Hands a bundle's members on in order (when the sink has ``SinkCapabilities/bundleMembers``): a side
 /// file through the ``SideFileReader`` between `.member` and `.memberEnd`, another member's bytes
 /// as `.bytes`. Without that wish, only side files are read.
 struct MemberEvents {
@@ -349,7 +349,7 @@ struct MemberEvents {
   init(sink: ExportSink, sides: SideFileReader) {
     self.sink = sink
     self.sides = sides
-    lossless = sink.wantsBundleMembers
+    lossless = sink.capabilities.contains(.bundleMembers)
   }
 
   func beginExport(_ member: BundleMember) throws {

@@ -1,7 +1,7 @@
 /// Stands between the export reader and a sink that wants side files: it hands every element
 /// on, notes each Workout's route `FileReference`s (whatever the sink's own interest) so that
 /// route files can be joined to their workout, and holds back `end` until the side files are read.
-final class BundleSink: ExportSink, ElementLocating, RecordTallying {
+final class BundleSink: ExportStage, ElementLocating {
   /// A workout's route, as a `FileReference` names it.
   struct Reference {
     var workoutIndex: Int
@@ -36,11 +36,11 @@ final class BundleSink: ExportSink, ElementLocating, RecordTallying {
     return interest
   }
 
-  var wantsSideFiles: Bool { true }
-
-  /// Records pass straight on (only a bundle written back checks them here).
-  var recordTallyTarget: ExportSummaryCollector? {
-    layoutCheck == nil ? (next as? RecordTallying)?.recordTallyTarget : nil
+  /// The next sink's, and side files. Records pass straight on, so they may be tallied where
+  /// the next sink tallies them, unless a bundle written back checks them here.
+  var capabilities: SinkCapabilities {
+    let all = next.capabilities.union(.sideFiles)
+    return layoutCheck == nil ? all : all.subtracting(.recordTallies)
   }
 
   func begin(_ header: ExportHeader) throws {
@@ -59,10 +59,6 @@ final class BundleSink: ExportSink, ElementLocating, RecordTallying {
     renderedDigest = try layoutCheck?.finish(report)
     exportReport = report
   }
-
-  func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
-  var wantsBundleMembers: Bool { next.wantsBundleMembers }
-  func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 
   /// The reference to the route file at `reference` (a ``SideFilePath/reference``), marked seen.
   func join(_ reference: String) -> Reference? {

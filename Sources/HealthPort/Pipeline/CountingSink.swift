@@ -1,7 +1,7 @@
 /// A pipeline stage that counts the top-level elements passing through, by element name, and
 /// hands everything on unchanged. `convert` puts it in front of the writer; a filter stage slots
 /// in the same way (an ``ExportSink`` that wraps the next one).
-public final class CountingSink: ExportSink {
+public final class CountingSink: ExportStage {
   public let next: ExportSink
   private var tally = ElementNameCounts()
 
@@ -11,18 +11,10 @@ public final class CountingSink: ExportSink {
   public var counts: [(name: String, count: Int)] { tally.counts }
   public var total: Int { tally.total }
 
-  public func begin(_ header: ExportHeader) throws { try next.begin(header) }
-
   public func consume(_ element: ExportElement) throws {
     try next.consume(element)
     tally.add(element)
   }
-
-  public func end(_ report: ReadReport) throws { try next.end(report) }
-  public var wantsSideFiles: Bool { next.wantsSideFiles }
-  public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
-  public var wantsBundleMembers: Bool { next.wantsBundleMembers }
-  public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 }
 
 extension CountingSink: RangeWorkSharing {

@@ -6,14 +6,56 @@
 public protocol ExportSink: AnyObject {
   /// The top-level elements this sink needs built (see ``ElementInterest``).
   var interest: ElementInterest { get }
+  /// What the sink wants of a read besides its elements, in one value: none by default. A
+  /// stage that wraps another (``ExportStage``) has the next one's.
+  var capabilities: SinkCapabilities { get }
   func begin(_ header: ExportHeader) throws
   func consume(_ element: ExportElement) throws
   func end(_ report: ReadReport) throws
-  /// True when the sink wants the export's side files (GPX routes, ECG recordings); they then
-  /// come after the last element and before ``end(_:)``, through ``consumeSideFile(_:)``.
-  var wantsSideFiles: Bool { get }
+  /// With ``SinkCapabilities/sideFiles``: the export's side files, after the last element and
+  /// before ``end(_:)``.
   func consumeSideFile(_ event: SideFileEvent) throws
-  /// True when the sink writes the bundle back (``BundleEvent``): members in order, raw bytes.
-  var wantsBundleMembers: Bool { get }
+  /// With ``SinkCapabilities/bundleMembers``: the bundle's members in order, raw bytes.
   func consumeBundleEvent(_ event: BundleEvent) throws
+}
+
+/// What a sink wants of a read besides its elements (``ExportSink/capabilities``).
+public struct SinkCapabilities: OptionSet, Sendable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// The export's side files (GPX routes, ECG recordings), through
+  /// ``ExportSink/consumeSideFile(_:)``: `steps`, `stats` and `workouts` never open them.
+  public static let sideFiles = SinkCapabilities(rawValue: 1 << 0)
+  /// The bundle's members in order, raw bytes (``BundleEvent``), through
+  /// ``ExportSink/consumeBundleEvent(_:)``: only the round-trip writers write the bundle back.
+  public static let bundleMembers = SinkCapabilities(rawValue: 1 << 1)
+  /// Of each top-level Record, only what a tally of them keeps (`info`'s summary): a parallel
+  /// read then tallies the Records of each range on its parsing thread, and they never reach
+  /// ``ExportSink/consume(_:)``. Not forwarded by an ``ExportStage`` unless it says so.
+  public static let recordTallies = SinkCapabilities(rawValue: 1 << 2)
+}
+
+extension ExportSink {
+  public var capabilities: SinkCapabilities { [] }
+  public func consumeSideFile(_ event: SideFileEvent) throws {}
+  public func consumeBundleEvent(_ event: BundleEvent) throws {}
+}
+
+/// A pipeline stage: a sink that hands what it receives on to the next one. Everything it does
+/// not do itself is forwarded by default, its ``ExportSink/capabilities`` included, so that a
+/// stage put in front of a writer never turns off what the writer asked for: all but
+/// ``SinkCapabilities/recordTallies``, since a stage sees every Record unless it says otherwise
+/// (one that hands Records on untouched, as `info`'s side-file tally, forwards it too).
+public protocol ExportStage: ExportSink {
+  var next: ExportSink { get }
+}
+
+extension ExportStage {
+  public var interest: ElementInterest { next.interest }
+  public var capabilities: SinkCapabilities { next.capabilities.subtracting(.recordTallies) }
+  public func begin(_ header: ExportHeader) throws { try next.begin(header) }
+  public func end(_ report: ReadReport) throws { try next.end(report) }
+  public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
+  public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 }

@@ -35,7 +35,9 @@ struct StreamInputFormat: Sendable {
     recognise: { head in ZipArchiveReader.hasSignature(head.bytes[...]).map { $0 ? .yes : .no } ?? head.undecided },
     isContainer: true,
     read: { stream, options, sink in
-      if sink.wantsSideFiles { return try BundleReader.readZip(stream, options: options, into: sink) }
+      if sink.capabilities.contains(.sideFiles) {
+        return try BundleReader.readZip(stream, options: options, into: sink)
+      }
       return try ExportFinder.readExportMember(of: stream) {
         try XMLExportReader(options: options).read($0, format: .zip, into: sink)
       }

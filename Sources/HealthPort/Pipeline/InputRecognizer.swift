@@ -59,7 +59,9 @@ enum RecognisedInput {
       while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
       return try CSVSplitReader(directory: directory, options: options).read(into: sink)
     case .exportFolder(let source):
-      if sink.wantsSideFiles { return try BundleReader.readFolder(source, options: options, into: sink) }
+      if sink.capabilities.contains(.sideFiles) {
+        return try BundleReader.readFolder(source, options: options, into: sink)
+      }
       return try XMLExportReader(options: options).read(source, format: .folder, into: sink)
     }
   }

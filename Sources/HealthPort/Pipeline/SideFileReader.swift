@@ -182,7 +182,7 @@ final class SideFileReader {
     }
   }
 
-  private var lossless: Bool { bundle.next.wantsBundleMembers }
+  private var lossless: Bool { bundle.next.capabilities.contains(.bundleMembers) }
 
   /// Reads what is left of `source` (through a tee, so that its copy is whole).
   private func readToEnd(_ source: ByteSource) throws {

@@ -102,7 +102,7 @@ public final class CSVSplitWriter: ExportSink {
   }
 
   /// Route points and ECG recordings go to their own tables (README, "Side-file tables").
-  public var wantsSideFiles: Bool { true }
+  public var capabilities: SinkCapabilities { .sideFiles }
 
   public func consumeSideFile(_ event: SideFileEvent) throws { try sideFiles.consume(event, budget: &budget) }
 

@@ -15,7 +15,7 @@ extension StreamInputFormat {
     format: .xml, recognise: XMLExportReader.recognise, isContainer: false,
     read: { stream, options, sink in
       // A lone apple_health_export/export.xml with its side-file folders beside it is the bundle.
-      if sink.wantsSideFiles, let path = stream.path, BundleReader.hasSideFolders(beside: path) {
+      if sink.capabilities.contains(.sideFiles), let path = stream.path, BundleReader.hasSideFolders(beside: path) {
         return try BundleReader.readFolder(stream.source, options: options, into: sink)
       }
       return try XMLExportReader(options: options).read(stream, format: .xml, into: sink)

@@ -93,10 +93,7 @@ struct XMLExportReader {
         try parser.finish()
       }
     } catch let error as XMLStreamError {
-      if let underlying = error.underlying, !(underlying is ExportDataError || underlying is ExportLimitError) {
-        throw underlying
-      }
-      throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
+      throw error.readerError
     }
     report.hasBrokenDTD = hasBrokenDTD
     report.skipped = skipped

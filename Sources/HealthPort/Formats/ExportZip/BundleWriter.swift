@@ -28,8 +28,7 @@ final class BundleWriter: ExportSink {
 
   init(destination: BundleDestination) { self.destination = destination }
 
-  var wantsSideFiles: Bool { true }
-  var wantsBundleMembers: Bool { true }
+  var capabilities: SinkCapabilities { [.sideFiles, .bundleMembers] }
 
   func begin(_ header: ExportHeader) throws {
     let export = exportMember

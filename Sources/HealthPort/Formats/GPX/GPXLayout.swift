@@ -1,8 +1,9 @@
 /// A route file in the Health app's exact GPX layout: the XML declaration, the
 /// `gpx` start tag, `metadata/time`, `trk/name`, one `trkpt` a line (`lon` before `lat`, `ele`,
 /// `time`, the `extensions`), two-space indentation, no line feed after `</gpx>`. The writer
-/// renders with it, and ``GPXLayoutCheck`` tells whether a file read is exactly this rendering.
-enum GPXLayout {
+/// renders with it, and ``GPXLayoutCheck`` tells whether a file read is exactly this rendering;
+/// `routes --to gpx` writes its points with ``appendPoint(_:to:)`` too.
+public enum GPXLayout {
   static func head(name: String?, metadataTime: String?) -> [UInt8] {
     var out = Array(
       (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
@@ -27,7 +28,8 @@ enum GPXLayout {
 
   static let tail = Array("\n    </trkseg>\n  </trk>\n</gpx>".utf8)
 
-  static func appendPoint(_ point: RoutePoint, to out: inout [UInt8]) {
+  /// A line feed, six spaces and the point's `trkpt` element, its texts escaped.
+  public static func appendPoint(_ point: RoutePoint, to out: inout [UInt8]) {
     out += Array("\n      <trkpt lon=\"".utf8)
     appendText(point.longitude, to: &out)
     out += Array("\" lat=\"".utf8)

@@ -44,8 +44,7 @@ struct GPXReader {
       try handler.flush()
       if let check { _ = check.finish(header: handler.header) }
     } catch let error as XMLStreamError {
-      if let underlying = error.underlying, !(underlying is ExportDataError) { throw underlying }
-      throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
+      throw error.readerError
     }
     return handler.pointCount
   }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The bundle's lines after the elements (``JSONSideFileLines``), handed to the sink as the
-/// bundle reader would: side-file events when it ``ExportSink/wantsSideFiles``, member events
-/// when it ``ExportSink/wantsBundleMembers``; skipped unread otherwise.
+/// bundle reader would: side-file events when it has ``SinkCapabilities/sideFiles``, member events
+/// when it has ``SinkCapabilities/bundleMembers``; skipped unread otherwise.
 extension JSONLinesReader {
   /// True when the object at `position` is a `{"kind":…}` line (not an element).
   func isKindLine(_ b: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
@@ -39,8 +39,8 @@ extension JSONLinesReader {
       }
       return value
     }
-    let sides = sink.wantsSideFiles
-    let members = sink.wantsBundleMembers
+    let sides = sink.capabilities.contains(.sideFiles)
+    let members = sink.capabilities.contains(.bundleMembers)
     switch kind {
     case "member" where members:
       guard let kindName = try string("type"), let type = BundleMember.Kind(rawValue: kindName) else {

@@ -60,7 +60,9 @@ final class JSONLinesReader {
         throw ExportDataError(
           message: "not an Apple Health export: the root element is <\(name)>, expected <HealthData>")
       }
-      if let member = self.headerMember, sink.wantsBundleMembers { try sink.consumeBundleEvent(.member(member)) }
+      if let member = self.headerMember, sink.capabilities.contains(.bundleMembers) {
+        try sink.consumeBundleEvent(.member(member))
+      }
       try sink.begin(ExportHeader(prolog: prolog, rootAttributes: attributes, rootName: name))
     }
     builder.onElement = { try sink.consume($0) }
@@ -92,7 +94,7 @@ final class JSONLinesReader {
         }
         if pending.withUnsafeBufferPointer({ isKindLine($0, at: position) }) {
           readKindLines = true
-          if sink.wantsSideFiles || sink.wantsBundleMembers {
+          if sink.capabilities.contains(.sideFiles) || sink.capabilities.contains(.bundleMembers) {
             try parseValue(end) { try self.parseKindLine($0, &$1, into: sink) }
           } else {
             consume(to: end)

@@ -60,8 +60,7 @@ public final class JSONLinesWriter: ExportSink {
   }
 
   /// JSON Lines carries the whole bundle (the JSON document does not).
-  public var wantsSideFiles: Bool { style == .lines }
-  public var wantsBundleMembers: Bool { style == .lines }
+  public var capabilities: SinkCapabilities { style == .lines ? [.sideFiles, .bundleMembers] : [] }
 
   public func consumeSideFile(_ event: SideFileEvent) throws {
     sideLines.append(event, to: &sideOut)

@@ -45,10 +45,7 @@ extension ParallelExportReader {
       }
       try parser.finish()
     } catch let error as XMLStreamError {
-      if let underlying = error.underlying, !(underlying is ExportDataError || underlying is ExportLimitError) {
-        throw underlying
-      }
-      throw HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
+      throw error.readerError
     }
     counts.add(builder, parser, shift: start - rootTag.count)
     return bytes

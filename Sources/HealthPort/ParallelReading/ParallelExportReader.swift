@@ -49,7 +49,7 @@ final class ParallelExportReader {
     let interest = sink.interest
     let name = displayName
     // A sink that only tallies Records has them tallied on the parsing threads, per range.
-    let tallyTarget = (sink as? RecordTallying)?.recordTallyTarget
+    let tallyTarget = sink.recordTallying
     let tallies = tallyTarget != nil
     // A sink that shares its work out has each parsing thread do it on its ranges' elements; the
     // workers are made here, one per thread (indexed by the thread's enlisting number).
@@ -225,9 +225,7 @@ final class ParallelExportReader {
   /// reader words it (``XMLExportReader``). `lineFeeds`: those before the range.
   private func located(_ error: any Error, _ lineFeeds: Int, _ position: UInt64) -> any Error {
     guard error is ExportDataError || error is ExportLimitError || error is XMLStreamError else { return error }
-    if let error = error as? XMLStreamError {
-      return HealthPortError.malformed(error.documentName, line: error.line, column: error.column, error.message)
-    }
+    if let error = error as? XMLStreamError { return error.malformed }
     let line = Int(position >> 32) + lineFeeds
     return HealthPortError.malformed(displayName, line: line, column: Int(position & 0xFFFF_FFFF), "\(error)")
   }
