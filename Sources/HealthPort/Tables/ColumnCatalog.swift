@@ -251,7 +251,8 @@ public enum ColumnCatalog {
 
   public static let elements = TableDefinition(
     "elements", element: nil,
-    rows: "any other element (unknown elements, `Attachment`, and elements whose attributes do not fit their table)",
+    rows: "any other element (unknown elements, `Attachment`, elements whose attributes do not fit their table, "
+      + "and a `Record`, `Correlation`, `Workout` or `MetadataEntry` holding text, which no table has a column for)",
     columns: [id, parentID, element, TableColumn("text", .text, .content, "the character data, empty when none")])
 
   public static let attributes = TableDefinition(
