@@ -100,31 +100,12 @@ enum LoadCommand: Command {
     inputs: [String?], database: String, person: String, quiet: Bool, skipInvalid: Bool, keepPartial: Bool = false,
     filter: ExportFilter = ExportFilter()
   ) throws {
-    // Check the inputs before the database is created, so a typo leaves no empty database behind.
-    for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
-      throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
-    }
-    // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
-    for input in inputs { try FilterOptions.checkInput(input, command: name) }
-    var bars: [ProgressBar] = []
     var job = SQLiteLoadJob(database: database, person: person)
     job.keepPartial = keepPartial
-    let results = try job.run(
-      paths: inputs,
-      readOptions: { path in
-        let bar = ProgressBar.make(inputPath: path, quiet: quiet)
-        if let bar { bars.append(bar) }
-        return .with(bar, skipInvalid: skipInvalid, filter: filter)
-      },
-      wrap: { FilterOptions.wrap($0, in: filter) })
-    for bar in bars { bar.finish() }
-    ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
-    for result in results {
-      for warning in result.warnings { CommandLineTool.writeError("healthport load: warning: \(warning)\n") }
-    }
-    guard !quiet else { return }
-    for result in results {
-      CommandLineTool.writeError(result.summary(database: database, person: person))
+    try runLoad(
+      inputs: inputs, shownAs: database, person: person, quiet: quiet, skipInvalid: skipInvalid, filter: filter
+    ) {
+      try job.run(paths: inputs, readOptions: $0, wrap: $1)
     }
   }
 
@@ -133,28 +114,41 @@ enum LoadCommand: Command {
     inputs: [String?], uri: String, schema: String, person: String, quiet: Bool, skipInvalid: Bool,
     postgis: Bool, filter: ExportFilter
   ) throws {
+    var job = PostgresLoadJob(uri: uri, schema: schema, person: person)
+    job.createPostGIS = postgis
+    let shown = PostgresTarget.redacted(uri) + " (schema \(schema))"
+    try runLoad(inputs: inputs, shownAs: shown, person: person, quiet: quiet, skipInvalid: skipInvalid, filter: filter)
+    {
+      try job.run(paths: inputs, readOptions: $0, wrap: $1)
+    }
+  }
+
+  /// What both stores' loads share: the inputs checked before the store is touched (so a typo leaves
+  /// no empty database behind), a progress bar per input, then the skipped count, the warnings and
+  /// (unless quiet) a summary per export naming the store as `shownAs`.
+  private static func runLoad(
+    inputs: [String?], shownAs: String, person: String, quiet: Bool, skipInvalid: Bool, filter: ExportFilter,
+    load: (_ readOptions: (String?) -> ReadOptions, _ wrap: (ExportSink) -> ExportSink) throws -> [SQLiteLoader.Result]
+  ) throws {
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
       throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
     }
+    // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
     for input in inputs { try FilterOptions.checkInput(input, command: name) }
     var bars: [ProgressBar] = []
-    var job = PostgresLoadJob(uri: uri, schema: schema, person: person)
-    job.createPostGIS = postgis
-    let results = try job.run(
-      paths: inputs,
-      readOptions: { path in
+    let results = try load(
+      { path in
         let bar = ProgressBar.make(inputPath: path, quiet: quiet)
         if let bar { bars.append(bar) }
         return .with(bar, skipInvalid: skipInvalid, filter: filter)
       },
-      wrap: { FilterOptions.wrap($0, in: filter) })
+      { FilterOptions.wrap($0, in: filter) })
     for bar in bars { bar.finish() }
     ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
     for result in results {
       for warning in result.warnings { CommandLineTool.writeError("healthport load: warning: \(warning)\n") }
     }
     guard !quiet else { return }
-    let shown = PostgresTarget.redacted(uri) + " (schema \(schema))"
-    for result in results { CommandLineTool.writeError(result.summary(database: shown, person: person)) }
+    for result in results { CommandLineTool.writeError(result.summary(database: shownAs, person: person)) }
   }
 }
