@@ -54,7 +54,7 @@ public final class ExportSummaryCollector: ExportSink, RecordTallying {
 
   public init() {}
 
-  /// Its Records may be tallied per range (``RecordTallying``).
+  /// Its Records may be tallied per range (`RecordTallying`).
   public var capabilities: SinkCapabilities { .recordTallies }
 
   /// A range's tally, merged after the elements before it (a parallel read): its Records'

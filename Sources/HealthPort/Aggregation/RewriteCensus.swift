@@ -1,7 +1,7 @@
 /// `info --rewrites`: how many rewrites (docs/steps.md, "Rewrites and duplicated workouts") each source
 /// wrote of each type: top-level Records with the same source name, type, unit, start and end
 /// instants and value (the number for quantities, the value as written otherwise) as an earlier
-/// one. Memory stays bounded (``RewriteCollapse``); plain `info` never pays for it.
+/// one. Memory stays bounded (`RewriteCollapse`); plain `info` never pays for it.
 public final class RewriteCensus: ExportSink {
   public struct Count: Hashable, Sendable {
     public var sourceName: String

@@ -23,7 +23,7 @@ import Foundation
 /// - In bed: the length of the union of the night's `InBed` intervals, all sources.
 ///
 /// Memory: one 56-byte entry per sample of the nights still open, about three (see
-/// ``SleepNightBuffer``), and one row per night.
+/// `SleepNightBuffer`), and one row per night.
 public final class SleepNights: ExportSink {
   public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
 

@@ -37,7 +37,7 @@ public struct StatsRow: Hashable, Sendable {
 ///
 /// Rewrites are dropped first unless `keepRewrites` (a sample with the same source name, unit,
 /// start and end instants and value as an earlier one: the number for quantities, the value as
-/// written for categories; the first in document order stays), by ``RewriteCollapse``: 4 MiB of
+/// written for categories; the first in document order stays), by `RewriteCollapse`: 4 MiB of
 /// samples, then sorted runs in a scratch file. With `dedupe`, for a cumulative type summed, the
 /// samples go through the priority merge of ``StepTotals`` instead (one 32-byte entry per
 /// sample, swept at the end), which drops the rewrites itself.

@@ -21,7 +21,7 @@ public struct PeriodTotal: Hashable, Sendable {
 /// A sample counts in the period of its start date's local day (``ZoneRule``).
 ///
 /// Rewrites are collapsed first, unless `keepRewrites` (step 0 below; without `dedupe` through
-/// ``RewriteCollapse``, in bounded memory).
+/// `RewriteCollapse`, in bounded memory).
 ///
 /// De-duplication (`dedupe`), deterministic:
 /// 0. Rewrites are collapsed: a sample with the same source name, type, unit, start and end

@@ -118,7 +118,7 @@ public struct HeartRateWindow: Sendable {
 /// without heart-rate statistics. Records are matched by source name first and by time through a
 /// binary search; only a record inside a window has its device name parsed (cached per device).
 /// Rewrites (docs/steps.md) count once unless `keepRewrites`: each record found in a window goes
-/// through ``RewriteCollapse`` (bounded memory) and is added up at the end.
+/// through `RewriteCollapse` (bounded memory) and is added up at the end.
 public final class WorkoutHeartRates: ExportSink {
   public struct Found: Sendable {
     public var sum = 0.0

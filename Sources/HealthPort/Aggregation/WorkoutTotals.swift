@@ -87,7 +87,7 @@ public final class WorkoutTotals: ExportSink {
     public var elevationUnit = "m"
     /// `--keep-rewrites`: count duplicated workouts as written.
     public var keepRewrites = false
-    /// `--dedupe`: one workout recorded by several sources counted once (``WorkoutMerge``).
+    /// `--dedupe`: one workout recorded by several sources counted once (`WorkoutMerge`).
     public var dedupe = false
     /// `--priority` entries for `dedupe` (see ``SourceRanking``).
     public var priority: [String] = []

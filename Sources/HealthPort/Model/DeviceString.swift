@@ -6,7 +6,7 @@
 /// the string shared between all records of the same device.
 ///
 /// `<<HKDevice: 0x282e3a260>, name:iPhone, …>` differs from record to record only in the address,
-/// so the reader keeps one String per device and an integer per record, and ``text`` rebuilds
+/// so the reader keeps one String per device and an integer per record, and `text` rebuilds
 /// the exact original. An address written with leading zeros (`0x0282e3a260`) keeps their count
 /// in ``addressZeros``, so its records share the rest too. Strings not in that canonical form are
 /// kept whole in `rest`.

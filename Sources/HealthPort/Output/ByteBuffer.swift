@@ -1,4 +1,4 @@
-/// Something bytes can be appended to: a `[UInt8]`, or the writers' ``ByteBuffer``. The
+/// Something bytes can be appended to: a `[UInt8]`, or the writers' `ByteBuffer`. The
 /// escaping and formatting primitives are generic over it, so that they serve both the writers'
 /// hot paths and the occasional `[UInt8]` of the other commands.
 public protocol ByteAppender: ~Copyable {

@@ -8,7 +8,7 @@ import Foundation
 /// --per-workout`), and how it appears (the output table in `docs/outputs.md`).
 ///
 /// A run writes everything into a temporary folder beside the target (``root``,
-/// `.DIR.tmp-PID`); ``commit()`` then makes it appear with its manifest,
+/// `.DIR.tmp-PID`); ``commit(replaces:)`` then makes it appear with its manifest,
 /// `.healthport-manifest.json` (healthport's version and every file healthport wrote there, with
 /// its size), written last:
 /// - a new or empty target: the temporary folder is renamed into place, manifest inside;

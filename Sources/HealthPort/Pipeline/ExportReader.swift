@@ -1,5 +1,5 @@
 /// Reads an Apple Health export, or healthport's own JSON Lines, JSON or CSV, into a sink: the
-/// pipeline's front door. It opens the input, recognises its format once (``InputRecognizer``:
+/// pipeline's front door. It opens the input, recognises its format once (`InputRecognizer`:
 /// by content, never by the file name) and hands it to that format's reader. Every reader streams:
 /// memory stays flat whatever the input size.
 public final class ExportReader {

@@ -30,7 +30,7 @@ public struct ReadOptions: Sendable {
   static let concurrentByDefault: Bool = threadsByDefault > 1
 
   /// Parsers that read one export file (or bytes in memory) at once, each on its own range of it
-  /// (``ParallelExportReader``); used when `concurrent` is on and this is above one. Default: the
+  /// (`ParallelExportReader`); used when `concurrent` is on and this is above one. Default: the
   /// processors; `HEALTHPORT_THREADS` overrides it.
   public var threads = ReadOptions.threadsByDefault
   /// Bytes per range of a parallel read. `HEALTHPORT_RANGE_BYTES` overrides it (for tests).

@@ -21,7 +21,7 @@ import Synchronization
 /// every slot taken) is simply not registered: it is still removed on every error path, only an
 /// interruption may leave it.
 public enum TemporaryFiles {
-  /// A registered path; give it back to ``unregister(_:)``.
+  /// A registered path; give it back to `unregister(_:)`.
   public struct Registration: Sendable {
     fileprivate let slot: Int
   }

@@ -10,7 +10,7 @@ public enum CSVInputKind: Sendable, Equatable {
   case table
 }
 
-/// How CSV inputs are recognised, by content (``InputRecognizer`` asks).
+/// How CSV inputs are recognised, by content (`InputRecognizer` asks).
 public enum CSVInput {
   /// `.splitFolder` for a folder holding healthport's `export.csv`; `.table` for a file whose
   /// first line is a CSV header with a type-like or start-date-like column (or any file named

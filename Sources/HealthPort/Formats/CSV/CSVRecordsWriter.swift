@@ -1,11 +1,11 @@
 /// Writes the single-table CSV (`convert --to csv`): one row per top-level Record, RFC 4180,
 /// UTF-8 without BOM, LF line endings, a header row.
 ///
-/// Columns (``columns``, laid out in ``CSVRecordsTable``): `type,sourceName,sourceVersion,
+/// Columns (``columns``, laid out in `CSVRecordsTable`): `type,sourceName,sourceVersion,
 /// sourceProduct,device,unit,value,valueText,creationDate,startDate,endDate,creationUTC,startUTC,
 /// endUTC,metadata`. Strings are the original text; a numeric value goes to `value`, any other to
 /// `valueText`; dates are ISO 8601 in the written offset, then in UTC; `metadata` is a JSON
-/// object, or an array of `[key, value]` pairs when a key repeats (``CSVMetadataJSON``). An
+/// object, or an array of `[key, value]` pairs when a key repeats (`CSVMetadataJSON`). An
 /// absent attribute is an empty field; a present empty one is `""`. Correlations (and the
 /// Records inside them), workouts and every other element kind are not part of this table
 /// (`--split` holds them, with the export's own date strings), nor are HRV beats or unknown

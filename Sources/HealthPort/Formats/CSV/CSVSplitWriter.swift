@@ -3,7 +3,7 @@
 #endif
 
 /// Writes an export as a folder of CSV tables (`convert --to csv --split -o DIR`) that together
-/// hold the whole export, so that it can be reassembled exactly (see ``CSVSplitSchema`` and
+/// hold the whole export, so that it can be reassembled exactly (see `CSVSplitSchema` and
 /// the README's "The whole export: `convert --to csv --split -o DIR`").
 ///
 /// The folder is a ``FolderOutput``: built in a temporary sibling and made to appear by

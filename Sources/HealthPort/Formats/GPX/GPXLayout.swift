@@ -1,7 +1,7 @@
 /// A route file in the Health app's exact GPX layout: the XML declaration, the
 /// `gpx` start tag, `metadata/time`, `trk/name`, one `trkpt` a line (`lon` before `lat`, `ele`,
 /// `time`, the `extensions`), two-space indentation, no line feed after `</gpx>`. The writer
-/// renders with it, and ``GPXLayoutCheck`` tells whether a file read is exactly this rendering;
+/// renders with it, and `GPXLayoutCheck` tells whether a file read is exactly this rendering;
 /// `routes --to gpx` writes its points with ``appendPoint(_:to:)`` too.
 public enum GPXLayout {
   static func head(name: String?, metadataTime: String?) -> [UInt8] {

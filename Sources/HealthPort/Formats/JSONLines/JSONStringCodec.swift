@@ -1,5 +1,5 @@
 /// The one JSON string codec: writes JSON text to byte buffers (the shared primitive of every
-/// JSON output) and decodes JSON string literals (``decodeString(_:at:into:lenient:)``) for
+/// JSON output) and decodes JSON string literals (`decodeString(_:at:into:lenient:)`) for
 /// every JSON input: JSON Lines, and the JSON inside CSV cells.
 public enum JSONEscaping {
   /// Appends `text` as a JSON string literal, copying runs that need no escape in one go.
