@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/healthport
 
-.PHONY: deps clients build release install demo test stress lint bench fuzz ci clean
+.PHONY: deps clients build release install demo test stress lint docs bench fuzz ci clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -68,6 +68,25 @@ stress: deps clients
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
+## The library's documentation: the DocC catalog (Sources/HealthPort/HealthPort.docc) and the doc
+## comments of HealthPort's public symbols, built by the toolchain's docc into
+## HealthPort.doccarchive in .build/docs, every warning an error. The symbol graph is extracted from the
+## debug build's module (no plugin: no outside package can be fetched), which needs the C modules'
+## maps and headers it was built with. `docc preview` serves it.
+DOCC ?= $(or $(shell command -v docc),/opt/swift/usr/bin/docc)
+DOCS := .build/docs
+docs: deps
+	$(SWIFT) build --target HealthPort
+	@rm -rf $(DOCS) && mkdir -p $(DOCS)/symbol-graphs
+	$(SWIFT) symbolgraph-extract -module-name HealthPort -minimum-access-level public \
+	  -target "$$($(SWIFT) -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')" \
+	  -I "$$($(SWIFT) build --show-bin-path)/Modules" -output-dir $(DOCS)/symbol-graphs \
+	  $(foreach map,$(wildcard Sources/C*/module.modulemap),-Xcc -fmodule-map-file=$(map)) \
+	  $(addprefix -Xcc ,$(shell pkg-config --cflags-only-I libxml-2.0 libarchive))
+	$(DOCC) convert Sources/HealthPort/HealthPort.docc --additional-symbol-graph-dir $(DOCS)/symbol-graphs \
+	  --fallback-display-name HealthPort --fallback-bundle-identifier healthport.HealthPort \
+	  --output-path $(DOCS)/HealthPort.doccarchive --warnings-as-errors
+
 bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench_all.sh
 	bash Benchmarks/bench_bundle.sh
@@ -78,8 +97,8 @@ fuzz: deps
 	$(SWIFT) build --product healthport
 	bash scripts/fuzz.sh $(SECONDS)
 
-## What CI runs: the tests, then a short fuzz smoke.
-ci: test
+## What CI runs: the tests, the library's documentation, then a short fuzz smoke.
+ci: test docs
 	$(MAKE) fuzz SECONDS=60
 
 clean:
