@@ -50,6 +50,10 @@ let package = Package(
     .executableTarget(
       name: "healthport", dependencies: ["HealthPort", "HealthPortSQLite", "HealthPortPostgres", "HealthPortParquet"]),
 
+    // The library's example (docs: HealthPort.docc): steps per day through the public API; built
+    // with the tests, which compare its output with `healthport steps`.
+    .executableTarget(name: "healthport-example-steps", dependencies: ["HealthPort"], path: "Examples/Steps"),
+
     // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments.
     .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
     .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
@@ -60,7 +64,8 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "HealthPortTests", dependencies: ["HealthPort", "HealthPortSQLite", "SQLiteStore", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["healthport", "TestSupport"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["healthport", "healthport-example-steps", "TestSupport"]),
     .testTarget(name: "ParquetFileTests", dependencies: ["ParquetFile", "TestSupport"]),
     .testTarget(
       name: "HealthPortParquetTests", dependencies: ["HealthPortParquet", "HealthPort", "ParquetFile", "TestSupport"]),
