@@ -66,7 +66,7 @@ stress: deps clients
 	HEALTHPORT_STRESS=1 $(TEST)
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive Sources Tests Examples
 
 ## The library's documentation: the DocC catalog (Sources/HealthPort/HealthPort.docc) and the doc
 ## comments of HealthPort's public symbols, built by the toolchain's docc into
