@@ -163,19 +163,7 @@ struct PostgresLoadTests {
   func twoPeopleWarn() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let first = directory.appendingPathComponent("kim.xml").path
-    let second = directory.appendingPathComponent("other.xml").path
-    try StoreIncrementalTests.generate(until: "2021-03-01", to: first, seed: 31)
-    try StoreIncrementalTests.generate(until: "2021-03-01", to: second, seed: 32)
-    // The other person's Me without a date of birth (the Me check cannot tell, then).
-    _ = try SQLiteExpectations.python(
-      #"""
-      import sys, json, re
-      data = open(sys.argv[1], encoding="utf-8").read()
-      data, n = re.subn(r' HKCharacteristicTypeIdentifierDateOfBirth="[^"]*"', "", data)
-      open(sys.argv[1], "w", encoding="utf-8").write(data)
-      print(json.dumps({"removed": n}))
-      """#, [second])
+    let (first, second) = try StorePersonCheckTests.twoPeople(in: directory)
     try PostgresCluster.with { cluster in
       let load = try Self.load([first, "--db", cluster.uri(), "-q"])
       #expect(load.status == 0 && load.stderr.isEmpty, "\(load.stderr)")

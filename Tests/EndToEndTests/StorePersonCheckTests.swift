@@ -7,10 +7,9 @@ import Testing
 /// export of the same person is not.
 @Suite("load warns when an export looks like another person's")
 struct StorePersonCheckTests {
-  @Test("two seeds over one span warn (also with --quiet, exit 0), naming both spans", .needsExportGenerator)
-  func twoPeopleWarn() throws {
-    let directory = try Harness.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
+  /// Two generated exports over one span, of two people (seeds 31 and 32); the second person's `Me`
+  /// has no date of birth, so only the records and sources can tell them apart.
+  static func twoPeople(in directory: URL) throws -> (first: String, second: String) {
     let first = directory.appendingPathComponent("kim.xml").path
     let second = directory.appendingPathComponent("other.xml").path
     try StoreIncrementalTests.generate(until: "2021-03-01", to: first, seed: 31)
@@ -24,6 +23,14 @@ struct StorePersonCheckTests {
       open(sys.argv[1], "w", encoding="utf-8").write(data)
       print(json.dumps({"removed": n}))
       """#, [second])
+    return (first, second)
+  }
+
+  @Test("two seeds over one span warn (also with --quiet, exit 0), naming both spans", .needsExportGenerator)
+  func twoPeopleWarn() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (first, second) = try Self.twoPeople(in: directory)
     let db = directory.appendingPathComponent("health.db").path
     let load = try LoadTests.load([first], db: db, options: ["--quiet"])
     #expect(load.status == 0)
