@@ -91,7 +91,8 @@ bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench_all.sh
 	bash Benchmarks/bench_bundle.sh
 
-## Fuzzes the XML, CSV and JSON Lines readers (libFuzzer + address sanitizer) for SECONDS each.
+## Fuzzes the XML (one and several parsers), CSV, JSON Lines, GPX and ECG readers (libFuzzer + address
+## sanitizer) for SECONDS each.
 SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build --product healthport

@@ -59,6 +59,8 @@ let package = Package(
     .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
     .executableTarget(name: "fuzz-jsonl", dependencies: ["HealthPort"], path: "Fuzz/JSONLinesReader"),
     .executableTarget(name: "fuzz-par", dependencies: ["HealthPort"], path: "Fuzz/ParallelReader"),
+    .executableTarget(name: "fuzz-gpx", dependencies: ["HealthPort"], path: "Fuzz/GPXReader"),
+    .executableTarget(name: "fuzz-ecg", dependencies: ["HealthPort"], path: "Fuzz/ECGReader"),
 
     // What both test targets share: where the real fixtures and the pinned Python readers are.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (Fuzz/XMLReader, Fuzz/CSVReader, Fuzz/JSONLinesReader, Fuzz/ParallelReader) with address
-# sanitizer and runs each for SECONDS seconds, one after the other, on a corpus seeded from
-# Samples/, the malformed corpus, the fuzz regressions and ../shared/fixtures/real (when present).
+# Builds the libFuzzer targets (Fuzz/XMLReader, Fuzz/CSVReader, Fuzz/JSONLinesReader, Fuzz/ParallelReader,
+# Fuzz/GPXReader, Fuzz/ECGReader) with address sanitizer and runs each for SECONDS seconds, one after
+# the other, on a corpus seeded from Samples/, the malformed corpus, the fuzz regressions,
+# ../shared/fixtures/real (when present) and the committed corpora of Fuzz/corpus/<target>/ (GPX: the
+# sample export's routes and a file of corners; ECG: recordings in Apple's layout, both separators).
 # The corpus (.build/fuzz-corpus) is kept between runs, so each run starts from the coverage the
 # last one reached. A crash, leak, timeout or sanitizer report fails the run; its reproducer is
 # copied to Tests/Fixtures/fuzz-regressions/ to keep.
 #
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: xml csv jsonl par; default all four)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: xml csv jsonl par gpx ecg; default all six)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 TARGETS=("${@:2}")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(xml csv jsonl par)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(xml csv jsonl par gpx ecg)
 SCRATCH=.build/fuzz
 FLAGS=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xswiftc -DFUZZING)
 # Swift's crash backtracer trips address sanitizer and can hang a crashing run (and
@@ -52,6 +54,9 @@ printf '{"element":"Record","attributes":{"type":"HKQuantityTypeIdentifierStepCo
 printf '{"elements":[{"element":"Me","attributes":{"HKCharacteristicTypeIdentifierBiologicalSex":"HKBiologicalSexFemale"},"children":[]}],"extra":[1,-2.5e3,{"a":[false,null]}],"header":{"root":"HealthData","prologBase64":"PD94bWwgdmVyc2lvbj0iMS4wIj8+Cg==","attributes":{"locale":"en_US"}}}\n' > "$CORPUS/jsonl/seed-document.json"
 find "$CORPUS/jsonl" -empty -delete
 seed "$CORPUS/jsonl" Tests/Fixtures/fuzz-regressions/jsonl-*
+# GPX and ECG seeds: the committed corpora (kept small, at most 5 MB in all) and the regressions.
+seed "$CORPUS/gpx" Fuzz/corpus/gpx/* Tests/Fixtures/fuzz-regressions/gpx-*
+seed "$CORPUS/ecg" Fuzz/corpus/ecg/* Tests/Fixtures/fuzz-regressions/ecg-*
 
 mkdir -p .build/fuzz-artifacts
 status=0

@@ -15,6 +15,33 @@ struct FuzzRegressionTests {
     #expect(Self.inputs.contains { $0.hasPrefix("jsonl-") })
   }
 
+  /// The corpora of the GPX and ECG fuzz targets (Fuzz/corpus/<target>/, replayed by every
+  /// `make fuzz` run): 5 MB at most in all; the named seeds (the files libFuzzer kept are named by
+  /// their SHA-1) are each read by the target's own reader, one route or recording.
+  @Test("the GPX and ECG corpora are small and their seeds read as GPX and ECG", arguments: ["gpx", "ecg"])
+  func seedCorpus(target: String) throws {
+    let folder = Harness.repoRoot.appendingPathComponent("Fuzz/corpus/\(target)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    let isHash = { (name: String) in name.count == 40 && name.allSatisfy(\.isHexDigit) }
+    let seeds = names.filter { !isHash($0) }
+    #expect(seeds.count >= 3, "\(names)")
+    var total = 0
+    for name in names {
+      total += try Data(contentsOf: folder.appendingPathComponent(name)).count
+    }
+    #expect(total <= 5 << 20)
+    for name in seeds {
+      let path = folder.appendingPathComponent(name).path
+      let result = try Harness.run(["info", path, "--format", "json"])
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      let summary = try Harness.json(result.stdout) as? [String: Any]
+      let input = summary?["input"] as? [String: Any]
+      #expect(input?["format"] as? String == target, "\(name)")
+      let count = target == "gpx" ? "routeFileCount" : "ecgRecordingCount"
+      #expect(summary?[count] as? Int == 1, "\(name)")
+    }
+  }
+
   @Test("ends with exit 0 or 65 and a message, never a signal", arguments: inputs)
   func noCrash(name: String) throws {
     let result = try Harness.run(["info", Self.folder.appendingPathComponent(name).path, "--format", "json"])

@@ -309,4 +309,76 @@ struct NothingLostTests {
       #expect(try Self.python(Self.textsOf, [back]) == expected, "\(format) → xml")
     }
   }
+
+  /// The texts of every Record, Correlation, Workout and MetadataEntry of a Parquet dataset, read
+  /// by pyarrow (`elements` rows' `text`, and the `text` of the children kept whole in any table's
+  /// `extra`) and, for the `elements` rows, by DuckDB; or of a `--split` folder's `elements.csv`.
+  /// One list of `[id, element, text]` in id order, as JSON.
+  static let textsByID = """
+    import csv, json, os, sys
+    kinds = {"Record", "Correlation", "Workout", "MetadataEntry"}
+    path, found = sys.argv[1], []
+    if sys.argv[2] == "split":
+        with open(os.path.join(path, "elements.csv"), newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                if r["element"] in kinds and r["text"]:
+                    found.append([int(r["id"]), r["element"], r["text"]])
+    else:
+        import duckdb, pyarrow.dataset as ds
+        def walk(child):
+            if child.get("element") in kinds and child.get("text"):
+                found.append([child["id"], child["element"], child["text"]])
+            for c in child.get("children", []):
+                walk(c)
+        for table in sorted(os.listdir(path)):
+            folder = os.path.join(path, table)
+            if not os.path.isdir(folder):
+                continue
+            for row in ds.dataset(folder, format="parquet", partitioning="hive").to_table().to_pylist():
+                if table == "elements" and row["element"] in kinds and row["text"]:
+                    found.append([row["id"], row["element"], row["text"]])
+                if row.get("extra"):
+                    for c in json.loads(row["extra"]).get("children", []):
+                        walk(c)
+        elements = os.path.join(path, "elements")
+        rows = duckdb.sql("SELECT id, element, text FROM read_parquet('" + elements.replace("'", "''")
+            + "/**/*.parquet') WHERE text IS NOT NULL AND element IN ('Record', 'Correlation', 'Workout', "
+            + "'MetadataEntry') ORDER BY id").fetchall() if os.path.isdir(elements) else []
+        assert [list(r) for r in rows] == sorted(f for f in found if f[0] in {r[0] for r in rows}), rows
+    print(json.dumps(sorted(found)))
+    """
+
+  @Test(
+    "text inside Record, Correlation, Workout and MetadataEntry is kept in Parquet, where --split keeps it",
+    .needsPythonClients)
+  func textKeptInParquet() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("text.xml").path
+    _ = try Self.python(Self.exportWithText, [Harness.samples.appendingPathComponent("export.xml").path, input])
+    let expected = try Self.python(Self.textsOf, [input])
+
+    let split = directory.appendingPathComponent("split").path
+    let splitRun = try Harness.run(["convert", input, "--to", "csv", "--split", "-o", split])
+    #expect(splitRun.status == 0, "stderr: \(splitRun.stderr)")
+    let bySplit = try TestEnvironment.runClientPython(Self.textsByID, [split, "split"])
+    #expect(bySplit.status == 0, "\(bySplit.stderr)")
+
+    let dataset = directory.appendingPathComponent("dataset").path
+    let run = try Harness.run(["convert", input, "--to", "parquet", "-o", dataset])
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let byParquet = try TestEnvironment.runClientPython(Self.textsByID, [dataset, "parquet"])
+    #expect(byParquet.status == 0, "\(byParquet.stderr)")
+    // The same ids as --split gives them, and the texts Python reads in the XML, in that order.
+    #expect(byParquet.stdout == bySplit.stdout, "parquet: \(byParquet.stdout)\nsplit: \(bySplit.stdout)")
+    let texts = try #require(try Harness.json(Data(byParquet.stdout.utf8)) as? [[Any]])
+    let pairs = try #require(try Harness.json(Data(expected.utf8)) as? [[String]])
+    #expect(texts.map { $0.dropFirst().compactMap { $0 as? String } } == pairs, "\(texts)")
+    #expect(texts.count == 31)
+    // And every other table equals --split's, row by row (the elements' children in `extra`).
+    let client = try String(
+      contentsOf: Harness.repoRoot.appendingPathComponent("Tests/Clients/parquet_dataset.py"), encoding: .utf8)
+    let tables = try TestEnvironment.runClientPython(client, [split, dataset])
+    #expect(tables.status == 0, "\(tables.stdout)\n\(tables.stderr)")
+  }
 }

@@ -117,13 +117,14 @@ public final class TableRowRouter {
   // MARK: Typed elements
 
   private func route(_ record: Record, parent: Int?) throws {
+    if record.text != nil { return try route(Self.node(of: record), parent: parent) }
     let place = place(parent: parent)
     if embeds {
       try announce(
         record.extraAttributes, of: place.id,
         record.children.lazy.map { child in
           switch child {
-          case .metadata(let entry): .known(Self.count(entry))
+          case .metadata(let entry): Self.child(entry)
           case .heartRateVariability(let list): .known(Self.count(list))
           case .other(let node): .node(node)
           }
@@ -141,14 +142,15 @@ public final class TableRowRouter {
   }
 
   private func route(_ correlation: Correlation) throws {
+    if correlation.text != nil { return try route(Self.node(of: correlation), parent: nil) }
     let place = place(parent: nil)
     if embeds {
       try announce(
         correlation.extraAttributes, of: place.id,
         correlation.children.lazy.map { child in
           switch child {
-          case .metadata(let entry): .known(Self.count(entry))
-          case .record(let record): .known(Self.count(record))
+          case .metadata(let entry): Self.child(entry)
+          case .record(let record): Self.child(record)
           case .other(let node): .node(node)
           }
         })
@@ -165,13 +167,14 @@ public final class TableRowRouter {
   }
 
   private func route(_ workout: Workout) throws {
+    if workout.text != nil { return try route(Self.node(of: workout), parent: nil) }
     let place = place(parent: nil)
     if embeds {
       try announce(
         workout.extraAttributes, of: place.id,
         workout.children.lazy.map { child in
           switch child {
-          case .metadata(let entry): .known(Self.count(entry))
+          case .metadata(let entry): Self.child(entry)
           case .event(let event): .known(Self.count(event))
           case .activity(let activity): .known(Self.count(activity))
           case .statistics(let statistics): .known(1 + Self.count(statistics.extraChildren))
@@ -203,7 +206,7 @@ public final class TableRowRouter {
         event.extraAttributes, of: place.id,
         event.children.lazy.map { child in
           switch child {
-          case .metadata(let entry): .known(Self.count(entry))
+          case .metadata(let entry): Self.child(entry)
           case .other(let node): .node(node)
           }
         })
@@ -225,7 +228,7 @@ public final class TableRowRouter {
         activity.extraAttributes, of: place.id,
         activity.children.lazy.map { child in
           switch child {
-          case .metadata(let entry): .known(Self.count(entry))
+          case .metadata(let entry): Self.child(entry)
           case .event(let event): .known(Self.count(event))
           case .statistics(let statistics): .known(1 + Self.count(statistics.extraChildren))
           case .other(let node): .node(node)
@@ -261,7 +264,7 @@ public final class TableRowRouter {
         workoutRoute.extraAttributes, of: place.id,
         workoutRoute.children.lazy.map { child in
           switch child {
-          case .metadata(let entry): .known(Self.count(entry))
+          case .metadata(let entry): Self.child(entry)
           case .fileReference(let reference): .known(1 + Self.count(reference.extraChildren))
           case .location(let node), .other(let node): .node(node)
           }
@@ -286,6 +289,7 @@ public final class TableRowRouter {
   }
 
   private func route(_ entry: MetadataEntry, parent: Int) throws {
+    if entry.text != nil { return try route(Self.node(of: entry), parent: parent) }
     let place = place(parent: parent)
     if embeds { try announce(entry.extraAttributes, of: place.id, entry.extraChildren.lazy.map { .node($0) }) }
     try receiver.metadata(key: entry.key, value: entry.value, at: place)
@@ -400,6 +404,23 @@ public final class TableRowRouter {
       }
     }
     try receiver.rowExtras(extras)
+  }
+
+  /// A Record, Correlation, Workout or MetadataEntry holding text has no table with a column for
+  /// it: like `--split`, it is routed as an element of no table (a row of `elements` at the top,
+  /// else kept whole in its parent's extras), its text, attributes and children in it.
+  private static func node(of record: Record) -> ElementNode { NodeEmitter.node { $0.emit(record) } }
+  private static func node(of correlation: Correlation) -> ElementNode { NodeEmitter.node { $0.emit(correlation) } }
+  private static func node(of workout: Workout) -> ElementNode { NodeEmitter.node { $0.emit(workout) } }
+  private static func node(of entry: MetadataEntry) -> ElementNode { NodeEmitter.node { $0.emit(entry) } }
+
+  /// A typed child as its parent's extras see it: a node when it holds text (``node(of:)``).
+  private static func child(_ entry: MetadataEntry) -> Child {
+    entry.text == nil ? .known(count(entry)) : .node(node(of: entry))
+  }
+
+  private static func child(_ record: Record) -> Child {
+    record.text == nil ? .known(count(record)) : .node(node(of: record))
   }
 
   private static func isOther(_ node: ElementNode) -> Bool {
