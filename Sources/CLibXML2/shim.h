@@ -44,4 +44,17 @@ static inline int cx_xml_start_tag_closed(xmlParserCtxtPtr ctxt) {
   return cur[0] == '/' && cur + 1 < end && cur[1] == '>';
 }
 
+/// Drops a message of libxml2's generic error channel.
+static inline void cx_xml_discard(void *context, const char *message, ...) {
+  (void)context;
+  (void)message;
+}
+
+/// Some errors (an encoding the input's bytes do not convert from, `xmlParseChunk: encoder
+/// error`) go to the calling thread's generic error channel, stderr by default, instead of to the
+/// parser's handler; the handler still gets the parse's own error. Per thread, as libxml2 keeps it.
+static inline void cx_xml_silence_generic_errors(void) {
+  xmlSetGenericErrorFunc(NULL, cx_xml_discard);
+}
+
 #endif

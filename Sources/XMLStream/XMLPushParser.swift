@@ -219,9 +219,17 @@ public final class XMLPushParser {
       if rc != 0 {
         throw XMLStreamError(
           documentName: documentName, line: Int(cx_xml_line(ctxt)) + lineOffset, column: Int(cx_xml_column(ctxt)),
-          message: "malformed XML (libxml2 error \(rc))")
+          message: Self.chunkFailure(rc))
       }
     } while offset < bytes.count
+  }
+
+  /// What a failed `xmlParseChunk` without an error of its own means.
+  private static func chunkFailure(_ rc: Int32) -> String {
+    if rc == Int32(XML_ERR_INVALID_ENCODING.rawValue) {
+      return "malformed XML: the bytes do not convert from the encoding the document declares"
+    }
+    return "malformed XML (libxml2 error \(rc))"
   }
 
   private func context() throws -> xmlParserCtxtPtr {
@@ -242,6 +250,8 @@ public final class XMLPushParser {
     sax.serror = { userData, error in
       ParserBox.with(userData) { $0.report(error) }
     }
+    // No raw libxml2 line on stderr: every error is told once, located, through `report`.
+    cx_xml_silence_generic_errors()
     let userData = Unmanaged.passUnretained(box).toOpaque()
     guard let ctxt = xmlCreatePushParserCtxt(&sax, userData, nil, 0, documentName) else {
       throw XMLStreamError(

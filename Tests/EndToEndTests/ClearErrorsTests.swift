@@ -57,6 +57,26 @@ struct ClearErrorsTests {
     #expect(result.stderr.contains("says the document is UTF-16, but its bytes are UTF-8"), "stderr: \(result.stderr)")
   }
 
+  @Test(
+    "bytes that do not convert from the declared encoding: one located error, no raw libxml2 line",
+    arguments: [1, 2])
+  func unconvertibleBytes(threads: Int) throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("export.xml")
+    var bytes = Data("<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n<HealthData>".utf8)
+    bytes.append(contentsOf: [0xFF, 0xFE, 0x2B, 0x41, 0x80])
+    bytes.append(contentsOf: Array("</HealthData>\n".utf8))
+    try bytes.write(to: file)
+    let result = try Harness.run(["info", file.path], environment: ["HEALTHPORT_THREADS": "\(threads)"])
+    #expect(result.status == 65, "stderr: \(result.stderr)")
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "stderr: \(result.stderr)")
+    #expect(lines.first?.hasPrefix("\(file.path):2:") == true, "stderr: \(result.stderr)")
+    #expect(
+      result.stderr.contains("do not convert from the encoding the document declares"), "stderr: \(result.stderr)")
+  }
+
   @Test("a zip holding two exports is refused, naming both, whatever reads it")
   func twoExportsInAZip() throws {
     let directory = try Harness.temporaryDirectory()
