@@ -93,6 +93,22 @@ struct TestSummaryTests {
     #expect(killed.output.hasSuffix("0 passed, 0 failed, 0 skipped\n"), "\(killed.output)")
   }
 
+  @Test("a passed test Swift Testing printed no line for is counted from the run's total")
+  func passWithoutLine() throws {
+    let text = """
+      ◇ Test "a" started.
+      ◇ Test "b" started.
+      ✔ Test "a" passed after 0.1 seconds.
+      ➜ Test "c" skipped: "a reason"
+      ✔ Test run with 3 tests in 1 suite passed after 0.2 seconds.
+
+      """
+    let result = try Self.summarise(text, status: 0)
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.output.contains("(1 passed tests printed no line of their own"), "\(result.output)")
+    #expect(result.output.hasSuffix("\n2 passed, 0 failed, 1 skipped\n"), "\(result.output)")
+  }
+
   @Test("make test runs swift test through the summary, without XCTest (there are no XCTest tests)")
   func makefileRecipe() throws {
     let makefile = try String(contentsOf: Harness.repoRoot.appendingPathComponent("Makefile"), encoding: .utf8)
