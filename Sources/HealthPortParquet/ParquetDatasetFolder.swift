@@ -25,7 +25,7 @@ final class ParquetDatasetFolder {
 
   /// Prepares the run's folder; `protectedPath` (the input) may not be the target or inside it.
   init(target path: String, person: String?, protecting protectedPath: String?) throws {
-    output = try FolderOutput(path: path, protecting: protectedPath, writes: "--to parquet")
+    output = try FolderOutput(path: path, protecting: protectedPath, writes: .format(ParquetOutput.format.name))
     personFolder = person.map { "person=" + HivePath.escape($0) }
     runID = Self.makeRunID()
   }

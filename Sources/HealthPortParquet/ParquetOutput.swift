@@ -7,7 +7,6 @@ public enum ParquetOutput {
   public static let format = OutputFormat(
     name: "parquet", summary: "a typed Parquet dataset, a folder per table (needs -o DIR)",
     options: [partitionBy, person, compression, dropIdentifiers], needsPath: true,
-    missingPathMessage: "--to parquet writes a folder of tables: give it with -o DIR",
     makeWriter: { try Writer(request: $0) })
 
   static let partitionBy = OutputFormatOption(
@@ -41,10 +40,10 @@ public enum ParquetOutput {
         for key in names where !key.isEmpty {
           guard let known = PartitionKey(rawValue: String(key)) else {
             throw HealthPortError(
-              .usage, message: "unknown partition key '\(key)' for --partition-by (one of type, year)")
+              .badValue(.partitionKeys, value: String(key), choices: PartitionKey.allCases.map(\.rawValue)))
           }
           guard !self.partitionBy.contains(known.rawValue) else {
-            throw HealthPortError(.usage, message: "--partition-by names '\(key)' twice")
+            throw HealthPortError(.repeatedValue(.partitionKeys, value: String(key)))
           }
           self.partitionBy.append(known.rawValue)
         }
@@ -57,7 +56,7 @@ public enum ParquetOutput {
       case "snappy": codec = .snappy
       case "none", "uncompressed": codec = .uncompressed
       case let other?:
-        throw HealthPortError(.usage, message: "unknown codec '\(other)' for --compression (one of zstd, snappy, none)")
+        throw HealthPortError(.badValue(.compression, value: other, choices: ["zstd", "snappy", "none"]))
       }
       dropIdentifiers = request.flag(ParquetOutput.dropIdentifiers.name)
     }
@@ -71,7 +70,7 @@ public enum ParquetOutput {
 
     public convenience init(request: OutputRequest) throws {
       guard let path = request.path else {
-        throw HealthPortError(.usage, message: "--to parquet writes a folder of tables: give it with -o DIR")
+        throw HealthPortError(.needsOutputPath(.format(ParquetOutput.format.name)))
       }
       try self.init(directory: path, settings: try Settings(request), protecting: request.input)
     }

@@ -360,11 +360,8 @@ enum HivePath {
   /// The `person` value of `--person NAME`: the name, or as much of it as fits 200 escaped bytes
   /// when `person=NAME` would be over 255 bytes. A name that would read back as null is refused.
   static func personValue(_ name: String) throws -> String {
-    guard !name.isEmpty else { throw HealthPortError(.usage, message: "--person needs a name") }
-    guard name != defaultPartition else {
-      throw HealthPortError(
-        .usage, message: "--person \(defaultPartition) is the folder of a missing value: give another name")
-    }
+    guard !name.isEmpty else { throw HealthPortError(.emptyValue(.person)) }
+    guard name != defaultPartition else { throw HealthPortError(.reservedValue(.person, value: name)) }
     return fits("person", name) ? name : prefix(of: name, escapedBytes: shortenedBytes)
   }
 

@@ -64,9 +64,7 @@ final class PostgresStore {
       let tables = try connection.scalar(
         "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = $1", [schema])
       if let tables, tables != "0" {
-        throw PostgresTarget.failure(
-          "schema \(schema) of \(PostgresTarget.redacted(uri)) holds tables but no healthport meta table: "
-            + "it is not a healthport store, and was left unchanged (choose another with --schema)")
+        throw PostgresTarget.failure(.foreignSchema(schema: schema, server: PostgresTarget.redacted(uri)))
       }
       return nil
     }
@@ -198,8 +196,7 @@ final class PostgresStore {
         ? "the role may not CREATE EXTENSION postgis (a superuser must, once: CREATE EXTENSION postgis)"
         : "the server has no PostGIS (Debian: postgresql-15-postgis-3)"
       throw PostgresTarget.failure(
-        "--postgis: \(why) on the PostgreSQL server of \(PostgresTarget.redacted(uri)) (\(error.message)); "
-          + "nothing was changed")
+        .noPostGIS(why: why, server: PostgresTarget.redacted(uri), detail: error.message))
     }
   }
 

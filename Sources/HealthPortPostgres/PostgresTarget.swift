@@ -33,6 +33,10 @@ public enum PostgresTarget {
     HealthPortError(.failure, file: "healthport load", message: message)
   }
 
+  static func failure(_ reason: HealthPortError.Reason) -> HealthPortError {
+    HealthPortError(reason, file: "healthport load")
+  }
+
   /// Connects to `uri`, turning libpq's failures into one line naming the server.
   static func connect(_ uri: String) throws -> PGConnection {
     do {

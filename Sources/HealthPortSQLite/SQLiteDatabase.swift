@@ -73,10 +73,7 @@ public enum SQLiteDatabase {
       verdict = error.message
     }
     guard let verdict, verdict != "ok" else { return }
-    throw HealthPortError(
-      .failure, file: path,
-      message: "the database is damaged (SQLite's quick_check: \(verdict)); it was left unchanged. Restore it "
-        + "from a backup, or load the exports into a new --db file")
+    throw HealthPortError(.damagedDatabase(verdict: verdict), file: path)
   }
 
   /// Creates the schema in an empty database, or migrates an older one, in one transaction
@@ -135,8 +132,7 @@ public enum SQLiteDatabase {
     if got == 0 && !hasWAL { return .empty }
     let magic = Array("SQLite format 3\u{0}".utf8)
     guard got == 100, Array(header[0..<16]) == magic else {
-      throw HealthPortError(
-        .failure, file: path, message: "not a SQLite database; refusing to overwrite it (choose another --db path)")
+      throw HealthPortError(.notSQLiteDatabase, file: path)
     }
     func word(_ at: Int) -> Int64 {
       Int64(Int32(bitPattern: header[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
@@ -154,8 +150,7 @@ public enum SQLiteDatabase {
         try probe.close()
       } catch let error as SQLiteError {
         if error.isNotADatabase {
-          throw HealthPortError(
-            .failure, file: path, message: "not a SQLite database; refusing to overwrite it (choose another --db path)")
+          throw HealthPortError(.notSQLiteDatabase, file: path)
         }
         throw HealthPortError(.failure, file: path, message: "cannot read the database: \(error)")
       }
@@ -174,12 +169,7 @@ public enum SQLiteDatabase {
   }
 
   static func laterVersion(path: String, _ version: Int64) -> HealthPortError {
-    HealthPortError(
-      .failure,
-      file: path,
-      message: "healthport database with schema version \(version); this healthport writes version "
-        + "\(SQLiteSchema.version) and cannot read later ones. It was left unchanged: use a newer healthport "
-        + "or a new --db file.")
+    HealthPortError(.laterSchemaVersion(version, supported: SQLiteSchema.version), file: path)
   }
 
   /// `file:` URI of `path` opened immutable (no locks, no side files).

@@ -11,7 +11,6 @@ public enum SQLiteOutput {
   public static let format = OutputFormat(
     name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it (needs -o PATH)",
     options: [keepPartial], needsPath: true, filters: .typesOnly,
-    missingPathMessage: "--to sqlite needs -o PATH (the database)",
     helpNote: "--to sqlite is `healthport load INPUT --db PATH` (needs -o PATH).",
     makeWriter: { try Writer(request: $0) })
 
@@ -38,7 +37,7 @@ public enum SQLiteOutput {
     /// Opens (or begins) the database at `request.path` for the input `request.input`.
     public init(request: OutputRequest) throws {
       guard let path = request.path else {
-        throw HealthPortError(.usage, message: "--to sqlite needs -o PATH (the database)")
+        throw HealthPortError(.needsOutputPath(.format(SQLiteOutput.format.name)))
       }
       // Checked before the database is created, so that a typo leaves no empty database behind.
       if let input = request.input, input != "-", access(input, R_OK) != 0 {

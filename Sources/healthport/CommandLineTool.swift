@@ -44,7 +44,7 @@ struct CommandDescriptor {
   }
 }
 
-/// Entry point: dispatches to subcommands, prints errors, maps them to exit codes.
+/// Entry point: dispatches to subcommands, prints errors with their exit codes (``ErrorReport``).
 enum CommandLineTool {
   static let version = healthportVersion
 
@@ -166,8 +166,9 @@ enum CommandLineTool {
       try command.run(parsed)
       return 0
     } catch let error as HealthPortError {
-      writeError(text(of: error, command: running) + "\n")
-      return error.kind.exitCode
+      let report = ErrorReport.report(error, command: running)
+      writeError(report.text + "\n")
+      return report.exitCode
     } catch is BrokenPipeError {
       return 0
     } catch {
@@ -179,15 +180,6 @@ enum CommandLineTool {
   /// Prints help on stdout, wrapped to its width (``HelpText``).
   static func printHelp(_ text: String) {
     print(HelpText.wrap(text, width: HelpText.width(fileDescriptor: 1)), terminator: "")
-  }
-
-  /// An error as printed: located errors as they describe themselves (`path:line:col: error: …`),
-  /// the others after the program's name, with the subcommand's for a usage error
-  /// (`healthport convert: error: …`; a malformed sample: `healthport: error: …`).
-  static func text(of error: HealthPortError, command: String?) -> String {
-    guard error.file == nil else { return error.description }
-    let program = (error.kind == .usage ? command : nil).map { "healthport \($0)" } ?? "healthport"
-    return "\(program): \(error.description)"
   }
 
   /// Writes a message to stderr, its control characters (but newlines) shown as `\x1b`-style

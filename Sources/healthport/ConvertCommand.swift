@@ -88,10 +88,7 @@ enum ConvertCommand: Command {
     guard formatValues.count == 1, dateValues.count <= 1 else {
       throw HealthPortError(.usage, message: "give --to once for the format and at most once for a date")
     }
-    let filter = try ExportFilter(
-      types: arguments.list("--type"), sourceProducts: arguments.list("--source-product"),
-      sourceText: arguments.value("--source"), activities: arguments.list("--activity"),
-      from: arguments.value("--from"), to: dateValues.first, tz: arguments.value("--tz"))
+    let filter = try FilterOptions.filter(arguments, to: dateValues.first)
     guard arguments.positionals.count <= 1 else {
       throw HealthPortError(.usage, message: "expected one INPUT, got \(arguments.positionals.count)")
     }
@@ -110,11 +107,11 @@ enum ConvertCommand: Command {
       request.options[option.name] = arguments.value(option.name).map { [$0] } ?? []
     }
     for option in format.options where option.needsPath && request.flag(option.name) && outputPath == nil {
-      throw HealthPortError(.usage, message: option.missingPathMessage ?? "\(option.name) needs -o PATH")
+      throw HealthPortError(.usage, message: ErrorReport.missingPath(option: option.name))
     }
     if let outputPath, let conflict = ReadFiles([input]).conflict(withFile: outputPath) { throw conflict }
     if format.needsPath && outputPath == nil {
-      throw HealthPortError(.usage, message: format.missingPathMessage ?? "--to \(format.name) needs -o PATH")
+      throw HealthPortError(.needsOutputPath(.format(format.name)))
     }
     if format.filters == .typesOnly {
       guard

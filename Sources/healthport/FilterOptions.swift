@@ -49,17 +49,28 @@ enum FilterOptions {
   /// Builds the filter from the parsed options; usage errors name the command.
   static func parse(_ arguments: ParsedArguments, command: String) throws -> ExportFilter {
     do {
-      return try ExportFilter(
-        types: arguments.list("--type"), sourceProducts: arguments.list("--source-product"),
-        sourceText: arguments.value("--source"), activities: arguments.list("--activity"),
-        from: arguments.value("--from"), to: arguments.value("--to"), tz: arguments.value("--tz"))
-    } catch var error as HealthPortError where error.kind == .usage {
+      return try filter(arguments, to: arguments.value("--to"))
+    } catch let error as HealthPortError where error.kind == .badRequest {
       // `--to json` is `convert`'s output format; here --to ends the date range.
-      if let to = arguments.value("--to"), ["table", "csv", "json", "jsonl", "xml"].contains(to.lowercased()) {
-        error.message += " (for the output format, use --format \(to.lowercased()))"
-      }
-      throw error
+      guard let to = arguments.value("--to"), ["table", "csv", "json", "jsonl", "xml"].contains(to.lowercased())
+      else { throw error }
+      throw HealthPortError(
+        .usage, message: ErrorReport.message(of: error) + " (for the output format, use --format \(to.lowercased()))")
     }
+  }
+
+  /// The filter the options name, `to` being the end of the date range (`convert` and `routes`
+  /// tell it from an output format); the values are checked in the order the options are listed.
+  static func filter(_ arguments: ParsedArguments, to: String?) throws -> ExportFilter {
+    let types = arguments.list("--type")
+    let activities = arguments.list("--activity")
+    return ExportFilter(
+      types: types.isEmpty ? nil : Set(try types.map(KnownNames.resolveType)),
+      activities: activities.isEmpty ? nil : Set(try activities.map(KnownNames.resolveActivity)),
+      sourceProducts: arguments.list("--source-product"), sourceText: arguments.value("--source"),
+      from: try arguments.value("--from").map { try DateBound.parse($0, for: .from) },
+      to: try to.map { try DateBound.parse($0, for: .to) },
+      zone: try arguments.value("--tz").map(ZoneRule.parse) ?? .written)
   }
 
   /// `sink`, behind a ``FilteringSink`` unless the filter keeps everything.

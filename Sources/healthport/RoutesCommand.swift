@@ -55,7 +55,7 @@ enum RoutesCommand: Command {
     let workouts = spool.workouts.filter { !$0.routes.isEmpty } + spool.unreferenced
     if perWorkout, let output {
       // One folder output: every file appears, with the manifest, or none does.
-      let folder = try FolderOutput(path: output, protecting: input, writes: "--per-workout")
+      let folder = try FolderOutput(path: output, protecting: input, writes: .routesPerWorkout)
       do {
         for workout in workouts {
           let stamp = RouteSpool.utcText(workout.start).filter { $0 != ":" && $0 != "-" }
@@ -103,10 +103,7 @@ enum RoutesCommand: Command {
       }
       format = named
     }
-    let filter = try ExportFilter(
-      types: arguments.list("--type"), sourceProducts: arguments.list("--source-product"),
-      sourceText: arguments.value("--source"), activities: arguments.list("--activity"),
-      from: arguments.value("--from"), to: dateValues.first, tz: arguments.value("--tz"))
+    let filter = try FilterOptions.filter(arguments, to: dateValues.first)
     return (format ?? "geojson", filter)
   }
 

@@ -336,7 +336,7 @@ struct JSONLinesReaderTests {
       _ = try Self.read(text)
       Issue.record("no error for \(text)")
     } catch let error as HealthPortError {
-      #expect(error.exitCode == 65)
+      #expect(error.kind == .malformed)
       #expect(error.description.contains("in.jsonl:\(location): error: "), "\(error)")
       #expect(error.message.contains(message), "\(error.message)")
     }

@@ -46,15 +46,26 @@ struct FilterNameTests {
   func unknownNames(kind: String, input: String, hint: String) {
     do {
       switch kind {
-      case "type": _ = try ExportFilter(types: [input])
-      case "activity": _ = try ExportFilter(activities: [input])
-      default: _ = try ExportFilter(tz: input)
+      case "type": _ = try KnownNames.resolveType(input)
+      case "activity": _ = try KnownNames.resolveActivity(input)
+      default: _ = try ZoneRule.parse(input)
       }
       Issue.record("expected an error for \(input)")
     } catch let error as HealthPortError {
-      #expect(error.kind == .usage)
-      #expect(error.exitCode == 64)
-      #expect(error.message.contains(hint), "\(error.message)")
+      #expect(error.kind == .badRequest)
+      let suggestions: [String]
+      switch error.reason {
+      case .unknownName(let setting, let value, let names, _):
+        #expect(setting == (kind == "type" ? .types : .activities))
+        #expect(value == input)
+        suggestions = names
+      case .unknownTimeZone(let value, let names):
+        #expect(kind == "zone" && value == input)
+        suggestions = names
+      default:
+        suggestions = []
+      }
+      #expect(suggestions.map { "'\($0)'" }.contains(hint), "\(error.reason.map { "\($0)" } ?? error.message)")
     } catch {
       Issue.record("unexpected error \(error)")
     }
@@ -78,7 +89,9 @@ struct FilterNameTests {
       "2024-01-01T10", "2024-01-01T10:00+2:00", "yesterday",
     ])
   func badDates(text: String) {
-    #expect(throws: HealthPortError.self) { try ExportFilter(from: text) }
+    let error = #expect(throws: HealthPortError.self) { try DateBound.parse(text, for: .from) }
+    #expect(error?.reason == .badDate(.from, value: text))
+    #expect(error?.kind == .badRequest)
   }
 }
 
@@ -182,7 +195,7 @@ struct FilterDateTests {
 
   @Test("a sample is in range when its start is", arguments: cases)
   func range(_ c: Case) throws {
-    let filter = try ExportFilter(from: c.from, to: c.to, tz: c.tz)
+    let filter = try ExportFilter.parsing(from: c.from, to: c.to, tz: c.tz)
     let start = try #require(HealthDate(c.start))
     let record = Record(
       type: "HKQuantityTypeIdentifierStepCount", sourceName: "x", startDate: start, endDate: start, value: "1")
@@ -300,7 +313,7 @@ struct FilterKindTests {
 
   @Test("which elements pass", arguments: cases)
   func kinds(_ c: Case) throws {
-    let filter = try ExportFilter(
+    let filter = try ExportFilter.parsing(
       types: c.types, sourceProducts: c.products, sourceText: c.source, activities: c.activities, from: c.from,
       to: c.to)
     let kept = Self.all.filter { filter.includes($0.1) }.map(\.0)
@@ -318,7 +331,7 @@ struct FilterKindTests {
       func end(_ report: ReadReport) throws { ended = true }
     }
     let collect = Collect()
-    let sink = FilteringSink(filter: try ExportFilter(activities: ["Running"]), next: collect)
+    let sink = FilteringSink(filter: try ExportFilter.parsing(activities: ["Running"]), next: collect)
     try sink.begin(ExportHeader(prolog: [], rootAttributes: []))
     for (_, element) in Self.all { try sink.consume(element) }
     try sink.end(ReadReport(documentName: "x", format: .xml))

@@ -88,7 +88,7 @@ struct OutputDestinationTests {
       try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
       try Data(text.utf8).write(to: target.appendingPathComponent(FolderOutput.manifestName))
       #expect(throws: HealthPortError.self) {
-        _ = try FolderOutput(path: target.path, reads: ReadFiles([]), writes: "--split")
+        _ = try FolderOutput(path: target.path, reads: ReadFiles([]), writes: .split)
       }
       try FileManager.default.removeItem(at: target)
     }

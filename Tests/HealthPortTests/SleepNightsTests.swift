@@ -229,7 +229,7 @@ struct SleepNightsTests {
 
   @Test("day bounds move from the filter to the nights; timestamps stay")
   func dayBounds() throws {
-    var filter = try ExportFilter(from: "2024-06-02", to: "2024-06-03T12:00")
+    var filter = try ExportFilter.parsing(from: "2024-06-02", to: "2024-06-03T12:00")
     var configuration = SleepNights.Configuration()
     configuration.takeDayBounds(from: &filter)
     #expect(configuration.firstNight == HealthDate.daysSince1970(year: 2024, month: 6, day: 2))

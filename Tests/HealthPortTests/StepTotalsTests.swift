@@ -14,7 +14,7 @@ struct PeriodTests {
       ("2025-01-01", .month, "2025-01"), ("2024-07-04", .year, "2024"), ("1969-12-31", .month, "1969-12"),
     ])
   func labels(day: String, kind: PeriodKind, expected: String) throws {
-    guard case .day(let number) = try DateBound.parse(day, option: "") else {
+    guard case .day(let number) = try DateBound.parse(day, for: .from) else {
       Issue.record("not a day")
       return
     }

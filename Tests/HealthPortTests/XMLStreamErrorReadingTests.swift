@@ -21,7 +21,7 @@ struct XMLStreamErrorReadingTests {
     ] {
       let thrown = try #require(Self.error(underlying: underlying).readerError as? HealthPortError)
       #expect(thrown.description == "export.xml:12:7: error: a message")
-      #expect(thrown.exitCode == 65)
+      #expect(thrown.kind == .malformed)
     }
   }
 
@@ -35,6 +35,6 @@ struct XMLStreamErrorReadingTests {
   func located() {
     let error = Self.error(underlying: HandlerFailure(code: 3)).malformed
     #expect(error.description == "export.xml:12:7: error: a message")
-    #expect(error.exitCode == 65)
+    #expect(error.kind == .malformed)
   }
 }

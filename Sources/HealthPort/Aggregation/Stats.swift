@@ -139,10 +139,8 @@ public final class Stats: ExportSink {
     if configuration.aggregate != .count {
       guard let number = record.numericValue else {
         throw HealthPortError(
-          .malformed,
-          message:
-            "the \(KnownNames.shortTypeName(record.type)) sample starting \(record.startDate) has the non-numeric value '\(record.value ?? "")'; only --agg count works for it"
-        )
+          .nonNumericValue(
+            type: KnownNames.shortTypeName(record.type), start: "\(record.startDate)", value: record.value ?? ""))
       }
       value = number
     }

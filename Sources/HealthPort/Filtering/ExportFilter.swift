@@ -1,4 +1,4 @@
-/// A `--from`/`--to` bound.
+/// A bound of the date range, its start or its end.
 public enum DateBound: Hashable, Sendable {
   /// A whole local day (days since 1970-01-01), `YYYY-MM-DD`.
   case day(Int)
@@ -8,14 +8,10 @@ public enum DateBound: Hashable, Sendable {
   case wallClock(Int64)
 
   /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS][±HH:MM|Z]` (a space may replace the `T`).
-  public static func parse(_ text: String, option: String) throws -> DateBound {
+  /// Throws ``HealthPortError/Reason/badDate(_:value:)`` naming `setting` when it does not parse.
+  public static func parse(_ text: String, for setting: HealthPortError.Setting) throws -> DateBound {
     let bytes = Array(text.utf8)
-    func fail() -> HealthPortError {
-      HealthPortError(
-        .usage,
-        message: "'\(text)' is not a valid date for \(option); use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][±HH:MM]"
-      )
-    }
+    func fail() -> HealthPortError { HealthPortError(.badDate(setting, value: text)) }
     func number(_ range: Range<Int>) -> Int? {
       guard range.upperBound <= bytes.count else { return nil }
       var value = 0
@@ -52,7 +48,7 @@ public enum DateBound: Hashable, Sendable {
   }
 }
 
-/// What `--type`, `--source-product`, `--source`, `--activity`, `--from`, `--to` and `--tz` select.
+/// Which elements a command keeps: by type, activity, source, date range and zone (docs/filters.md).
 ///
 /// Rules (README, "Filters"):
 /// - `types` selects Records and Correlations, `activities` selects Workouts; when either is given,
@@ -78,7 +74,21 @@ public struct ExportFilter {
   /// The last source checked and its result: samples of one source come in long runs.
   private var sourceCache = SourceMatchCache()
 
-  public init() {}
+  /// A filter of typed values; the defaults keep everything. `types` and `activities` are full
+  /// identifiers (``KnownNames/resolveType(_:)`` and ``KnownNames/resolveActivity(_:)`` find them
+  /// from short names), `sourceProducts` and `sourceText` compare ignoring case.
+  public init(
+    types: Set<String>? = nil, activities: Set<String>? = nil, sourceProducts: [String] = [],
+    sourceText: String? = nil, from: DateBound? = nil, to: DateBound? = nil, zone: ZoneRule = .written
+  ) {
+    self.types = types
+    self.activities = activities
+    self.sourceProducts = sourceProducts.map { $0.lowercased() }
+    if let sourceText, !sourceText.isEmpty { self.sourceText = sourceText.lowercased() }
+    self.from = from
+    self.to = to
+    self.zone = zone
+  }
 
   /// A copy with caches of its own (the last source's result, a named zone's days), for another
   /// thread: neither cache may be shared between threads.
@@ -92,20 +102,6 @@ public struct ExportFilter {
   /// True when nothing is filtered out.
   public var isEmpty: Bool {
     types == nil && activities == nil && sourceProducts.isEmpty && sourceText == nil && from == nil && to == nil
-  }
-
-  /// Builds a filter from command-line strings; throws usage errors with did-you-mean hints.
-  public init(
-    types: [String] = [], sourceProducts: [String] = [], sourceText: String? = nil, activities: [String] = [],
-    from: String? = nil, to: String? = nil, tz: String? = nil
-  ) throws {
-    if !types.isEmpty { self.types = Set(try types.map(KnownNames.resolveType)) }
-    if !activities.isEmpty { self.activities = Set(try activities.map(KnownNames.resolveActivity)) }
-    self.sourceProducts = sourceProducts.map { $0.lowercased() }
-    if let sourceText, !sourceText.isEmpty { self.sourceText = sourceText.lowercased() }
-    self.from = try from.map { try DateBound.parse($0, option: "--from") }
-    self.to = try to.map { try DateBound.parse($0, option: "--to") }
-    if let tz { zone = try ZoneRule.parse(tz) }
   }
 
   // MARK: Matching
@@ -130,7 +126,7 @@ public struct ExportFilter {
     case .activitySummary(let summary):
       if types != nil || activities != nil { return false }
       guard from != nil || to != nil else { return true }
-      guard let text = summary.dateComponents, case .day(let day)? = try? DateBound.parse(text, option: "")
+      guard let text = summary.dateComponents, case .day(let day)? = try? DateBound.parse(text, for: .from)
       else { return true }
       return dayInRange(day)
     case .clinicalRecord(let record):

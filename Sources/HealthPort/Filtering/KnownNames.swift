@@ -130,19 +130,19 @@ public enum KnownNames {
   }
   private static let cumulativeSet = Set(cumulativeQuantityTypes)
 
-  /// Resolves a `--type` argument: a full identifier (any `HK…` string is taken verbatim, so that
+  /// Resolves a record type: a full identifier (any `HK…` string is taken verbatim, so that
   /// types newer than this list still work) or a short name, case-insensitively.
   public static func resolveType(_ text: String) throws -> String {
-    try resolve(text, in: typeIdentifiers, short: shortTypeName, what: "type", option: "--type")
+    try resolve(text, in: typeIdentifiers, short: shortTypeName, setting: .types)
   }
 
-  /// Resolves an `--activity` argument (`running`, `Running`, `HKWorkoutActivityTypeRunning`).
+  /// Resolves a workout activity (`running`, `Running`, `HKWorkoutActivityTypeRunning`).
   public static func resolveActivity(_ text: String) throws -> String {
-    try resolve(text, in: activityTypes, short: shortActivityName, what: "activity", option: "--activity")
+    try resolve(text, in: activityTypes, short: shortActivityName, setting: .activities)
   }
 
   private static func resolve(
-    _ text: String, in known: [String], short: (String) -> String, what: String, option: String
+    _ text: String, in known: [String], short: (String) -> String, setting: HealthPortError.Setting
   ) throws -> String {
     let lowered = text.lowercased()
     if let match = known.first(where: { $0.lowercased() == lowered || short($0).lowercased() == lowered }) {
@@ -156,11 +156,6 @@ public enum KnownNames {
       hints.append(best)
       pool.removeAll { $0 == best }
     }
-    let hint = hints.isEmpty ? "" : " (did you mean \(hints.map { "'\($0)'" }.joined(separator: ", "))?)"
-    throw HealthPortError(
-      .usage,
-      message:
-        "unknown \(what) '\(text)' for \(option)\(hint); give a short name such as '\(shortNames[0])' or a full identifier starting with HK"
-    )
+    throw HealthPortError(.unknownName(setting, value: text, suggestions: hints, example: shortNames[0]))
   }
 }

@@ -12,7 +12,7 @@ public enum ZoneRule {
   case fixed(Int)
   case named(NamedZone)
 
-  /// Parses `--tz`: `+02:00`, `-0530`, `+2`, `Z`, `UTC`, or an IANA name such as `Europe/Berlin`.
+  /// Parses a zone: `+02:00`, `-0530`, `+2`, `Z`, `UTC`, or an IANA name such as `Europe/Berlin`.
   public static func parse(_ text: String) throws -> ZoneRule {
     if let offset = parseOffset(text) { return .fixed(offset) }
     if text == "Z" || text.uppercased() == "UTC" || text.uppercased() == "GMT" { return .fixed(0) }
@@ -26,12 +26,7 @@ public enum ZoneRule {
       hints.append(best)
       pool.removeAll { $0 == best }
     }
-    let hint = hints.isEmpty ? "" : " (did you mean \(hints.map { "'\($0)'" }.joined(separator: ", "))?)"
-    throw HealthPortError(
-      .usage,
-      message:
-        "unknown time zone '\(text)' for --tz\(hint); give an offset such as +02:00 or an IANA name such as Europe/Berlin"
-    )
+    throw HealthPortError(.unknownTimeZone(value: text, suggestions: hints))
   }
 
   /// `±HH:MM`, `±HHMM` or `±HH` as seconds east of UTC; nil for anything else.

@@ -60,10 +60,10 @@ public final class FileOutput {
       return
     }
     if exists && type == S_IFDIR {
-      throw HealthPortError(.usage, file: path, message: "is a folder; name a file to write")
+      throw HealthPortError(.badRequest, file: path, message: "is a folder; name a file to write")
     }
     if exists && type == S_IFBLK {
-      throw HealthPortError(.usage, file: path, message: "is a block device; healthport does not write to disks")
+      throw HealthPortError(.badRequest, file: path, message: "is a block device; healthport does not write to disks")
     }
     let temporary = Self.temporaryPath(beside: target)
     let registration = TemporaryFiles.registerFile(temporary)
@@ -149,7 +149,7 @@ public final class FileOutput {
       let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       current = link.hasPrefix("/") ? link : ReadFiles.parent(of: current) + "/" + link
     }
-    throw HealthPortError(.usage, file: path, message: "too many levels of symbolic links")
+    throw HealthPortError(.badRequest, file: path, message: "too many levels of symbolic links")
   }
 
   static func systemError(_ path: String, _ what: String) -> HealthPortError {

@@ -40,10 +40,10 @@ public final class FolderOutput {
   private var registration: TemporaryFiles.Registration?
   private var ended = false
 
-  /// Prepares the temporary folder for an output at `path`. `writes` names the output in
-  /// messages (`--split writes a folder`). Refuses a target that holds or is inside what the
+  /// Prepares the temporary folder for an output at `path`. `writes` is the output, for errors
+  /// (``HealthPortError/Reason/outputIsNotAFolder(writer:)``). Refuses a target that holds or is inside what the
   /// command reads (exit 64), a file (exit 64) and a non-empty folder without a manifest (exit 1).
-  public init(path: String, reads: ReadFiles, writes: String) throws {
+  public init(path: String, reads: ReadFiles, writes: HealthPortError.Setting) throws {
     self.path = path
     var trimmed = path
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -53,7 +53,7 @@ public final class FolderOutput {
     var info = stat()
     if stat(target, &info) == 0 {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw HealthPortError(.usage, file: path, message: "exists and is not a folder; \(writes) writes a folder")
+        throw HealthPortError(.outputIsNotAFolder(writer: writes), file: path)
       }
       guard let names = FolderEntries.names(target) else {
         throw FileOutput.systemError(path, "cannot open the folder")
@@ -84,7 +84,9 @@ public final class FolderOutput {
   }
 
   /// The output at `path` for a command reading `input` (nil or `-`: stdin).
-  public convenience init(path: String, protecting input: String?, writes: String, wholeFolders: Bool = false)
+  public convenience init(
+    path: String, protecting input: String?, writes: HealthPortError.Setting, wholeFolders: Bool = false
+  )
     throws
   {
     try self.init(path: path, reads: ReadFiles([input], wholeFolders: wholeFolders), writes: writes)

@@ -109,10 +109,7 @@ public struct ReadFiles: Sendable {
   }
 
   private static func error(_ path: String, _ region: Region) -> HealthPortError {
-    let what = region.isFolder ? "is inside a folder" : "is a file"
-    return HealthPortError(
-      .usage, file: path,
-      message: "the output \(what) that this command reads (from \(region.input)); choose another path")
+    HealthPortError(.outputIsInput(insideFolder: region.isFolder, input: region.input), file: path)
   }
 
   /// `path` with every symbolic link and `.`/`..` resolved; for a path that does not exist yet,

@@ -171,9 +171,7 @@ enum BundleReader {
     let truncation = archive.truncation!
     // Only the central directory cut off: every member was read.
     guard options.skipInvalid || options.answersFromExport || truncation.membersAllWhole else {
-      throw HealthPortError(
-        .malformed, file: archive.archiveName,
-        message: "the file is truncated: \(truncation.archiveMessage); --skip-invalid reads the members before it")
+      throw HealthPortError(.truncatedArchive(detail: truncation.archiveMessage), file: archive.archiveName)
     }
     return truncation
   }

@@ -16,9 +16,6 @@ public struct OutputFormat: Sendable {
   public let needsPath: Bool
   /// Which filters apply (a database takes everything and is queried later).
   public let filters: FilterSupport
-  /// The usage error when a format that ``needsPath`` gets no `-o PATH`; nil for
-  /// `--to NAME needs -o PATH`.
-  public let missingPathMessage: String?
   /// A sentence for `convert --help` beside the description of outputs, when the format needs one.
   public let helpNote: String?
   /// Makes the writer for one conversion.
@@ -28,7 +25,7 @@ public struct OutputFormat: Sendable {
 
   public init(
     name: String, summary: String, options: [OutputFormatOption] = [], needsPath: Bool = false,
-    filters: FilterSupport = .all, missingPathMessage: String? = nil, helpNote: String? = nil,
+    filters: FilterSupport = .all, helpNote: String? = nil,
     makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
   ) {
     self.name = name
@@ -36,7 +33,6 @@ public struct OutputFormat: Sendable {
     self.options = options
     self.needsPath = needsPath
     self.filters = filters
-    self.missingPathMessage = missingPathMessage
     self.helpNote = helpNote
     self.makeWriter = makeWriter
   }
@@ -50,18 +46,12 @@ public struct OutputFormatOption: Sendable, Hashable {
   public let help: String
   /// True when the option needs `-o PATH` (e.g. `--split` writes a folder).
   public let needsPath: Bool
-  /// The usage error when an option that ``needsPath`` gets no `-o PATH`; nil for
-  /// `--NAME needs -o PATH`.
-  public let missingPathMessage: String?
 
-  public init(
-    name: String, valueName: String? = nil, help: String, needsPath: Bool = false, missingPathMessage: String? = nil
-  ) {
+  public init(name: String, valueName: String? = nil, help: String, needsPath: Bool = false) {
     self.name = name
     self.valueName = valueName
     self.help = help
     self.needsPath = needsPath
-    self.missingPathMessage = missingPathMessage
   }
 }
 

@@ -1,26 +1,20 @@
-/// An error healthport reports to a person, as fields: what kind of problem (which picks the exit
-/// code), where (file, line, column, each when known) and the message.
+/// An error healthport reports, as fields: what kind of problem, where (file, line, column, each
+/// when known), what is wrong as data (``reason``) and a message in neutral words.
 ///
-/// ``description`` prints `path:line:col: error: message`, `path: error: message`, or
-/// `error: message` when no file is involved; the command-line tool puts `healthport <command>: `
-/// in front of the last form. No message holds that wording itself.
+/// The library never names a command-line option, nor picks an exit code: the command-line tool
+/// turns ``kind`` into the exit code and ``reason`` into the words a person reads (one function,
+/// docs/errors.md). ``description`` prints the neutral form: `path:line:col: error: message`,
+/// `path: error: message`, or `error: message` when no file is involved.
 public struct HealthPortError: Error, CustomStringConvertible, Sendable {
-  public enum Kind: Sendable {
-    /// A bad command line (exit 64).
+  public enum Kind: Sendable, Equatable {
+    /// A bad command line; thrown by the command-line tool only.
     case usage
-    /// Missing or unreadable input, or a failed write (exit 1).
+    /// A value the caller chose cannot be used: a name, a date, an output path.
+    case badRequest
+    /// Missing or unreadable input, or a failed write.
     case failure
-    /// Malformed or unusable input data (exit 65).
+    /// Malformed or unusable input data.
     case malformed
-
-    /// The exit status this kind calls for (`sysexits.h`: 64 `EX_USAGE`, 65 `EX_DATAERR`).
-    public var exitCode: Int32 {
-      switch self {
-      case .usage: 64
-      case .failure: 1
-      case .malformed: 65
-      }
-    }
   }
 
   public var kind: Kind
@@ -31,6 +25,9 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   public var line: Int?
   /// 1-based (a field number for CSV); nil when not known.
   public var column: Int?
+  /// What is wrong, as data; nil when ``message`` says it all in words that name no option.
+  public var reason: Reason?
+  /// The problem in neutral words (no option names).
   public var message: String
 
   public init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
@@ -41,14 +38,22 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
     self.message = message
   }
 
+  /// An error that carries its reason; its kind and neutral message follow from it.
+  public init(_ reason: Reason, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+    self.init(reason.kind, file: file, line: line, column: column, message: reason.neutralMessage)
+    self.reason = reason
+  }
+
   /// A located input problem.
   public static func malformed(_ path: String, line: Int, column: Int, _ message: String) -> HealthPortError {
     HealthPortError(.malformed, file: path, line: line, column: column, message: message)
   }
 
-  public var exitCode: Int32 { kind.exitCode }
+  public var description: String { located(message) }
 
-  public var description: String {
+  /// `message` after this error's location: `path:line:col: error: message`, `path: error:
+  /// message` or `error: message`.
+  public func located(_ message: String) -> String {
     guard let file else { return "error: \(message)" }
     guard let line else { return "\(file): error: \(message)" }
     return "\(file):\(line):\(column.map { "\($0):" } ?? "") error: \(message)"

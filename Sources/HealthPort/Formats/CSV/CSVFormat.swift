@@ -15,8 +15,7 @@ extension OutputFormat {
 extension OutputFormatOption {
   /// `--to csv --split`: a folder of tables holding the whole export.
   static let split = OutputFormatOption(
-    name: "--split", help: "CSV only: a folder of tables (needs -o DIR).", needsPath: true,
-    missingPathMessage: "--split writes a folder of tables: give it with -o DIR")
+    name: "--split", help: "CSV only: a folder of tables (needs -o DIR).", needsPath: true)
 }
 
 /// `--split`'s folder of tables, which the writer itself moves into place at the end of the read.

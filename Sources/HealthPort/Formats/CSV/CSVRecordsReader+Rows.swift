@@ -47,7 +47,7 @@ extension CSVRecordsReader {
 
     private func check() throws {
       guard let type = text(.type).map({ typeNames?.expanded($0) ?? $0 }) ?? defaultType else {
-        throw reader.error(column: (columns[.type] ?? 0) + 1, "the type is empty (fill it in or pass --type)")
+        throw reader.error(column: (columns[.type] ?? 0) + 1, .emptyTypeInCSV)
       }
       guard try date(.startDate) != nil else {
         throw reader.error(column: (columns[.startDate] ?? 0) + 1, "the start date is empty")

@@ -143,7 +143,7 @@ final class CSVRecordsReader {
         column: 1, "the header has no start date column (startDate, start_date, start, date, timestamp, …)")
     }
     if columns[.type] == nil, options.csvDefaultType == nil, elements == nil {
-      throw reader.error(column: 1, "the header has no type column; name the type of every row with --type")
+      throw reader.error(column: 1, .noTypeColumnInCSV)
     }
     let table = Table(
       reader: reader, columns: columns, isOwn: isOwn, isCurrent: isCurrent,

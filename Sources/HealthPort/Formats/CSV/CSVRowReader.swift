@@ -95,6 +95,10 @@ final class CSVRowReader {
     HealthPortError.malformed(path, line: line, column: column, message)
   }
 
+  func error(column: Int, _ reason: HealthPortError.Reason) -> HealthPortError {
+    HealthPortError(reason, file: path, line: line, column: column)
+  }
+
   private enum State { case fieldStart, unquoted, quoted, quoteSeen, escapeSeen }
 
   /// Reads the next row; false at the end of the file.

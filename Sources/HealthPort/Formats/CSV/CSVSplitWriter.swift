@@ -37,7 +37,7 @@ public final class CSVSplitWriter: ExportSink {
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
   public init(directory: String, protecting protectedPath: String? = nil) throws {
-    folder = try FolderOutput(path: directory, protecting: protectedPath, writes: "--split")
+    folder = try FolderOutput(path: directory, protecting: protectedPath, writes: .split)
     tables = Array(repeating: nil, count: CSVSplitSchema.Table.allCases.count)
     sideFiles = CSVSideFileTables(folder: folder.root)
   }

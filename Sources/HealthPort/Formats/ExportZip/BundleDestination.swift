@@ -121,7 +121,8 @@ final class FolderDestination: BundleDestination {
   private var done = false
 
   init(path: String, protecting input: String?) throws {
-    folder = try FolderOutput(path: path, protecting: input, writes: "--to xml -o DIR/", wholeFolders: true)
+    folder = try FolderOutput(
+      path: path, protecting: input, writes: .formatFolder(OutputFormat.xml.name), wholeFolders: true)
     self.input = input
   }
 
@@ -162,10 +163,7 @@ final class FolderDestination: BundleDestination {
     }
     guard member.kind != .directory else { return }
     guard paths.insert(components.joined(separator: "/")).inserted else {
-      throw HealthPortError(
-        .malformed, file: inputName(input, or: finalPath),
-        message: "the input holds two members named '\(member.path)'; a folder can hold only one: write a zip "
-          + "(--to zip) instead")
+      throw HealthPortError(.duplicateMember(name: member.path), file: inputName(input, or: finalPath))
     }
     filePath = folder + "/" + components.last!
     made.append(TemporaryFiles.registerFile(filePath))

@@ -6,7 +6,7 @@
 extension OutputFormat {
   static let zip = OutputFormat(
     name: "zip", summary: "the whole export as export.zip: export.xml, routes, ECGs and every other file",
-    needsPath: true, missingPathMessage: "--to zip needs -o PATH (the zip to write)"
+    needsPath: true
   ) { request in
     BundleFormatWriter(try ZipDestination(path: request.path!, protecting: request.input))
   }
