@@ -14,7 +14,7 @@ do {
   // Per local day, a sample rewritten by its source counted once: what `healthport steps` sums.
   let totals = StepTotals(StepTotals.Configuration())
   // Only samples whose source product (Watch, iPhone, …) or source name matches, when given.
-  let filter = try ExportFilter(sourceProducts: Array(arguments.dropFirst()))
+  let filter = ExportFilter(sourceProducts: Array(arguments.dropFirst()))
   // The reader streams the export (zip, XML or folder) into the filter, which passes on to the totals.
   try ExportReader(path: arguments[0]).read(into: FilteringSink(filter: filter, next: totals))
   print("\"period\",\"steps\",\"samples\"")

@@ -5,22 +5,22 @@ import ParquetFile
 /// output format of the ``FormatRegistry`` (registered by the command-line tool).
 public enum ParquetOutput {
   public static let format = OutputFormat(
-    name: "parquet", summary: "a typed Parquet dataset, a folder per table (needs -o DIR)",
+    name: "parquet", summary: "a typed Parquet dataset, a folder per table",
     options: [partitionBy, person, compression, dropIdentifiers], needsPath: true,
     makeWriter: { try Writer(request: $0) })
 
   static let partitionBy = OutputFormatOption(
-    name: "--partition-by", valueName: "KEYS",
+    name: "partitionBy", valueName: "KEYS",
     help: "Parquet only: Hive folders by type and/or year (e.g. type,year).")
   static let person = OutputFormatOption(
-    name: "--person", valueName: "NAME",
+    name: "person", valueName: "NAME",
     help: "Parquet only: a cohort member's folder (person=NAME/); the same NAME again replaces its files.")
   static let compression = OutputFormatOption(
-    name: "--compression", valueName: "CODEC", help: "Parquet only: zstd (the default), snappy or none.")
+    name: "compression", valueName: "CODEC", help: "Parquet only: zstd (the default), snappy or none.")
   static let dropIdentifiers = OutputFormatOption(
-    name: "--drop-identifiers", help: "Parquet only: leave out the date of birth (its year kept) and owners' names.")
+    name: "dropIdentifiers", help: "Parquet only: leave out the date of birth (its year kept) and owners' names.")
 
-  /// What `--partition-by`, `--person` and `--compression` say, checked.
+  /// The partition keys, the person and the codec, checked.
   public struct Settings: Sendable {
     public var partitionBy: [String] = []
     public var person: String?

@@ -68,7 +68,7 @@ struct PersonCheck {
   /// The warning for the end of the load of `path`, nil when this export looks like the same
   /// person's: at least half of its records inside the span the database held were already there
   /// (or none lies inside it), and it shares a source name with what the database held.
-  func warning(path: String, person: String, sourceNames: Set<String>) -> String? {
+  func warning(path: String, person: String, sourceNames: Set<String>) -> LoadWarning? {
     guard let held, let first, let last else { return nil }
     var reasons: [String] = []
     if inside > 0, alreadyThere * 2 < inside {
@@ -80,11 +80,9 @@ struct PersonCheck {
       reasons.append("it shares no source name with them")
     }
     guard !reasons.isEmpty else { return nil }
-    let who = person.isEmpty ? "'' (no --person)" : "'\(person)'"
     func day(_ date: HealthDate) -> String { String(date.description.prefix(10)) }
-    return "\(path): this looks like another person's export: the database holds records of person \(who) from "
-      + "\(held.firstDay) to \(held.lastDay), and this export's records run from \(day(first)) to \(day(last)); "
-      + reasons.joined(separator: ", and ")
-      + ". Its rows were added to the same person: load each person's export with --person NAME to keep them apart."
+    return .anotherPersonsRecords(
+      path: path, person: person, heldFirstDay: held.firstDay, heldLastDay: held.lastDay, firstDay: day(first),
+      lastDay: day(last), reasons: reasons)
   }
 }

@@ -74,11 +74,7 @@ extension SQLiteLoader {
     }
     guard differs else { return }
     warnedAboutPerson = true
-    let who = person.isEmpty ? "without --person" : "as person '\(person)'"
-    result.warnings.append(
-      "\(result.path): the database already holds an export with another date of birth or biological sex "
-        + "(the Me element) for the same person: this looks like someone else's export, loaded \(who). Load "
-        + "each person's export with --person NAME to keep them apart.")
+    result.warnings.append(.anotherPersonsMe(path: result.path, person: person))
   }
 
   func insertOther(_ node: ElementNode) throws {

@@ -47,8 +47,8 @@ extension SQLiteLoader {
     public var otherElementsRead = 0
     /// Damaged elements passed over with `--skip-invalid` (the reader's ``ReadReport/skipped``).
     public var skipped = 0
-    /// What the user should know about this load (a second person's export without `--person`).
-    public var warnings: [String] = []
+    /// What the user should know about this load (a second person's export loaded as the first).
+    public var warnings: [LoadWarning] = []
 
     public var rowsAdded: Int { added.reduce(0, +) }
     public func added(_ table: Table) -> Int { added[table.rawValue] }

@@ -150,7 +150,7 @@ public final class SQLiteLoader: ExportSink {
     result.inputBytes = report.documentBytes
     result.skipped = report.skipped.count
     // The reader's notes (a CSV with a header but no rows) go to stderr as for every command.
-    result.warnings.append(contentsOf: report.notes)
+    result.warnings.append(contentsOf: report.notes.map(LoadWarning.text))
     result.seconds = SQLiteDatabase.now() - started
     if !warnedAboutPerson,
       let warning = personCheck?.warning(

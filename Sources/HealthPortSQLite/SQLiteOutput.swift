@@ -9,15 +9,13 @@ import HealthPort
 /// does (only `--type` filters; load everything, then query).
 public enum SQLiteOutput {
   public static let format = OutputFormat(
-    name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it (needs -o PATH)",
+    name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it",
     options: [keepPartial], needsPath: true, filters: .typesOnly,
-    helpNote: "--to sqlite is `healthport load INPUT --db PATH` (needs -o PATH).",
     makeWriter: { try Writer(request: $0) })
 
-  /// `--keep-partial`: a new database is kept after a damaged input, as `load --keep-partial`.
+  /// A new database is kept after a damaged input, with what was read before the damage.
   public static let keepPartial = OutputFormatOption(
-    name: "--keep-partial",
-    help: "With --to sqlite: keep a new database after a damaged input, with what was read before the damage.")
+    name: "keepPartial", help: "SQLite only: keep a new database after a damaged input, with what was read before it.")
 
   /// One conversion's load into a database, as one ``SQLiteLoadJob`` input.
   ///
@@ -89,9 +87,14 @@ public enum SQLiteOutput {
       try? finishDatabase()
     }
 
-    /// What `load` prints for this input: its own warnings (a second person's export, a CSV
-    /// without rows), not the reader's quirk counts.
-    public func warnings(_ report: ReadReport) -> [String] { result.warnings }
+    /// The notes among the load's warnings (a CSV without rows), not the reader's quirk counts;
+    /// ``loadWarnings`` has them all, a second person's export included, as data.
+    public func warnings(_ report: ReadReport) -> [String] {
+      result.warnings.compactMap { if case .text(let text) = $0 { text } else { nil } }
+    }
+
+    /// What `load` tells about this input, in order.
+    public var loadWarnings: [LoadWarning] { result.warnings }
 
     /// The lines `load` prints for this input (rows added per table).
     public func summary(_ report: ReadReport) -> String? {

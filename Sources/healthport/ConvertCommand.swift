@@ -39,13 +39,17 @@ enum ConvertCommand: Command {
         name: "--output", short: "-o", valueName: "PATH",
         help: "Write here (atomically) instead of stdout; a folder with --split."),
     ]
-    + registry.outputOptions.map { OptionSpec(name: $0.name, short: nil, valueName: $0.valueName, help: $0.help) }
+    + registry.outputOptions.map {
+      OptionSpec(name: FormatWords.option($0), short: nil, valueName: $0.valueName, help: FormatWords.help($0))
+    }
     + [OptionSpec(name: "--quiet", short: "-q", valueName: nil, help: "No progress bar and no summary line.")]
     + FilterOptions.specs(excluding: ["--to"])
 
   static var usage: String {
-    let formatOptions = registry.outputOptions.map { "[\($0.name)\($0.valueName.map { " <\($0)>" } ?? "")] " }.joined()
-    let notes = registry.outputs.compactMap(\.helpNote).map { " " + $0 }.joined()
+    let formatOptions = registry.outputOptions.map {
+      "[\(FormatWords.option($0))\($0.valueName.map { " <\($0)>" } ?? "")] "
+    }.joined()
+    let notes = registry.outputs.compactMap(FormatWords.note).map { " " + $0 }.joined()
     return """
       USAGE: healthport convert [INPUT] --to \(formats.joined(separator: "|")) [-o PATH] \(formatOptions)[filters] [--quiet]
 
@@ -98,16 +102,18 @@ enum ConvertCommand: Command {
     var request = OutputRequest(path: outputPath, input: input)
     request.quiet = quiet
     request.skipInvalid = arguments.flag("--skip-invalid")
-    for option in registry.outputOptions where arguments.flag(option.name) || arguments.value(option.name) != nil {
+    for option in registry.outputOptions {
+      let spelled = FormatWords.option(option)
+      guard arguments.flag(spelled) || arguments.value(spelled) != nil else { continue }
       guard format.options.contains(option) else {
         let owners = registry.outputs.filter { $0.options.contains(option) }.map { "--to \($0.name)" }
-        throw HealthPortError(.usage, message: "\(option.name) works with \(owners.joined(separator: " or ")) only")
+        throw HealthPortError(.usage, message: "\(spelled) works with \(owners.joined(separator: " or ")) only")
       }
       // As given, not split at commas: a value may be a name (`--person "Smith, Anna"`).
-      request.options[option.name] = arguments.value(option.name).map { [$0] } ?? []
+      request.options[option.name] = arguments.value(spelled).map { [$0] } ?? []
     }
     for option in format.options where option.needsPath && request.flag(option.name) && outputPath == nil {
-      throw HealthPortError(.usage, message: ErrorReport.missingPath(option: option.name))
+      throw HealthPortError(.usage, message: ErrorReport.missingPath(option: FormatWords.option(option)))
     }
     if let outputPath, let conflict = ReadFiles([input]).conflict(withFile: outputPath) { throw conflict }
     if format.needsPath && outputPath == nil {
@@ -154,7 +160,8 @@ enum ConvertCommand: Command {
     }
     if let names { FilterOptions.warnUnmatchedSources(names, arguments: arguments, command: name) }
     // The skip total is the last warning; it is printed once, below, also with --quiet.
-    for warning in writer.warnings(report) where !quiet {
+    let warnings = (writer as? SQLiteOutput.Writer)?.loadWarnings.map(LoadCommand.text) ?? writer.warnings(report)
+    for warning in warnings where !quiet {
       CommandLineTool.writeError("healthport convert: warning: \(warning)\n")
     }
     ReadingFlags.reportSkipped(report.skipped.count, command: name)

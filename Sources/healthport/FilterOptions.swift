@@ -166,11 +166,15 @@ enum FilterOptions {
 
   /// A warning on stderr for each source option that matched no source in the input.
   static func warnUnmatchedSources(_ names: SourceNamesSink, arguments: ParsedArguments, command: String) {
-    var warnings = names.unmatchedProducts(arguments.list("--source-product"))
-    if let text = arguments.value("--source"), !text.isEmpty, let warning = names.unmatchedSourceText(text) {
-      warnings.append(warning)
+    var warnings = names.unmatchedProducts(arguments.list("--source-product")).map {
+      "--source-product '\($0.value)' matches no source in the input" + $0.hint
     }
-    warnings += names.unmatchedPriorities(arguments.list("--priority"))
+    if let text = arguments.value("--source"), !text.isEmpty, let hint = names.unmatchedSourceText(text) {
+      warnings.append("--source '\(text)' is in no source name in the input" + hint)
+    }
+    warnings += names.unmatchedPriorities(arguments.list("--priority")).map {
+      "--priority '\($0.value)' matches no source in the input" + $0.hint
+    }
     for warning in warnings { CommandLineTool.writeError("healthport \(command): warning: \(warning)\n") }
   }
 

@@ -56,6 +56,14 @@ enum InfoCommand: Command {
 
 /// Renders an ``ExportSummary`` for people (table) or programs (JSON).
 enum InfoRendering {
+  /// A warning of the summary in words.
+  static func text(_ warning: ExportSummary.Warning) -> String {
+    switch warning {
+    case .text(let text): text
+    case .skippedElements(let count): "skipped \(count) damaged element(s) (--skip-invalid); everything else was read"
+    }
+  }
+
   static func appendJSON(
     _ s: ExportSummary, _ side: SideFileTally, report: ReadReport, rewrites: [RewriteCensus.Count]?,
     to out: inout [UInt8]
@@ -155,7 +163,7 @@ enum InfoRendering {
     out.append(contentsOf: Array((s.sources.isEmpty ? "]" : "\n  ]").utf8))
     key("warnings")
     out.append(UInt8(ascii: "["))
-    for (index, warning) in s.warnings.enumerated() {
+    for (index, warning) in s.warnings.map(InfoRendering.text).enumerated() {
       if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
       JSONEscaping.appendString(warning, to: &out)
     }
@@ -253,7 +261,7 @@ enum InfoRendering {
       lines.append("Warnings: none")
     } else {
       lines.append("Warnings")
-      for warning in s.warnings { lines.append("  - " + warning.shownInTable) }
+      for warning in s.warnings.map(InfoRendering.text) { lines.append("  - " + warning.shownInTable) }
     }
     return lines.joined(separator: "\n") + "\n"
   }

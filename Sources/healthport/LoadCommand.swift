@@ -146,9 +146,32 @@ enum LoadCommand: Command {
     for bar in bars { bar.finish() }
     ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
     for result in results {
-      for warning in result.warnings { CommandLineTool.writeError("healthport load: warning: \(warning)\n") }
+      for warning in result.warnings {
+        CommandLineTool.writeError("healthport load: warning: \(text(of: warning))\n")
+      }
     }
     guard !quiet else { return }
     for result in results { CommandLineTool.writeError(result.summary(database: shownAs, person: person)) }
+  }
+
+  /// A warning of a load in words.
+  static func text(of warning: LoadWarning) -> String {
+    switch warning {
+    case .text(let text):
+      return text
+    case .anotherPersonsMe(let path, let person):
+      let who = person.isEmpty ? "without --person" : "as person '\(person)'"
+      return "\(path): the database already holds an export with another date of birth or biological sex "
+        + "(the Me element) for the same person: this looks like someone else's export, loaded \(who). Load "
+        + "each person's export with --person NAME to keep them apart."
+    case .anotherPersonsRecords(
+      let path, let person, let heldFirstDay, let heldLastDay, let firstDay, let lastDay,
+      let reasons):
+      let who = person.isEmpty ? "'' (no --person)" : "'\(person)'"
+      return "\(path): this looks like another person's export: the database holds records of person \(who) from "
+        + "\(heldFirstDay) to \(heldLastDay), and this export's records run from \(firstDay) to \(lastDay); "
+        + reasons.joined(separator: ", and ")
+        + ". Its rows were added to the same person: load each person's export with --person NAME to keep them apart."
+    }
   }
 }

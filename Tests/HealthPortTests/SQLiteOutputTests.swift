@@ -46,7 +46,7 @@ struct SQLiteOutputTests {
     #expect(format.name == "sqlite")
     #expect(format.needsPath)
     #expect(format.filters == .typesOnly)
-    #expect(format.options.map(\.name) == ["--keep-partial"])
+    #expect(format.options.map(\.name) == ["keepPartial"])
   }
 
   @Test("a write and a commit make the database, with every row of the export and load's summary")
@@ -105,7 +105,7 @@ struct SQLiteOutputTests {
     dropped.abort()
     #expect(directory.names == ["cut.xml"])
     let writer = try SQLiteOutput.format.makeWriter(
-      OutputRequest(path: database, input: input, options: ["--keep-partial": []]))
+      OutputRequest(path: database, input: input, options: [SQLiteOutput.keepPartial.name: []]))
     #expect(throws: (any Error).self) { try ExportReader(path: input).read(into: writer.sink) }
     writer.abort()
     #expect(directory.names == ["cut.xml", "out.db"])

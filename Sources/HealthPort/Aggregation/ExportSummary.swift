@@ -5,6 +5,13 @@
 /// `correlationRecordCount`. `firstDate` is the earliest Record start, `lastDate` the latest
 /// Record end, both as written.
 public struct ExportSummary: Sendable {
+  /// A warning about the export: the reader's and the summary's own in words, and the total of
+  /// damaged elements skipped as data (worded by the caller, who asked for the skipping).
+  public enum Warning: Sendable, Equatable {
+    case text(String)
+    case skippedElements(Int)
+  }
+
   public struct Source: Hashable, Sendable {
     public var name: String
     public var product: String?
@@ -30,7 +37,8 @@ public struct ExportSummary: Sendable {
   /// Every element in the document by name, nested ones and the root included.
   public var elementCounts: [String: Int] = [:]
   public var sources: [Source] = []
-  public var warnings: [String] = []
+  /// What the reader and the summary noticed, in order.
+  public var warnings: [Warning] = []
   public var documentBytes: Int64 = 0
   /// Records, Correlations and Workouts that start more than a day after the export's own
   /// `ExportDate` (a device whose clock was wrong: a phone that wrote 2030), counted when
@@ -126,13 +134,15 @@ public final class ExportSummaryCollector: ExportSink, RecordTallying {
   }
 
   public func end(_ report: ReadReport) throws {
-    summary.warnings = report.warnings
+    summary.warnings = report.warnings.map(ExportSummary.Warning.text)
+    if !report.skipped.isEmpty { summary.warnings.append(.skippedElements(report.skipped.count)) }
     if summary.samplesAfterExportDate > 0, let exportDate = summary.exportDate,
       let latest = summary.latestAfterExportDate
     {
       summary.warnings.append(
-        "\(summary.samplesAfterExportDate) sample(s) dated more than a day after the export's own date \(exportDate) (the latest \(latest)): a device's clock was probably wrong"
-      )
+        .text(
+          "\(summary.samplesAfterExportDate) sample(s) dated more than a day after the export's own date \(exportDate) (the latest \(latest)): a device's clock was probably wrong"
+        ))
     }
     summary.documentBytes = report.documentBytes
     summary.elementCounts = counts.named()

@@ -35,30 +35,28 @@ public final class SourceNamesSink: ExportStage {
 
   // MARK: Warnings
 
-  /// `--source-product` values that equal no source's product (or, for a source without one, its
-  /// name), ignoring case, as the filter compares them.
-  public func unmatchedProducts(_ values: [String]) -> [String] {
+  /// Source products that equal no source's product (or, for a source without one, its name),
+  /// ignoring case, as the filter compares them; each with a hint: the closest and the products seen.
+  public func unmatchedProducts(_ values: [String]) -> [(value: String, hint: String)] {
     let keys = Set(sources.map { ($0.product ?? $0.name).lowercased() })
     let candidates = unique(sources.map { $0.product ?? $0.name })
-    return values.filter { !keys.contains($0.lowercased()) }.map {
-      "--source-product '\($0)' matches no source in the input" + hint($0, candidates, what: "products")
-    }
+    return values.filter { !keys.contains($0.lowercased()) }.map { ($0, hint($0, candidates, what: "products")) }
   }
 
-  /// `--source` text that no source name contains, ignoring case.
+  /// The hint for a source text that no source name contains, ignoring case; nil when one does.
   public func unmatchedSourceText(_ text: String) -> String? {
     let needle = text.lowercased()
     guard !sources.contains(where: { $0.name.lowercased().contains(needle) }) else { return nil }
-    return "--source '\(text)' is in no source name in the input"
-      + hint(text, unique(sources.map(\.name)), what: "sources")
+    return hint(text, unique(sources.map(\.name)), what: "sources")
   }
 
-  /// `--priority` entries that equal no source's product or name, ignoring case (as `--dedupe` ranks them).
-  public func unmatchedPriorities(_ entries: [String]) -> [String] {
+  /// Priority entries that equal no source's product or name, ignoring case (as a de-duplication
+  /// ranks them), each with its hint.
+  public func unmatchedPriorities(_ entries: [String]) -> [(value: String, hint: String)] {
     let keys = Set(sources.flatMap { [$0.name.lowercased()] + ($0.product.map { [$0.lowercased()] } ?? []) })
     let candidates = unique(sources.compactMap(\.product) + sources.map(\.name))
     return entries.filter { !keys.contains($0.lowercased()) }.map {
-      "--priority '\($0)' matches no source in the input" + hint($0, candidates, what: "products and sources")
+      ($0, hint($0, candidates, what: "products and sources"))
     }
   }
 

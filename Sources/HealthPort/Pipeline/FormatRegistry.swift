@@ -16,8 +16,6 @@ public struct OutputFormat: Sendable {
   public let needsPath: Bool
   /// Which filters apply (a database takes everything and is queried later).
   public let filters: FilterSupport
-  /// A sentence for `convert --help` beside the description of outputs, when the format needs one.
-  public let helpNote: String?
   /// Makes the writer for one conversion.
   public let makeWriter: @Sendable (OutputRequest) throws -> FormatWriter
 
@@ -25,7 +23,7 @@ public struct OutputFormat: Sendable {
 
   public init(
     name: String, summary: String, options: [OutputFormatOption] = [], needsPath: Bool = false,
-    filters: FilterSupport = .all, helpNote: String? = nil,
+    filters: FilterSupport = .all,
     makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
   ) {
     self.name = name
@@ -33,7 +31,6 @@ public struct OutputFormat: Sendable {
     self.options = options
     self.needsPath = needsPath
     self.filters = filters
-    self.helpNote = helpNote
     self.makeWriter = makeWriter
   }
 }
@@ -111,8 +108,7 @@ extension FormatWriter {
 
   /// The reader's warnings about what this output holds, without the skip total.
   public func readWarnings(_ report: ReadReport) -> [String] {
-    let warnings = report.warnings(holding: heldElements)
-    return Array(warnings.dropLast(report.skipped.isEmpty ? 0 : 1))
+    report.warnings(holding: heldElements)
   }
 }
 

@@ -52,9 +52,6 @@ public struct ReadReport: Sendable {
       result.append("\(textNodes) text node(s) in elements (not written by the Health app)")
     }
     result.append(contentsOf: notes)
-    if !skipped.isEmpty {
-      result.append("skipped \(skipped.count) damaged element(s) (--skip-invalid); everything else was read")
-    }
     return result
   }
 }

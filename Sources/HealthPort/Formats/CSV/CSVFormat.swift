@@ -2,7 +2,7 @@
 /// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
 extension OutputFormat {
   static let csv = OutputFormat(
-    name: "csv", summary: "one table of records, or with --split a folder of tables holding everything",
+    name: "csv", summary: "one table of records, or a folder of tables holding everything",
     options: [.split]
   ) { request in
     if request.flag(OutputFormatOption.split.name), let path = request.path {
@@ -13,9 +13,8 @@ extension OutputFormat {
 }
 
 extension OutputFormatOption {
-  /// `--to csv --split`: a folder of tables holding the whole export.
-  static let split = OutputFormatOption(
-    name: "--split", help: "CSV only: a folder of tables (needs -o DIR).", needsPath: true)
+  /// CSV as a folder of tables holding the whole export.
+  static let split = OutputFormatOption(name: "split", help: "CSV only: a folder of tables.", needsPath: true)
 }
 
 /// `--split`'s folder of tables, which the writer itself moves into place at the end of the read.
