@@ -172,6 +172,34 @@ error_cases() {
   run_case errors/stats-no-type "$zip" stats {IN}
   run_case errors/bad-threads "$zip" HEALTHPORT_THREADS=abc info {IN}
   run_case errors/output-is-input "$xml" convert {IN} --to xml -o {IN}
+  # Every error the library reports as data and the tool words (docs/errors.md).
+  local plain_file=$inputs/a-file
+  mkdir -p "$inputs" && printf 'x' >"$plain_file"
+  run_case errors/unknown-type "$zip" info {IN} --type heartrat
+  run_case errors/unknown-activity "$zip" workouts {IN} --activity runing
+  run_case errors/close-tz "$zip" steps {IN} --tz Europe/Berln
+  run_case errors/to-format-word "$zip" info {IN} --to json
+  run_case errors/convert-bad-to-date "$zip" convert {IN} --to csv --to 2024-99-99
+  run_case errors/routes-bad-from "$zip" routes {IN} --from x
+  run_case errors/partition-key "$zip" convert {IN} --to parquet --partition-by month -o {OUT}/pq
+  run_case errors/partition-twice "$zip" convert {IN} --to parquet --partition-by type,type -o {OUT}/pq
+  run_case errors/codec "$zip" convert {IN} --to parquet --compression lz4 -o {OUT}/pq
+  run_case errors/empty-person "$zip" convert {IN} --to parquet --person "" -o {OUT}/pq
+  run_case errors/reserved-person "$zip" convert {IN} --to parquet --person __HIVE_DEFAULT_PARTITION__ -o {OUT}/pq
+  run_case errors/parquet-no-path "$zip" convert {IN} --to parquet
+  run_case errors/zip-no-path "$zip" convert {IN} --to zip
+  run_case errors/split-no-path "$zip" convert {IN} --to csv --split
+  run_case errors/split-elsewhere "$zip" convert {IN} --to jsonl --split
+  run_case errors/keep-partial-elsewhere "$zip" convert {IN} --to csv --keep-partial
+  run_case errors/split-on-file "$zip" convert {IN} --to csv --split -o "$plain_file"
+  run_case errors/folder-on-file "$zip" convert {IN} --to xml -o "$plain_file/"
+  run_case errors/parquet-on-file "$zip" convert {IN} --to parquet -o "$plain_file"
+  run_case errors/per-workout-on-file "$zip" routes {IN} --to gpx --per-workout -o "$plain_file"
+  run_case errors/output-is-folder "$zip" steps {IN} -o {OUT}
+  run_case errors/load-not-sqlite "$zip" load {IN} --db "$plain_file"
+  run_case errors/sqlite-filters "$zip" convert {IN} --to sqlite -o {OUT}/x.db --tz UTC
+  run_case errors/unmatched-sources "$zip" convert {IN} --to csv --source-product Nokia --source Zzz --quiet
+  run_case errors/unmatched-priority "$zip" steps {IN} --dedupe --priority Nokia
   run_case errors/help "$zip" --help
   run_case errors/convert-help "$zip" convert --help
   run_case errors/version "$zip" --version
