@@ -136,35 +136,30 @@ enum ConvertCommand: Command {
     // The pipeline: reader → filter → counter → writer → output.
     let writer = try format.makeWriter(request)
     let counter = CountingSink(writer.sink)
-    let bar = ProgressBar.make(inputPath: input, quiet: quiet)
-    let options = ReadOptions.with(bar, skipInvalid: request.skipInvalid, filter: filter)
-    let filtered = FilterOptions.wrap(counter, in: filter)
-    let names = FilterOptions.watchesSources(arguments) ? SourceNamesSink(next: filtered) : nil
-    let report: ReadReport
-    do {
-      report = try ExportReader(path: input, options: options).read(into: names ?? filtered)
-      try writer.commit()
-    } catch {
-      bar?.finish()
-      writer.abort()
-      throw writer.describing(error)
-    }
-    bar?.finish()
-    if !quiet {
-      let seconds = ProgressBar.now() - started
-      let line =
-        writer.summary(report)
-        ?? summaryLine(
-          counter: counter, held: writer.heldElements, report: report, seconds: seconds, to: outputPath)
-      CommandLineTool.writeError(line.hasSuffix("\n") ? line : line + "\n")
-    }
-    if let names { FilterOptions.warnUnmatchedSources(names, arguments: arguments, command: name) }
-    // The skip total is the last warning; it is printed once, below, also with --quiet.
-    let warnings = (writer as? SQLiteOutput.Writer)?.loadWarnings.map(LoadCommand.text) ?? writer.warnings(report)
-    for warning in warnings where !quiet {
-      CommandLineTool.writeError("healthport convert: warning: \(warning)\n")
-    }
-    ReadingFlags.reportSkipped(report.skipped.count, command: name)
+    let writing = FilterOptions.Writing(
+      commit: { try writer.commit() },
+      abort: { error in
+        writer.abort()
+        return writer.describing(error)
+      },
+      finished: { report in
+        guard !quiet else { return }
+        let seconds = ProgressBar.now() - started
+        let line =
+          writer.summary(report)
+          ?? summaryLine(
+            counter: counter, held: writer.heldElements, report: report, seconds: seconds, to: outputPath)
+        CommandLineTool.writeError(line.hasSuffix("\n") ? line : line + "\n")
+      },
+      warnings: { report in
+        // The skip total is the last warning; the reader prints it once, also with --quiet.
+        let warnings =
+          (writer as? SQLiteOutput.Writer)?.loadWarnings.map(LoadCommand.text) ?? writer.warnings(report)
+        for warning in warnings where !quiet {
+          CommandLineTool.writeError("healthport convert: warning: \(warning)\n")
+        }
+      })
+    try FilterOptions.read(input, into: counter, filter: filter, arguments: arguments, command: name, writing: writing)
   }
 
   /// `wrote 1,234 elements (1,100 Record, …) to out.jsonl in 1.2 s (56.0 MB read, 46.7 MB/s)`; for

@@ -125,14 +125,29 @@ enum FilterOptions {
     return arguments.positionals.first
   }
 
+  /// What a command that writes an output (`convert`) adds to a read: the commit after a whole
+  /// read, the abort after a failed one, and its own lines on stderr.
+  struct Writing {
+    /// After a whole read, before the progress bar ends: makes the output appear.
+    var commit: () throws -> Void
+    /// After a failed read or commit: removes what was written; gives the error to report.
+    var abort: (Error) -> Error
+    /// After the progress bar ends, before the source warnings: the summary line.
+    var finished: (ReadReport) -> Void
+    /// After the source warnings, before the skip total: the output's warnings (with the reader's
+    /// notes, which are then not printed apart).
+    var warnings: (ReadReport) -> Void
+  }
+
   /// Reads `input` into `sink` through the filter, with a progress bar when it fits, and prints
-  /// the total of `--skip-invalid` skips.
+  /// the source warnings, the total of `--skip-invalid` skips and the reader's notes. With
+  /// `writing`, the input was checked before the output was made (``checkInput(_:command:)``).
   @discardableResult
   static func read(
     _ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments, command: String,
-    answersFromExport: Bool = false
+    answersFromExport: Bool = false, writing: Writing? = nil
   ) throws -> ReadReport {
-    try checkInput(input, command: command)
+    if writing == nil { try checkInput(input, command: command) }
     let quiet = arguments.flag("--quiet")
     let bar = ProgressBar.make(inputPath: input, quiet: quiet)
     var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
@@ -141,14 +156,17 @@ enum FilterOptions {
     let report: ReadReport
     do {
       report = try ExportReader(path: input, options: options).read(into: names ?? wrap(sink, in: filter))
+      try writing?.commit()
     } catch {
       bar?.finish()
-      throw error
+      throw writing.map { $0.abort(error) } ?? error
     }
     bar?.finish()
+    writing?.finished(report)
     if let names { warnUnmatchedSources(names, arguments: arguments, command: command) }
+    writing?.warnings(report)
     ReadingFlags.reportSkipped(report.skipped.count, command: command)
-    printNotes(report, command: command)
+    if writing == nil { printNotes(report, command: command) }
     return report
   }
 
