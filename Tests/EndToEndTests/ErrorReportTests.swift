@@ -161,4 +161,16 @@ struct ErrorReportTests {
     ]
     for (setting, option) in settings { #expect(ErrorReport.option(setting) == option) }
   }
+
+  @Test("the formats' own options: a key in the library, spelled by the tool")
+  func formatOptions() {
+    let options = ConvertCommand.registry.outputOptions
+    #expect(options.map(\.name) == ["split", "keepPartial", "partitionBy", "person", "compression", "dropIdentifiers"])
+    #expect(
+      options.map(FormatWords.option) == [
+        "--split", "--keep-partial", "--partition-by", "--person", "--compression", "--drop-identifiers",
+      ])
+    #expect(options.allSatisfy { !$0.help.contains("--") && !$0.help.contains("-o ") })
+    #expect(ConvertCommand.registry.outputs.compactMap(FormatWords.note).count == 1)
+  }
 }
