@@ -104,8 +104,9 @@ struct MirrorSchema {
     return String(name.dropLast(5)) + "_at"
   }
 
-  /// `CREATE TABLE` for `table` in PostgreSQL (unqualified: the search path names the schema).
-  static func createTable(_ table: Table) -> String {
+  /// `CREATE TABLE` for `table` in PostgreSQL (unqualified: the search path names the schema);
+  /// without its primary key when `key` is false (``addKey(_:)`` adds it once the rows are in).
+  static func createTable(_ table: Table, key: Bool = true) -> String {
     var lines: [String] = []
     for column in table.columns {
       var line = "\(column.name) \(column.type.postgres)"
@@ -115,8 +116,14 @@ struct MirrorSchema {
         lines.append("\(instant) timestamptz GENERATED ALWAYS AS (to_timestamp(\(column.name))) STORED")
       }
     }
-    lines.append("PRIMARY KEY (\(table.key.joined(separator: ", ")))")
+    if key { lines.append("PRIMARY KEY (\(table.key.joined(separator: ", ")))") }
     return "CREATE TABLE \(table.name) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
+  }
+
+  /// The primary key of a table made by `createTable(table, key: false)`: built from the sorted
+  /// rows, which is faster than keeping it up to date through a bulk `COPY`.
+  static func addKey(_ table: Table) -> String {
+    "ALTER TABLE \(table.name) ADD PRIMARY KEY (\(table.key.joined(separator: ", ")))"
   }
 
   /// A view's SQLite text in PostgreSQL: integer casts are `bigint` (PostgreSQL's `integer` is 32

@@ -148,11 +148,17 @@ final class PostgresStore {
             + "WHERE e.extname = 'postgis'")
         let path = [quotedSchema] + (postgis.map { [PGConnection.quoteIdentifier($0)] } ?? []) + ["pg_catalog"]
         try connection.execute("SET LOCAL search_path = \(path.joined(separator: ", "))")
+        // Index builds sort in memory rather than on disk (for this transaction only; never lowered).
+        _ = try connection.query(
+          "SELECT set_config('maintenance_work_mem', '\(Self.indexBuildKilobytes)kB', true) FROM pg_settings "
+            + "WHERE name = 'maintenance_work_mem' AND setting::bigint < \(Self.indexBuildKilobytes)")
         var tightened: [(table: String, column: String)] = []
         switch mode {
         case .create:
           try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quotedSchema)")
-          for table in mirror.tables { try connection.execute(MirrorSchema.createTable(table)) }
+          // Without primary keys until the rows are in: a sorted build is faster than a bulk COPY's
+          // one insertion per row.
+          for table in mirror.tables { try connection.execute(MirrorSchema.createTable(table, key: false)) }
         case .update: break
         case .migrate: tightened = try migrateTables(mirror)
         }
@@ -162,6 +168,9 @@ final class PostgresStore {
         if mode != .update {
           for (table, column) in tightened {
             try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
+          }
+          if mode == .create {
+            for table in mirror.tables { try connection.execute(MirrorSchema.addKey(table)) }
           }
           for table in mirror.tables {
             for index in table.indexes {
@@ -177,7 +186,8 @@ final class PostgresStore {
           try connection.execute("INSERT INTO meta VALUES (\(SQLiteSchema.version))")
         }
         if postgis != nil { try PostGISRoutes.refresh(connection) }
-        if mode != .update { try connection.execute("ANALYZE") }
+        // No ANALYZE here: autovacuum analyzes the new rows within a minute of the commit, and the
+        // index builds have already set each table's size for the planner.
         try connection.execute("COMMIT")
       } catch {
         try? connection.execute("ROLLBACK")
@@ -235,8 +245,12 @@ final class PostgresStore {
     return tables
   }
 
-  /// Sends every row of `table` in the mirror: straight into the new table `target`, or through
-  /// a staging table into the existing one.
+  /// The `maintenance_work_mem` of a load's transaction, at least: 256 MB.
+  static let indexBuildKilobytes = 262_144
+
+  /// Sends every row of `table` in the mirror: straight into the new table `target` (created in
+  /// this transaction, so its rows are written frozen: no later pass rewrites its pages), or
+  /// through a staging table into the existing one.
   private func copy(_ table: MirrorSchema.Table, from db: SQLiteConnection, into target: String?) throws {
     let names = table.columns.map(\.name)
     let list = names.joined(separator: ", ")
@@ -247,7 +261,8 @@ final class PostgresStore {
           + table.columns.map { "\($0.name) \($0.type.postgres)" }.joined(separator: ", ") + ") ON COMMIT DROP")
     }
     let writer = try PGCopyWriter(
-      connection: connection, sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary)")
+      connection: connection,
+      sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary\(target == nil ? "" : ", FREEZE"))")
     let select = try db.prepare("SELECT \(list) FROM \(table.name)")
     while try select.step() {
       try writer.beginRow(fields: names.count)

@@ -251,6 +251,36 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test("a new store's rows are written frozen, its keys built after them: no later pass rewrites a page")
+  func newStoreWrittenFrozen() throws {
+    try PostgresCluster.with { cluster in
+      let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      // Pages not all-frozen per table (pg_visibility, from the server's contrib): none but meta's,
+      // which is written after the rows.
+      let notFrozen = try cluster.psql(
+        """
+        CREATE EXTENSION IF NOT EXISTS pg_visibility;
+        SELECT c.relname || '=' || count(*) FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace,
+          LATERAL pg_visibility_map(c.oid) AS v
+        WHERE n.nspname = 'healthport' AND c.relkind = 'r' AND c.relname <> 'meta' AND NOT v.all_frozen
+        GROUP BY c.relname ORDER BY 1
+        """)
+      #expect(notFrozen == "", "\(notFrozen)")
+      let pages = try cluster.psql(
+        "SELECT sum(relpages) > 0 FROM pg_class WHERE relnamespace = 'healthport'::regnamespace AND relkind = 'r'")
+      #expect(pages == "t\n", "\(pages)")
+      // Every table but meta still has its primary key.
+      let unkeyed = try cluster.psql(
+        """
+        SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class AS c
+        WHERE c.relnamespace = 'healthport'::regnamespace AND c.relkind = 'r' AND c.relname <> 'meta'
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint AS k WHERE k.conrelid = c.oid AND k.contype = 'p')
+        """)
+      #expect(unkeyed == "\n", "\(unkeyed)")
+    }
+  }
+
   @Test("a newer schema version is refused and left untouched")
   func newerSchemaRefused() throws {
     try PostgresCluster.with { cluster in
