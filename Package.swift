@@ -54,13 +54,15 @@ let package = Package(
     // with the tests, which compare its output with `healthport steps`.
     .executableTarget(name: "healthport-example-steps", dependencies: ["HealthPort"], path: "Examples/Steps"),
 
-    // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments.
-    .executableTarget(name: "fuzz-xml", dependencies: ["HealthPort"], path: "Fuzz/XMLReader"),
-    .executableTarget(name: "fuzz-csv", dependencies: ["HealthPort"], path: "Fuzz/CSVReader"),
-    .executableTarget(name: "fuzz-jsonl", dependencies: ["HealthPort"], path: "Fuzz/JSONLinesReader"),
-    .executableTarget(name: "fuzz-par", dependencies: ["HealthPort"], path: "Fuzz/ParallelReader"),
-    .executableTarget(name: "fuzz-gpx", dependencies: ["HealthPort"], path: "Fuzz/GPXReader"),
-    .executableTarget(name: "fuzz-ecg", dependencies: ["HealthPort"], path: "Fuzz/ECGReader"),
+    // libFuzzer targets (`make fuzz`); a plain build replays inputs given as arguments. The driver
+    // they share is FuzzSupport's.
+    .target(name: "FuzzSupport", dependencies: ["HealthPort"], path: "Fuzz/Support"),
+    .executableTarget(name: "fuzz-xml", dependencies: ["FuzzSupport", "HealthPort"], path: "Fuzz/XMLReader"),
+    .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "HealthPort"], path: "Fuzz/CSVReader"),
+    .executableTarget(name: "fuzz-jsonl", dependencies: ["FuzzSupport", "HealthPort"], path: "Fuzz/JSONLinesReader"),
+    .executableTarget(name: "fuzz-par", dependencies: ["FuzzSupport", "HealthPort"], path: "Fuzz/ParallelReader"),
+    .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzSupport", "HealthPort"], path: "Fuzz/GPXReader"),
+    .executableTarget(name: "fuzz-ecg", dependencies: ["FuzzSupport", "HealthPort"], path: "Fuzz/ECGReader"),
 
     // What both test targets share: where the real fixtures and the pinned Python readers are.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -9,6 +9,7 @@
 //
 // Built by `make fuzz` with `-sanitize=fuzzer,address -DFUZZING`; a plain build replays the
 // files named on the command line instead.
+import FuzzSupport
 import HealthPort
 
 #if canImport(Glibc)
@@ -18,9 +19,7 @@ import HealthPort
 /// True when `bytes` may be taken as GPX: its first byte after a UTF-8 byte order mark and blanks
 /// is `<`, and `<gpx` comes in its first 64 KiB.
 func mayBeGPX(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-  var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-  while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-  guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else { return false }
+  guard let index = firstNonBlankIndex(bytes), bytes[index] == UInt8(ascii: "<") else { return false }
   let head = bytes[index..<min(bytes.count, index + (64 << 10))]
   let tag = Array("<gpx".utf8)
   return head.indices.contains { head[$0...].starts(with: tag) }
@@ -31,10 +30,7 @@ func mayBeGPX(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let input = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
   guard mayBeGPX(input) else { return -1 }
-  // Half of the inputs are read in 2 to 8 chunks (chosen by the input's length, so that a replay
-  // reads alike): text, attributes and tags split across the parser's pushes.
-  var options = ReadOptions()
-  if size % 2 == 1 { options.chunkSize = max(1, size / (2 + (size / 2) % 7)) }
+  let options = chunkedReadOptions(size: size)
   let writer = JSONLinesWriter(output: OutputStream(name: "<fuzz>", consumer: { _ in }))
   do {
     try ExportReader(bytes: Array(input), name: "route_fuzz.gpx", options: options).read(into: writer)
@@ -46,28 +42,4 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   return 0
 }
 
-#if FUZZING
-  @_silgen_name("LLVMFuzzerRunDriver")
-  func runFuzzer(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-  ) -> Int32
-
-  var argc = CommandLine.argc
-  var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-  exit(runFuzzer(&argc, &argv, { fuzzOne($0, $1) }))
-#else
-  for path in CommandLine.arguments.dropFirst() {
-    guard let file = fopen(path, "rb") else { continue }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = fread(&chunk, 1, chunk.count, file)
-      if count <= 0 { break }
-      bytes += chunk[0..<count]
-    }
-    fclose(file)
-    _ = bytes.withUnsafeBufferPointer { fuzzOne($0.baseAddress, $0.count) }
-  }
-#endif
+exit(runFuzzTarget { fuzzOne($0, $1) })

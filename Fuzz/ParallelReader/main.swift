@@ -6,6 +6,7 @@
 //
 // Built by `make fuzz` with `-sanitize=fuzzer,address -DFUZZING`; a plain build replays the
 // files named on the command line.
+import FuzzSupport
 import HealthPort
 
 #if canImport(Glibc)
@@ -90,28 +91,4 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   return 0
 }
 
-#if FUZZING
-  @_silgen_name("LLVMFuzzerRunDriver")
-  func runFuzzer(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-  ) -> Int32
-
-  var argc = CommandLine.argc
-  var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-  exit(runFuzzer(&argc, &argv, { fuzzOne($0, $1) }))
-#else
-  for path in CommandLine.arguments.dropFirst() {
-    guard let file = fopen(path, "rb") else { continue }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = fread(&chunk, 1, chunk.count, file)
-      if count <= 0 { break }
-      bytes += chunk[0..<count]
-    }
-    fclose(file)
-    _ = bytes.withUnsafeBufferPointer { fuzzOne($0.baseAddress, $0.count) }
-  }
-#endif
+exit(runFuzzTarget { fuzzOne($0, $1) })

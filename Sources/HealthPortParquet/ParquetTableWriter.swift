@@ -277,7 +277,7 @@ final class ParquetTableWriter {
         rest = text
       }
     case .number:
-      if let text, let value = DecimalNumber.parse(text) {
+      if let text, let value = DecimalText.decimal(text) {
         try writer.append(value, to: column)
       } else {
         try writer.appendNull(to: column)
@@ -297,23 +297,6 @@ final class ParquetTableWriter {
     }
     guard let fallback = kind.fallback else { return }
     if let rest { try writer.append(rest, to: fallback) } else { try writer.appendNull(to: fallback) }
-  }
-}
-
-/// The short name of a type identifier, for the `type=` folders: Apple's identifiers without their
-/// `HK…TypeIdentifier` prefix (`HKQuantityTypeIdentifierStepCount` → `StepCount`,
-/// `HKDataTypeIdentifierAudiogram` → `Audiogram`) or `HKDataType` prefix
-/// (`HKDataTypeSleepDurationGoal` → `SleepDurationGoal`); any other name whole.
-enum TypeName {
-  static func short(_ type: String) -> String {
-    guard type.hasPrefix("HK") else { return type }
-    if let marker = type.firstRange(of: "TypeIdentifier"), marker.upperBound < type.endIndex {
-      return String(type[marker.upperBound...])
-    }
-    if type.hasPrefix("HKDataType"), type.utf8.count > "HKDataType".utf8.count {
-      return String(type.dropFirst("HKDataType".count))
-    }
-    return type
   }
 }
 
@@ -345,12 +328,12 @@ enum HivePath {
     return String(decoding: escaped, as: UTF8.self)
   }
 
-  /// The `type` value of a type identifier: its short name (``TypeName/short(_:)``), nil when
+  /// The `type` value of a type identifier: its short name (`KnownNames.folderTypeName`), nil when
   /// empty; `record___HIVE_DEFAULT_PARTITION__` for a name that would read back as null; and, when
   /// `type=NAME` would be over 255 bytes, `record_` and as much of the name as fits 200 escaped
   /// bytes, as `--split` names such a table.
   static func typeValue(_ identifier: String) -> String? {
-    let short = TypeName.short(identifier)
+    let short = KnownNames.folderTypeName(identifier)
     guard !short.isEmpty else { return nil }
     if short == defaultPartition { return "record_" + short }
     guard fits("type", short) else { return "record_" + prefix(of: short, escapedBytes: shortenedBytes) }
@@ -392,69 +375,6 @@ enum HivePath {
       true
     default: false
     }
-  }
-}
-
-/// A decimal number as the export writes it (`77.1003`, `-3`, `812.`, `1.5e-05`): the only text a
-/// `DOUBLE` column takes, so that words such as `nan` or `inf` keep their text instead.
-enum DecimalNumber {
-  static func parse(_ text: String) -> Double? {
-    if let result = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) {
-      return result.exact ?? (result.valid ? Double(text) : nil)
-    }
-    var copy = text
-    let result = copy.withUTF8 { parse(bytes: $0) }
-    return result.exact ?? (result.valid ? Double(text) : nil)
-  }
-
-  /// Powers of ten that a `Double` holds exactly.
-  private static let powersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
-  }
-
-  /// Whether the bytes are a decimal number and, for up to 15 significant digits and no exponent,
-  /// its value: an exact integer divided by an exact power of ten, which IEEE division rounds
-  /// correctly, as `strtod` would.
-  private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> (valid: Bool, exact: Double?) {
-    var digits = 0
-    var fractionDigits = 0
-    var mantissa: UInt64 = 0
-    var negative = false
-    var seenPoint = false
-    var seenExponent = false
-    var exponentDigits = 0
-    for index in 0..<bytes.count {
-      let byte = bytes[index]
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        if seenExponent {
-          exponentDigits += 1
-        } else {
-          digits += 1
-          if seenPoint { fractionDigits += 1 }
-          if digits <= 19 { mantissa = mantissa &* 10 &+ UInt64(byte &- 48) }
-        }
-      case UInt8(ascii: "-"), UInt8(ascii: "+"):
-        if index == 0 {
-          negative = byte == UInt8(ascii: "-")
-        } else if !(seenExponent && exponentDigits == 0 && bytes[index - 1] | 0x20 == UInt8(ascii: "e")) {
-          return (false, nil)
-        }
-      case UInt8(ascii: "."):
-        if seenPoint || seenExponent { return (false, nil) }
-        seenPoint = true
-      case UInt8(ascii: "e"), UInt8(ascii: "E"):
-        if seenExponent || digits == 0 { return (false, nil) }
-        seenExponent = true
-      default: return (false, nil)
-      }
-    }
-    guard digits > 0, !seenExponent || exponentDigits > 0 else { return (false, nil) }
-    guard !seenExponent, digits <= 15, fractionDigits <= 22 else { return (true, nil) }
-    let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
-    return (true, negative ? -magnitude : magnitude)
   }
 }
 

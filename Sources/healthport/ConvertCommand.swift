@@ -13,7 +13,8 @@ enum ConvertCommand: Command {
   /// Names every format `--to` takes, from the registry, so that it never falls behind it.
   static var summary: String { "Convert an export (--to \(formatList)), streaming." }
 
-  /// The output formats `--to` names, in the order help lists them.
+  /// The output formats `--to` names, in the order help lists them: the library's
+  /// (``FormatRegistry/standard``), then SQLite's and Parquet's, from their own modules.
   static let registry: FormatRegistry = {
     var registry = FormatRegistry.standard
     registry.register(SQLiteOutput.format)

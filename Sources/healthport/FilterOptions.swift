@@ -52,8 +52,7 @@ enum FilterOptions {
       return try filter(arguments, to: arguments.value("--to"))
     } catch let error as HealthPortError where error.kind == .badRequest {
       // `--to json` is `convert`'s output format; here --to ends the date range.
-      guard let to = arguments.value("--to"), ["table", "csv", "json", "jsonl", "xml"].contains(to.lowercased())
-      else { throw error }
+      guard let to = arguments.value("--to"), formatNames.contains(to.lowercased()) else { throw error }
       throw HealthPortError(
         .usage, message: ErrorReport.message(of: error) + " (for the output format, use --format \(to.lowercased()))")
     }
@@ -98,15 +97,24 @@ enum FilterOptions {
     return (dedupe, priority)
   }
 
+  /// What `--format` takes.
+  static let formatChoices = ["table", "csv", "json"]
+
+  /// The `--to` values that name a format rather than a date: `--format`'s choices and the
+  /// formats `convert --to` writes to stdout.
+  static var formatNames: Set<String> {
+    Set(formatChoices + ConvertCommand.registry.outputs.filter { !$0.needsPath }.map(\.name))
+  }
+
   static let formatOption = OptionSpec(
-    name: "--format", short: nil, valueName: "table|csv|json",
+    name: "--format", short: nil, valueName: formatChoices.joined(separator: "|"),
     help: "Output format (default: from -o's extension, .csv or .json, else table).")
 
   /// `--format`, or without it the format `-o PATH`'s extension names (`.csv`, `.json`, any case),
   /// else the table.
   static func format(_ arguments: ParsedArguments, command: String) throws -> String {
     if arguments.value("--format") != nil {
-      return try arguments.choice("--format", ["table", "csv", "json"], default: "table", command: command)
+      return try arguments.choice("--format", formatChoices, default: "table", command: command)
     }
     let path = (arguments.value("--output") ?? "").lowercased()
     if path.hasSuffix(".csv") { return "csv" }

@@ -42,6 +42,25 @@ struct FuzzRegressionTests {
     }
   }
 
+  /// The six targets share one driver (Fuzz/Support, `runFuzzTarget`): none declares libFuzzer's
+  /// entry point, its replay loop or its chunked reads again.
+  @Test("every fuzz target runs through the one shared driver")
+  func sharedDriver() throws {
+    let fuzz = Harness.repoRoot.appendingPathComponent("Fuzz")
+    let mains = try FileManager.default.contentsOfDirectory(atPath: fuzz.path).sorted()
+      .map { fuzz.appendingPathComponent("\($0)/main.swift") }
+      .filter { FileManager.default.fileExists(atPath: $0.path) }
+    #expect(mains.count == 6)
+    for main in mains {
+      let text = try String(contentsOf: main, encoding: .utf8)
+      let name = main.deletingLastPathComponent().lastPathComponent
+      #expect(text.contains("runFuzzTarget {"), "\(name)")
+      for copied in ["LLVMFuzzerRunDriver", "fread(", "options.chunkSize"] {
+        #expect(!text.contains(copied), "\(name) has its own \(copied)")
+      }
+    }
+  }
+
   @Test("ends with exit 0 or 65 and a message, never a signal", arguments: inputs)
   func noCrash(name: String) throws {
     let result = try Harness.run(["info", Self.folder.appendingPathComponent(name).path, "--format", "json"])

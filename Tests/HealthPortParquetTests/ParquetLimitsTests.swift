@@ -49,7 +49,7 @@ struct ParquetLimitsTests {
       "0.1", "0.30000000000000004", "99999999999999.9", "4.35", "1.23457e+06", "00012.50", "9007199254740993",
     ])
   func decimal(text: String) {
-    let parsed = DecimalNumber.parse(text)
+    let parsed = DecimalText.decimal(text)
     #expect(parsed?.bitPattern == Double(text)?.bitPattern)
   }
 
@@ -63,14 +63,14 @@ struct ParquetLimitsTests {
       text.insert(".", at: text.index(text.startIndex, offsetBy: point))
       if Bool.random(using: &generator) { text = "-" + text }
       guard text != "." && text != "-." else { continue }
-      #expect(DecimalNumber.parse(text)?.bitPattern == Double(text)?.bitPattern, "\(text)")
+      #expect(DecimalText.decimal(text)?.bitPattern == Double(text)?.bitPattern, "\(text)")
     }
   }
 
   @Test(
     "words stay text",
     arguments: ["nan", "inf", "0x1p3", "", "-", "1e", "1.2.3", "HKCategoryValueAsleep", " 1", "1e+-5", "+-1", "."])
-  func notDecimal(text: String) { #expect(DecimalNumber.parse(text) == nil) }
+  func notDecimal(text: String) { #expect(DecimalText.decimal(text) == nil) }
 
   @Test("Hive folder names percent-encode what Hive escapes, and only that")
   func hiveEscape() {
@@ -96,7 +96,7 @@ struct ParquetLimitsTests {
       ("HKQuantityTypeIdentifier", "HKQuantityTypeIdentifier"), ("com.example.Mood", "com.example.Mood"),
       ("StepCount", "StepCount"),
     ])
-  func shortTypeNames(type: String, short: String) { #expect(TypeName.short(type) == short) }
+  func shortTypeNames(type: String, short: String) { #expect(KnownNames.folderTypeName(type) == short) }
 
   @Test(
     "--drop-identifiers: the owner's name in the forms Apple writes",

@@ -81,10 +81,33 @@ public enum KnownNames {
     "UnderwaterDiving", "Other",
   ].map { activityPrefix + $0 }
 
-  /// A type identifier without its `HK…TypeIdentifier`/`HKDataType` prefix (`StepCount`).
+  // A type's short name follows one of two rules, both here. They differ on identifiers such as
+  // `HKDataTypeIdentifierAudiogram` (`IdentifierAudiogram` by the first, `Audiogram` by the
+  // second) and `HKClinicalTypeIdentifier…`, and each names something users already hold: the
+  // first the tables of `--split` (docs/csv.md#tables), the words of messages
+  // and tables, and what `--type` accepts; the second a Parquet dataset's `type=` folders, which
+  // queries name (docs/parquet.md#layout). One rule for both would rename files or folders.
+
+  /// A type identifier without its `HK…TypeIdentifier`/`HKDataType` prefix (``typePrefixes``):
+  /// `StepCount`; any other name, or a prefix alone, whole.
   public static func shortTypeName(_ identifier: String) -> String {
     for prefix in typePrefixes where identifier.hasPrefix(prefix) && identifier.count > prefix.count {
       return String(identifier.dropFirst(prefix.count))
+    }
+    return identifier
+  }
+
+  /// A Parquet dataset's `type=` folder name: an identifier that starts with `HK` without
+  /// everything up to and including its first `TypeIdentifier` (`HKDataTypeIdentifierAudiogram` →
+  /// `Audiogram`), else without its `HKDataType` prefix (`HKDataTypeSleepDurationGoal` →
+  /// `SleepDurationGoal`); any other name, or a prefix alone, whole.
+  package static func folderTypeName(_ identifier: String) -> String {
+    guard identifier.hasPrefix("HK") else { return identifier }
+    if let marker = identifier.firstRange(of: "TypeIdentifier"), marker.upperBound < identifier.endIndex {
+      return String(identifier[marker.upperBound...])
+    }
+    if identifier.hasPrefix("HKDataType"), identifier.utf8.count > "HKDataType".utf8.count {
+      return String(identifier.dropFirst("HKDataType".count))
     }
     return identifier
   }

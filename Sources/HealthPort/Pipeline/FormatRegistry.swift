@@ -117,11 +117,25 @@ protocol WriterWarnings: AnyObject {
   var writerWarnings: [String] { get }
 }
 
-/// The output formats one program offers, in the order `--help` lists them.
+/// The formats one program reads and writes: the one list of them is ``standard``, which the
+/// input recogniser asks and which the command-line tool extends with the formats of modules the
+/// core does not link.
 public struct FormatRegistry: Sendable {
+  /// What `convert --to` writes, in the order `--help` lists them.
   public private(set) var outputs: [OutputFormat]
+  /// The formats read from a byte stream (a file, stdin, bytes in memory), asked in this order; a
+  /// stream that none recognises is read as the last, whose parser names the problem.
+  let streamInputs: [StreamInputFormat]
+  /// The formats read from a folder given by path, asked in this order; the last takes any folder.
+  let folderInputs: [FolderInputFormat]
 
-  public init(outputs: [OutputFormat]) { self.outputs = outputs }
+  public init(outputs: [OutputFormat]) { self.init(streams: [], folders: [], outputs: outputs) }
+
+  init(streams: [StreamInputFormat], folders: [FolderInputFormat], outputs: [OutputFormat]) {
+    self.streamInputs = streams
+    self.folderInputs = folders
+    self.outputs = outputs
+  }
 
   /// Adds a format (a later one with the same name replaces the earlier).
   public mutating func register(_ format: OutputFormat) {
@@ -143,7 +157,11 @@ public struct FormatRegistry: Sendable {
     return outputs.flatMap(\.options).filter { seen.insert($0.name).inserted }
   }
 
-  /// csv (with `--split`), jsonl, json and xml: what the core library writes. SQLite, in its own
-  /// module, is registered beside them by the command-line tool.
-  public static let standard = FormatRegistry(outputs: [.csv, .jsonl, .json, .xml, .zip])
+  /// Every format the core library reads and writes, each defined in its folder under `Formats/`.
+  /// SQLite and Parquet, in modules of their own (the core links neither libsqlite3 nor libzstd),
+  /// are registered beside these by the command-line tool (`ConvertCommand.registry`).
+  public static let standard = FormatRegistry(
+    streams: [.zip, .ecg, .csv, .json, .gpx, .xml],
+    folders: [.csvSplit, .exportFolder],
+    outputs: [.csv, .jsonl, .json, .xml, .zip])
 }

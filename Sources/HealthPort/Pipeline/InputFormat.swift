@@ -1,5 +1,3 @@
-import ZipStream
-
 /// What an input turned out to be (``ReadReport/format``, `info`'s `input.format`).
 public enum InputFormat: String, Sendable {
   case xml, zip, folder
@@ -13,8 +11,8 @@ public enum InputFormat: String, Sendable {
 }
 
 /// A format healthport reads from a byte stream (a file, stdin, bytes in memory): how the
-/// stream's first bytes are recognised as it, and its reader. Adding an input format is one
-/// entry in ``all``.
+/// stream's first bytes are recognised as it, and its reader. Each is defined in its folder under
+/// `Formats/`; adding one is one entry in ``FormatRegistry/standard``.
 struct StreamInputFormat: Sendable {
   /// What it is reported as (the JSON reader itself tells JSON Lines from a JSON document).
   let format: InputFormat
@@ -24,23 +22,20 @@ struct StreamInputFormat: Sendable {
   /// come from memory.
   let isContainer: Bool
   let read: @Sendable (RecognisedStream, ReadOptions, ExportSink) throws -> ReadReport
+}
 
-  /// Asked in this order (each format's entry is defined in its folder under `Formats/`). A stream that none recognises is read as XML: its parser names the
-  /// problem.
-  static let all: [StreamInputFormat] = [zip, ecg, csv, json, gpx, xml]
-  static let fallback = xml
+/// A format healthport reads from a folder given by path: how the folder is recognised as it, and
+/// its reader. Each is defined in its folder under `Formats/`; adding one is one entry in
+/// ``FormatRegistry/standard``.
+struct FolderInputFormat: Sendable {
+  /// Reads an opened folder into a sink.
+  typealias Read = (ReadOptions, ExportSink) throws -> ReadReport
 
-  static let zip = StreamInputFormat(
-    format: .zip,
-    recognise: { head in ZipArchiveReader.hasSignature(head.bytes[...]).map { $0 ? .yes : .no } ?? head.undecided },
-    isContainer: true,
-    read: { stream, options, sink in
-      if sink.capabilities.contains(.sideFiles) {
-        return try BundleReader.readZip(stream, options: options, into: sink)
-      }
-      return try ExportFinder.readExportMember(of: stream) {
-        try XMLExportReader(options: options).read($0, format: .zip, into: sink)
-      }
-    })
-
+  /// What it is reported as.
+  let format: InputFormat
+  /// Decides from the folder's content.
+  let recognise: @Sendable (String) -> Bool
+  /// Finds what the folder holds to read (an error when it holds nothing to read), and returns
+  /// its reader.
+  let open: @Sendable (String) throws -> Read
 }

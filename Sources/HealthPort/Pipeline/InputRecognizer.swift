@@ -46,30 +46,20 @@ struct RecognisedStream {
 /// An input, opened and recognised once.
 enum RecognisedInput {
   case stream(StreamInputFormat, RecognisedStream)
-  /// A folder `convert --to csv --split` wrote.
-  case splitFolder(String)
-  /// An unzipped export folder: the export document found in it.
-  case exportFolder(ByteSource)
+  /// A folder, opened: its reader.
+  case folder(FolderInputFormat, FolderInputFormat.Read)
 
   func read(options: ReadOptions, into sink: ExportSink) throws -> ReadReport {
     switch self {
     case .stream(let format, let stream): return try format.read(stream, options, sink)
-    case .splitFolder(let path):
-      var directory = path
-      while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
-      return try CSVSplitReader(directory: directory, options: options).read(into: sink)
-    case .exportFolder(let source):
-      if sink.capabilities.contains(.sideFiles) {
-        return try BundleReader.readFolder(source, options: options, into: sink)
-      }
-      return try XMLExportReader(options: options).read(source, format: .folder, into: sink)
+    case .folder(_, let read): return try read(options, sink)
     }
   }
 }
 
-/// Recognises every input in one place, by content: a path (a folder is a `--split` folder or an
-/// export folder; a file is a stream) or a stream's first bytes, the same for a file, stdin and
-/// bytes in memory, through ``StreamInputFormat/all``.
+/// Recognises every input in one place, by content, through the formats of
+/// ``FormatRegistry/standard``: a path (a folder by its content; a file is a stream) or a
+/// stream's first bytes, the same for a file, stdin and bytes in memory.
 enum InputRecognizer {
   /// At most this much is read to recognise a stream.
   static let headLimit = 4 << 20
@@ -85,8 +75,8 @@ enum InputRecognizer {
     var info = stat()
     guard stat(path, &info) == 0 else { throw cannotOpen(path) }
     if (info.st_mode & S_IFMT) == S_IFDIR {
-      return CSVInput.isSplitFolder(path)
-        ? .splitFolder(path) : .exportFolder(try ExportFinder.exportFile(inFolder: path))
+      let format = folderFormat(of: path)
+      return .folder(format, try format.open(path))
     }
     let fileDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fileDescriptor >= 0 else { throw cannotOpen(path) }
@@ -106,7 +96,7 @@ enum InputRecognizer {
   static func recognise(bytes: [UInt8], name: String) throws -> RecognisedInput {
     let (format, stream) = try recognise(
       MemoryByteSource(bytes: bytes, name: name), path: nil, fileDescriptor: nil, fileName: nil,
-      formats: StreamInputFormat.all.filter { !$0.isContainer })
+      formats: FormatRegistry.standard.streamInputs.filter { !$0.isContainer })
     return .stream(format, stream)
   }
 
@@ -115,16 +105,22 @@ enum InputRecognizer {
   static func format(ofPath path: String) -> InputFormat? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    if (info.st_mode & S_IFMT) == S_IFDIR { return CSVInput.isSplitFolder(path) ? .csvSplit : .folder }
+    if (info.st_mode & S_IFMT) == S_IFDIR { return folderFormat(of: path).format }
     guard case .stream(let format, _)? = try? open(path) else { return nil }
     return format.format
+  }
+
+  /// The first folder format that recognises the folder at `path`; the last takes any folder.
+  static func folderFormat(of path: String) -> FolderInputFormat {
+    let formats = FormatRegistry.standard.folderInputs
+    return formats.first { $0.recognise(path) } ?? formats[formats.count - 1]
   }
 
   /// Reads `source`'s head until one of `formats` recognises it (or none can), and returns that
   /// format with the stream from its first byte.
   static func recognise(
     _ source: ByteSource, path: String?, fileDescriptor: Int32?, fileName: String?,
-    formats: [StreamInputFormat] = StreamInputFormat.all
+    formats: [StreamInputFormat] = FormatRegistry.standard.streamInputs
   ) throws -> (StreamInputFormat, RecognisedStream) {
     var head = InputHead(fileName: fileName)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
@@ -149,7 +145,7 @@ enum InputRecognizer {
     let stream = RecognisedStream(
       head: head, source: PrefixedByteSource(prefix: head.bytes, base: source), path: path,
       fileDescriptor: fileDescriptor, size: source.totalBytes)
-    return (found ?? StreamInputFormat.fallback, stream)
+    return (found ?? FormatRegistry.standard.streamInputs[FormatRegistry.standard.streamInputs.count - 1], stream)
   }
 
   static func cannotOpen(_ path: String) -> HealthPortError {

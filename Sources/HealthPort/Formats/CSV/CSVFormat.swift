@@ -1,5 +1,5 @@
-/// CSV: how `convert --to` writes it and how an input is recognised as it, registered in
-/// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
+/// CSV: how `convert --to` writes it and how an input (a table, or a `--split` folder) is
+/// recognised as it, registered in ``FormatRegistry/standard``.
 extension OutputFormat {
   static let csv = OutputFormat(
     name: "csv", summary: "one table of records, or a folder of tables holding everything",
@@ -40,5 +40,18 @@ extension StreamInputFormat {
         options.csvDefaultSourceName = CSVRecordsReader.baseName(path)
       }
       return try CSVRecordsReader(source: stream.source, options: options).read(into: sink)
+    })
+}
+
+extension FolderInputFormat {
+  /// A folder `convert --to csv --split` wrote (its `export.csv` has the export table's header).
+  static let csvSplit = FolderInputFormat(
+    format: .csvSplit, recognise: CSVInput.isSplitFolder,
+    open: { path in
+      var directory = path
+      while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+      return { [directory] options, sink in
+        try CSVSplitReader(directory: directory, options: options).read(into: sink)
+      }
     })
 }

@@ -157,19 +157,14 @@ enum CSVSplitSchema {
   }
 
   /// The file name (without `.csv`) of the table of top-level Records of `type`: the type
-  /// identifier without its `HKQuantityTypeIdentifier`, `HKCategoryTypeIdentifier`,
-  /// `HKCorrelationTypeIdentifier` or `HKDataType` prefix. Characters other than letters,
+  /// identifier's short name (``KnownNames/shortTypeName(_:)``: without its
+  /// `HKQuantityTypeIdentifier`, `HKCategoryTypeIdentifier`, `HKCorrelationTypeIdentifier` or
+  /// `HKDataType` prefix). Characters other than letters,
   /// digits, `_`, `-` and `.` become `_`; a name that is empty, starts with `.` or equals a
   /// fixed table's name (ignoring case) gets a `record_` prefix. Types that end up with the same
   /// name (ignoring case) share a table; its `type` column tells them apart.
   static func recordTableName(for type: String) -> String {
-    var name = Substring(type)
-    for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKDataType"]
-    where name.hasPrefix(prefix) && name.count > prefix.count {
-      name = name.dropFirst(prefix.count)
-      break
-    }
-    let result = FileNames.sanitized(name)
+    let result = FileNames.sanitized(KnownNames.shortTypeName(type))
     let reserved = Set((Table.allCases.map(\.definition) + ColumnCatalog.sideFileTables).map(\.name))
     if result.isEmpty || result.hasPrefix(".") || reserved.contains(result.lowercased()) || result.utf8.count > 200 {
       return "record_" + String(result.prefix(200))

@@ -1,8 +1,11 @@
+import ZipStream
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `convert --to zip`: the whole bundle as an export.zip, registered in ``FormatRegistry/standard``.
+/// export.zip: how `convert --to zip` writes the whole bundle and how an input is recognised as
+/// it, registered in ``FormatRegistry/standard``.
 extension OutputFormat {
   static let zip = OutputFormat(
     name: "zip", summary: "the whole export as export.zip: export.xml, routes, ECGs and every other file",
@@ -21,4 +24,20 @@ enum BundleOutputPath {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
+}
+
+extension StreamInputFormat {
+  /// A zip archive: the export member found in it, with its side files when the sink takes them.
+  static let zip = StreamInputFormat(
+    format: .zip,
+    recognise: { head in ZipArchiveReader.hasSignature(head.bytes[...]).map { $0 ? .yes : .no } ?? head.undecided },
+    isContainer: true,
+    read: { stream, options, sink in
+      if sink.capabilities.contains(.sideFiles) {
+        return try BundleReader.readZip(stream, options: options, into: sink)
+      }
+      return try ExportFinder.readExportMember(of: stream) {
+        try XMLExportReader(options: options).read($0, format: .zip, into: sink)
+      }
+    })
 }

@@ -1,5 +1,5 @@
-/// JSON Lines and the JSON document: how `convert --to` writes it and how an input is recognised as it, registered in
-/// ``FormatRegistry/standard`` and ``StreamInputFormat/all``.
+/// JSON Lines and the JSON document: how `convert --to` writes it and how an input is recognised
+/// as it, registered in ``FormatRegistry/standard``.
 extension OutputFormat {
   static let jsonl = OutputFormat(name: "jsonl", summary: "JSON Lines, lossless: one element per line") { request in
     try StreamFormatWriter(request) { JSONLinesWriter(output: $0, style: .lines) }
