@@ -130,4 +130,55 @@ struct BoundedInputTests {
     let gpxInfo = try Harness.run(["info", gpx.path])
     #expect(gpxInfo.stderr.contains("error: the text of <name> is over 16 MiB (healthport's limit)"))
   }
+
+  /// A CSV table of two StepCount rows (5 and 6 steps); the second's `column` (the fourth) holds
+  /// `bytes` in a quoted field, in lines of 10 bytes (the last shorter).
+  static func csvWithField(bytes: Int, column: String, at url: URL) throws {
+    var text = "type,startDate,value,\(column)\n"
+    text += "HKQuantityTypeIdentifierStepCount,2024-11-28 07:58:12 +0100,5,x\n"
+    text += "HKQuantityTypeIdentifierStepCount,2024-11-28 08:58:12 +0100,6,\""
+    text += String(repeating: "abcdefghi\n", count: bytes / 10) + String(repeating: "z", count: bytes % 10)
+    text += "\"\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("a CSV field is capped at 16 MiB: exit 65 at its row and field")
+  func csvFieldCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("over.csv")
+    try Self.csvWithField(bytes: (16 << 20) + 10, column: "note", at: over)
+    for threads in ["1", "2"] {
+      let info = try Harness.run(["info", over.path], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(info.status == 65, "stderr: \(info.stderr.prefix(2000))")
+      #expect(
+        info.stderr.contains("\(over.path):3:4: error: a field over 16 MiB (healthport's limit)"),
+        "stderr: \(info.stderr.prefix(2000))")
+    }
+    // Just under: read whole, its rows counted.
+    let under = directory.appendingPathComponent("under.csv")
+    try Self.csvWithField(bytes: (16 << 20) - 10, column: "note", at: under)
+    let steps = try Harness.run(["steps", under.path, "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr.prefix(2000))")
+    #expect(steps.stdoutText.contains("2024-11-28,11"), "\(steps.stdoutText)")
+  }
+
+  @Test("a long CSV field is read in linear time (a source name shown by info) and bounded memory")
+  func csvFieldLinear() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func table(_ bytes: Int, _ column: String) throws -> String {
+      let url = directory.appendingPathComponent("\(column)-\(bytes).csv")
+      try Self.csvWithField(bytes: bytes, column: column, at: url)
+      return url.path
+    }
+    // info's table shows the source name: 1 and 4 MB of it (a line break every 10 bytes, each
+    // shown as an escape) took 3 s and over 300 s when every escape copied the name so far.
+    try ChildUsage.expectLinear(
+      small: ["info", try table(1_000_000, "sourceName")], large: ["info", try table(4_000_000, "sourceName")],
+      peakMegabytes: nil)
+    // A field of 4 and 16 MB (under the cap) that no output holds: read in bounded memory.
+    try ChildUsage.expectLinear(
+      small: ["steps", try table(4_000_000, "note")], large: ["steps", try table(16_000_000, "note")])
+  }
 }

@@ -95,6 +95,15 @@ final class CSVRowReader {
     HealthPortError.malformed(path, line: line, column: column, message)
   }
 
+  /// The longest field read (unescaped bytes): longer is an error at its row and field, so that
+  /// time and memory stay bounded on any input.
+  static let maximumFieldBytes = 16 << 20
+  private let maximumFieldBytes = CSVRowReader.maximumFieldBytes
+
+  private func fieldTooLarge(column: Int) -> HealthPortError {
+    error(column: column, "a field over \(Self.maximumFieldBytes >> 20) MiB (healthport's limit)")
+  }
+
   private enum State { case fieldStart, unquoted, quoted, quoteSeen, escapeSeen }
 
   /// Reads the next row; false at the end of the file.
@@ -187,6 +196,10 @@ final class CSVRowReader {
               }
               position = end
               state = .unquoted
+              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+                self.nextLine = nextLine
+                throw fieldTooLarge(column: ends.count + 1)
+              }
             }
           case .quoted:
             if byte == quote {
@@ -202,6 +215,10 @@ final class CSVRowReader {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
               }
               position = end
+              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+                self.nextLine = nextLine
+                throw fieldTooLarge(column: ends.count + 1)
+              }
             }
           case .escapeSeen:
             if byte != quote && byte != escape {
@@ -212,10 +229,18 @@ final class CSVRowReader {
               bytes.append(byte)
             }
             state = .quoted
+            if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+              self.nextLine = nextLine
+              throw fieldTooLarge(column: ends.count + 1)
+            }
           case .quoteSeen:
             if byte == quote {
               bytes.append(byte)
               state = .quoted
+              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+                self.nextLine = nextLine
+                throw fieldTooLarge(column: ends.count + 1)
+              }
             } else if byte == delimiter {
               ends.append(bytes.count)
               quoted.append(true)
