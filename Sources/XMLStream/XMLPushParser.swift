@@ -163,7 +163,9 @@ public final class XMLPushParser {
     do {
       try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
       if let error = box.pendingError(final: true) { throw error }
-    } catch let error as XMLStreamError where error.underlying == nil && box.sawRoot {
+    } catch let error as XMLStreamError
+      where error.underlying == nil && box.sawRoot && !Self.isEncodingFailure(box.failureCode)
+    {
       throw XMLStreamError(
         documentName: error.documentName, line: error.line, column: error.column,
         message: "\(error.message) (the input ends before the document does: truncated file?)")
@@ -217,11 +219,22 @@ public final class XMLPushParser {
       offset += length
       if let error = box.pendingError(final: rc != 0) { throw error }
       if rc != 0 {
+        box.failureCode = rc
         throw XMLStreamError(
           documentName: documentName, line: Int(cx_xml_line(ctxt)) + lineOffset, column: Int(cx_xml_column(ctxt)),
           message: Self.chunkFailure(rc))
       }
     } while offset < bytes.count
+  }
+
+  /// libxml2 codes for bytes that do not convert from the declared encoding: the input did not
+  /// end early, so such an error is never called a truncated file.
+  private static func isEncodingFailure(_ code: Int32) -> Bool {
+    [
+      XML_ERR_INVALID_ENCODING, XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_IO_ENCODER,
+      XML_I18N_CONV_FAILED,
+    ]
+    .contains { Int32($0.rawValue) == code }
   }
 
   /// What a failed `xmlParseChunk` without an error of its own means.
@@ -274,6 +287,8 @@ private final class ParserBox {
   var documentName = ""
   /// libxml2's first error.
   var firstError: XMLStreamError?
+  /// libxml2's code for it, or the failed chunk's return code.
+  var failureCode: Int32 = 0
   var lineOffset: Int {
     get { dispatcher.lineOffset }
     set { dispatcher.lineOffset = newValue }
@@ -362,6 +377,7 @@ private final class ParserBox {
     if lineOffset != 0 || rootLine != nil {
       message = Self.shiftingLineNumbers(in: message, by: lineOffset, lineOne: rootLine)
     }
+    failureCode = error.pointee.code
     firstError = XMLStreamError(
       documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
       message: message)
