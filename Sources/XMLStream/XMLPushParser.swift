@@ -164,7 +164,8 @@ public final class XMLPushParser {
       try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
       if let error = box.pendingError(final: true) { throw error }
     } catch let error as XMLStreamError
-      where error.underlying == nil && box.sawRoot && !Self.isEncodingFailure(box.failureCode)
+      where error.underlying == nil && box.sawRoot && box.dispatcher.failure == nil
+      && !Self.isEncodingFailure(box.failureCode)
     {
       throw XMLStreamError(
         documentName: error.documentName, line: error.line, column: error.column,
@@ -601,6 +602,15 @@ final class EventDispatcher {
         return
       }
       inText = true
+      if pendingBlankCount > pendingBlankCapacity {
+        // Blanks not kept (``maximumPendingBlank``): a text that begins with that many.
+        fail(
+          XMLStreamError(
+            documentName: documentName, line: Int(line) + lineOffset, column: Int(column),
+            message:
+              "a text begins with over \(Self.maximumPendingBlank >> 20) MiB of white space (healthport's limit)"))
+        return
+      }
       if pendingBlankCount > 0 {
         do {
           try handler.text(XMLBytes(start: pendingBlank, count: pendingBlankCount))
@@ -614,10 +624,19 @@ final class EventDispatcher {
     do { try handler.text(view) } catch { fail(error) }
   }
 
+  /// The most blank bytes kept in case text follows them: more, whitespace between elements,
+  /// are counted but not kept, so that many MB of it cost no memory (40 MB of it took 213 MB);
+  /// a text that does begin with more is an error. `pendingBlankCount` over the capacity says so.
+  static let maximumPendingBlank = 1 << 20
+
   @inline(__always)
   private func keepBlank(_ bytes: UnsafeBufferPointer<UInt8>) {
     if pendingBlankCount + bytes.count > pendingBlankCapacity {
-      let capacity = max(2 * pendingBlankCapacity, pendingBlankCount + bytes.count)
+      if pendingBlankCount + bytes.count > Self.maximumPendingBlank {
+        pendingBlankCount = max(pendingBlankCount, pendingBlankCapacity) + bytes.count
+        return
+      }
+      let capacity = min(max(2 * pendingBlankCapacity, pendingBlankCount + bytes.count), Self.maximumPendingBlank)
       let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
       grown.update(from: pendingBlank, count: pendingBlankCount)
       pendingBlank.deallocate()
