@@ -258,9 +258,19 @@ struct BoundedInputTests {
     }
     // 20 MB of them took 74 MB with two threads (the first range held them all).
     try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]], status: 65)
+    // A comment of 5 MB inside the DOCTYPE counts too (it did before: kept as a guard).
+    let comment = directory.appendingPathComponent("doctype-comment.xml")
+    let text =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!-- "
+      + String(repeating: "c", count: 5_000_000) + " -->\n]>\n<HealthData locale=\"en_US\">\n " + Self.record
+      + "\"5\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: comment)
     for threads in ["1", "2"] {
-      let info = try Harness.run(["info", paths[1]], environment: ["HEALTHPORT_THREADS": threads])
-      #expect(info.stderr.contains("error: the prolog (XML declaration and DOCTYPE) is larger than 4 MiB"))
+      for path in [paths[1], comment.path] {
+        let info = try Harness.run(["info", path], environment: ["HEALTHPORT_THREADS": threads])
+        #expect(info.status == 65, "stderr: \(info.stderr)")
+        #expect(info.stderr.contains("error: the prolog (XML declaration and DOCTYPE) is larger than 4 MiB"))
+      }
     }
   }
 
