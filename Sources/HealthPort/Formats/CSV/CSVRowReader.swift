@@ -57,6 +57,15 @@ final class CSVRowReader {
 
   var fieldCount: Int { ends.count }
 
+  /// The longest field read (unescaped bytes): longer is an error at its row and field, so that
+  /// time and memory stay bounded on any input.
+  static let maximumFieldBytes = 16 << 20
+  private let maximumFieldBytes = CSVRowReader.maximumFieldBytes
+
+  private func fieldTooLarge(column: Int) -> HealthPortError {
+    error(column: column, "a field over \(Self.maximumFieldBytes >> 20) MiB (healthport's limit)")
+  }
+
   /// The bytes of the first line as read so far (for delimiter detection), without the BOM.
   var firstLinePreview: ArraySlice<UInt8> {
     let buffer = UnsafeRawBufferPointer(rebasing: chunk[position..<limit])
@@ -93,15 +102,6 @@ final class CSVRowReader {
 
   func error(column: Int, _ message: String) -> HealthPortError {
     HealthPortError.malformed(path, line: line, column: column, message)
-  }
-
-  /// The longest field read (unescaped bytes): longer is an error at its row and field, so that
-  /// time and memory stay bounded on any input.
-  static let maximumFieldBytes = 16 << 20
-  private let maximumFieldBytes = CSVRowReader.maximumFieldBytes
-
-  private func fieldTooLarge(column: Int) -> HealthPortError {
-    error(column: column, "a field over \(Self.maximumFieldBytes >> 20) MiB (healthport's limit)")
   }
 
   private enum State { case fieldStart, unquoted, quoted, quoteSeen, escapeSeen }
