@@ -163,7 +163,10 @@ public final class XMLPushParser {
     do {
       try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
       if let error = box.pendingError(final: true) { throw error }
-    } catch let error as XMLStreamError where error.underlying == nil && box.sawRoot {
+    } catch let error as XMLStreamError
+      where error.underlying == nil && box.sawRoot && box.dispatcher.failure == nil
+      && !Self.isEncodingFailure(box.failureCode)
+    {
       throw XMLStreamError(
         documentName: error.documentName, line: error.line, column: error.column,
         message: "\(error.message) (the input ends before the document does: truncated file?)")
@@ -217,11 +220,22 @@ public final class XMLPushParser {
       offset += length
       if let error = box.pendingError(final: rc != 0) { throw error }
       if rc != 0 {
+        box.failureCode = rc
         throw XMLStreamError(
           documentName: documentName, line: Int(cx_xml_line(ctxt)) + lineOffset, column: Int(cx_xml_column(ctxt)),
           message: Self.chunkFailure(rc))
       }
     } while offset < bytes.count
+  }
+
+  /// libxml2 codes for bytes that do not convert from the declared encoding: the input did not
+  /// end early, so such an error is never called a truncated file.
+  private static func isEncodingFailure(_ code: Int32) -> Bool {
+    [
+      XML_ERR_INVALID_ENCODING, XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_IO_ENCODER,
+      XML_I18N_CONV_FAILED,
+    ]
+    .contains { Int32($0.rawValue) == code }
   }
 
   /// What a failed `xmlParseChunk` without an error of its own means.
@@ -274,6 +288,8 @@ private final class ParserBox {
   var documentName = ""
   /// libxml2's first error.
   var firstError: XMLStreamError?
+  /// libxml2's code for it, or the failed chunk's return code.
+  var failureCode: Int32 = 0
   var lineOffset: Int {
     get { dispatcher.lineOffset }
     set { dispatcher.lineOffset = newValue }
@@ -362,6 +378,7 @@ private final class ParserBox {
     if lineOffset != 0 || rootLine != nil {
       message = Self.shiftingLineNumbers(in: message, by: lineOffset, lineOne: rootLine)
     }
+    failureCode = error.pointee.code
     firstError = XMLStreamError(
       documentName: documentName, line: Int(error.pointee.line) + lineOffset, column: Int(error.pointee.int2),
       message: message)
@@ -585,6 +602,15 @@ final class EventDispatcher {
         return
       }
       inText = true
+      if pendingBlankCount > pendingBlankCapacity {
+        // Blanks not kept (``maximumPendingBlank``): a text that begins with that many.
+        fail(
+          XMLStreamError(
+            documentName: documentName, line: Int(line) + lineOffset, column: Int(column),
+            message:
+              "a text begins with over \(Self.maximumPendingBlank >> 20) MiB of white space (healthport's limit)"))
+        return
+      }
       if pendingBlankCount > 0 {
         do {
           try handler.text(XMLBytes(start: pendingBlank, count: pendingBlankCount))
@@ -598,10 +624,19 @@ final class EventDispatcher {
     do { try handler.text(view) } catch { fail(error) }
   }
 
+  /// The most blank bytes kept in case text follows them: more, whitespace between elements,
+  /// are counted but not kept, so that many MB of it cost no memory (40 MB of it took 213 MB);
+  /// a text that does begin with more is an error. `pendingBlankCount` over the capacity says so.
+  static let maximumPendingBlank = 1 << 20
+
   @inline(__always)
   private func keepBlank(_ bytes: UnsafeBufferPointer<UInt8>) {
     if pendingBlankCount + bytes.count > pendingBlankCapacity {
-      let capacity = max(2 * pendingBlankCapacity, pendingBlankCount + bytes.count)
+      if pendingBlankCount + bytes.count > Self.maximumPendingBlank {
+        pendingBlankCount = max(pendingBlankCount, pendingBlankCapacity) + bytes.count
+        return
+      }
+      let capacity = min(max(2 * pendingBlankCapacity, pendingBlankCount + bytes.count), Self.maximumPendingBlank)
       let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
       grown.update(from: pendingBlank, count: pendingBlankCount)
       pendingBlank.deallocate()

@@ -17,30 +17,38 @@ extension String {
   var shownInTable: String {
     let escaped = escapingControls(keepingNewlines: false)
     guard escaped.unicodeScalars.contains(where: { $0 == "\u{A0}" || $0 == "\u{202F}" }) else { return escaped }
-    var result = ""
+    // Built as UTF-8 bytes and decoded once: appending to `unicodeScalars` copies the whole
+    // string every time (a 1 MB name took seconds).
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(escaped.utf8.count + 16)
     for scalar in escaped.unicodeScalars {
-      result.unicodeScalars.append(scalar == "\u{A0}" || scalar == "\u{202F}" ? "⍽" : scalar)
+      bytes.append(contentsOf: UTF8.encode(scalar == "\u{A0}" || scalar == "\u{202F}" ? "⍽" : scalar)!)
     }
-    return result
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Control characters (C0, DEL, C1) as `\x1b`-style escapes, so that a name taken from an
   /// export can neither move a terminal's cursor nor recolour it, nor hide in a message.
+  /// Linear in the length (names come from the input, up to its 16 MiB field cap).
   func escapingControls(keepingNewlines: Bool) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
       (scalar.value < 0x20 && !(keepingNewlines && scalar == "\n")) || (0x7F...0x9F).contains(scalar.value)
     }
     guard unicodeScalars.contains(where: isControl) else { return self }
-    let hex = Array("0123456789abcdef".unicodeScalars)
-    var result = ""
+    let hex = Array("0123456789abcdef".utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(utf8.count + 16)
     for scalar in unicodeScalars {
       if isControl(scalar) {
-        result.unicodeScalars.append(contentsOf: ["\\", "x", hex[Int(scalar.value >> 4)], hex[Int(scalar.value & 15)]])
+        bytes.append(UInt8(ascii: "\\"))
+        bytes.append(UInt8(ascii: "x"))
+        bytes.append(hex[Int(scalar.value >> 4)])
+        bytes.append(hex[Int(scalar.value & 15)])
       } else {
-        result.unicodeScalars.append(scalar)
+        bytes.append(contentsOf: UTF8.encode(scalar)!)
       }
     }
-    return result
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

@@ -130,4 +130,170 @@ struct BoundedInputTests {
     let gpxInfo = try Harness.run(["info", gpx.path])
     #expect(gpxInfo.stderr.contains("error: the text of <name> is over 16 MiB (healthport's limit)"))
   }
+
+  /// A CSV table of two StepCount rows (5 and 6 steps); the second's `column` (the fourth) holds
+  /// `bytes` in a quoted field, in lines of 10 bytes (the last shorter).
+  static func csvWithField(bytes: Int, column: String, at url: URL) throws {
+    var text = "type,startDate,value,\(column)\n"
+    text += "HKQuantityTypeIdentifierStepCount,2024-11-28 07:58:12 +0100,5,x\n"
+    text += "HKQuantityTypeIdentifierStepCount,2024-11-28 08:58:12 +0100,6,\""
+    text += String(repeating: "abcdefghi\n", count: bytes / 10) + String(repeating: "z", count: bytes % 10)
+    text += "\"\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("a CSV field is capped at 16 MiB: exit 65 at its row and field")
+  func csvFieldCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("over.csv")
+    try Self.csvWithField(bytes: (16 << 20) + 10, column: "note", at: over)
+    for threads in ["1", "2"] {
+      let info = try Harness.run(["info", over.path], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(info.status == 65, "stderr: \(info.stderr.prefix(2000))")
+      #expect(
+        info.stderr.contains("\(over.path):3:4: error: a field over 16 MiB (healthport's limit)"),
+        "stderr: \(info.stderr.prefix(2000))")
+    }
+    // Just under: read whole, its rows counted.
+    let under = directory.appendingPathComponent("under.csv")
+    try Self.csvWithField(bytes: (16 << 20) - 10, column: "note", at: under)
+    let steps = try Harness.run(["steps", under.path, "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr.prefix(2000))")
+    #expect(steps.stdoutText.contains("2024-11-28,11"), "\(steps.stdoutText)")
+  }
+
+  @Test("a long CSV field is read in linear time (a source name shown by info) and bounded memory")
+  func csvFieldLinear() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func table(_ bytes: Int, _ column: String) throws -> String {
+      let url = directory.appendingPathComponent("\(column)-\(bytes).csv")
+      try Self.csvWithField(bytes: bytes, column: column, at: url)
+      return url.path
+    }
+    // info's table shows the source name: 1 and 4 MB of it (a line break every 10 bytes, each
+    // shown as an escape) took 3 s and over 300 s when every escape copied the name so far.
+    try ChildUsage.expectLinear(
+      small: ["info", try table(1_000_000, "sourceName")], large: ["info", try table(4_000_000, "sourceName")],
+      peakMegabytes: nil)
+    // A field of 4 and 16 MB (under the cap) that no output holds: read in bounded memory.
+    try ChildUsage.expectLinear(
+      small: ["steps", try table(4_000_000, "note")], large: ["steps", try table(16_000_000, "note")])
+  }
+
+  /// Three StepCount Records (5, 1, 2 steps) with `between` after the first and `inside` as the
+  /// content of the second.
+  static func export(between: String = "", inside: String = "", at url: URL) throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    text += " " + record + "\"5\"/>\n" + between + " " + record + "\"1\">" + inside + "</Record>\n"
+    text += " " + record + "\"2\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("5 and 20 MB of white space between two Records: linear, under 64 MB with two threads")
+  func whitespaceBetweenElements() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for megabytes in [5, 20] {
+      let url = directory.appendingPathComponent("blank-\(megabytes).xml")
+      let line = String(repeating: " ", count: 99) + "\n"
+      try Self.export(between: String(repeating: line, count: megabytes * 10_000), at: url)
+      paths.append(url.path)
+    }
+    // 12 MB of it took 85 MB (the blanks were kept in case text followed, and the parallel
+    // reader held the stretch without a boundary as one range).
+    try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]])
+    let steps = try Harness.run(["steps", paths[1], "--format", "csv"], environment: ["HEALTHPORT_THREADS": "2"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,8"), "\(steps.stdoutText)")
+  }
+
+  @Test("a text of 4 and 16 MB (under the cap) is read in linear time, under 64 MB with two threads")
+  func longTextLinear() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for megabytes in [4, 16] {
+      let url = directory.appendingPathComponent("text-\(megabytes).xml")
+      try Self.exportWithText(bytes: megabytes * 1_000_000, at: url)
+      paths.append(url.path)
+    }
+    try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]])
+  }
+
+  @Test("&amp; repeated 1 and 4 million times (5 and 20 MB) is read in linear time, every & kept")
+  func entityRun() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for millions in [1, 4] {
+      let url = directory.appendingPathComponent("amp-\(millions).xml")
+      try Self.export(inside: String(repeating: "&amp;", count: millions * 1_000_000), at: url)
+      paths.append(url.path)
+    }
+    try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]])
+    let lines = try Harness.run(["convert", paths[1], "--to", "jsonl", "-q"])
+    #expect(lines.status == 0, "stderr: \(lines.stderr.prefix(2000))")
+    let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> String? in
+      (try? Harness.json(Data(line.utf8)) as? [String: Any])?["text"] as? String
+    }
+    #expect(texts.map(\.utf8.count) == [4_000_000])
+    #expect(texts.first?.allSatisfy { $0 == "&" } == true)
+  }
+
+  @Test("blank lines before <HealthData count toward the 4 MiB prolog cap: bounded, two threads too")
+  func prologBlankLines() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    for megabytes in [5, 20] {
+      let url = directory.appendingPathComponent("prolog-\(megabytes).xml")
+      let text =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + String(repeating: "\n", count: megabytes * 1_000_000)
+        + "<HealthData locale=\"en_US\">\n " + Self.record + "\"5\"/>\n</HealthData>\n"
+      try Data(text.utf8).write(to: url)
+      paths.append(url.path)
+    }
+    // 20 MB of them took 74 MB with two threads (the first range held them all).
+    try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]], status: 65)
+    // A comment of 5 MB inside the DOCTYPE counts too (it did before: kept as a guard).
+    let comment = directory.appendingPathComponent("doctype-comment.xml")
+    let text =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!-- "
+      + String(repeating: "c", count: 5_000_000) + " -->\n]>\n<HealthData locale=\"en_US\">\n " + Self.record
+      + "\"5\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: comment)
+    for threads in ["1", "2"] {
+      for path in [paths[1], comment.path] {
+        let info = try Harness.run(["info", path], environment: ["HEALTHPORT_THREADS": threads])
+        #expect(info.status == 65, "stderr: \(info.stderr)")
+        #expect(info.stderr.contains("error: the prolog (XML declaration and DOCTYPE) is larger than 4 MiB"))
+      }
+    }
+  }
+
+  @Test("a text that begins with over 1 MiB of white space is an error; 512 KiB of it is kept")
+  func leadingWhiteSpace() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let over = directory.appendingPathComponent("over.xml")
+    try Self.export(inside: String(repeating: " ", count: 2 << 20) + "x", at: over)
+    for threads in ["1", "2"] {
+      let info = try Harness.run(["info", over.path], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(info.status == 65, "stderr: \(info.stderr)")
+      #expect(
+        info.stderr.contains("error: a text begins with over 1 MiB of white space (healthport's limit)")
+          && !info.stderr.contains("truncated"), "stderr: \(info.stderr)")
+    }
+    let under = directory.appendingPathComponent("under.xml")
+    try Self.export(inside: String(repeating: " ", count: 1 << 19) + "x", at: under)
+    let lines = try Harness.run(["convert", under.path, "--to", "jsonl", "-q"])
+    #expect(lines.status == 0, "stderr: \(lines.stderr)")
+    let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> Int? in
+      ((try? Harness.json(Data(line.utf8)) as? [String: Any])?["text"] as? String)?.utf8.count
+    }
+    #expect(texts == [(1 << 19) + 1])
+  }
 }

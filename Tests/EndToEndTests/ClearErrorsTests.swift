@@ -75,6 +75,8 @@ struct ClearErrorsTests {
     #expect(lines.first?.hasPrefix("\(file.path):2:") == true, "stderr: \(result.stderr)")
     #expect(
       result.stderr.contains("do not convert from the encoding the document declares"), "stderr: \(result.stderr)")
+    // The input did not end early: no truncation hint.
+    #expect(!result.stderr.contains("truncated"), "stderr: \(result.stderr)")
   }
 
   @Test("a zip holding two exports is refused, naming both, whatever reads it")

@@ -81,6 +81,12 @@ struct BoundaryScanner {
 
   /// The offset of the first candidate at or after `offset`, or the document's size when none.
   func boundary(atOrAfter offset: Int) throws -> Int {
+    try boundary(atOrAfter: offset, within: Int.max) ?? document.size
+  }
+
+  /// The same, but nil when none is found within `limit` bytes of `offset` (only about that
+  /// many are read): a stretch without one is not cut into ranges.
+  func boundary(atOrAfter offset: Int, within limit: Int) throws -> Int? {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.block, alignment: 16)
     defer { buffer.deallocate() }
     var position = offset
@@ -105,6 +111,7 @@ struct BoundaryScanner {
       if count < blockSize { break }  // the end: no room for a candidate after `resume`
       position += resume
       blockSize = Self.block
+      if position - offset > limit { return nil }
     }
     return document.size
   }

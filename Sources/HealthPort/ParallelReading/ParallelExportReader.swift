@@ -186,8 +186,20 @@ final class ParallelExportReader {
     while let index = board.claim(parser: parser) {
       var outcome = RangeOutcome()
       do {
-        let start = index == 0 ? 0 : try scanner.boundary(atOrAfter: plan.target(index))
-        let end = max(start, try scanner.boundary(atOrAfter: plan.target(index + 1)))
+        let limit = RangePlan.maximumRangeBytes
+        // A stretch with no candidate boundary for that long (a huge text, blank lines,
+        // whitespace between elements) is read in sequence from the range's start, in bounded
+        // memory, not read whole into one range.
+        // (A range whose start is not found follows one whose end was not: that one failed.)
+        let start = index == 0 ? 0 : try scanner.boundary(atOrAfter: plan.target(index), within: limit)
+        outcome.start = start ?? plan.target(index)
+        guard let start, let end = try scanner.boundary(atOrAfter: max(start, plan.target(index + 1)), within: limit),
+          end - start <= limit
+        else {
+          outcome.failed = true
+          board.post(index, outcome)
+          continue
+        }
         outcome.start = start
         outcome.end = end
         if end > start {

@@ -162,6 +162,8 @@ struct RawRange: @unchecked Sendable {
   var start: Int
   var bytes: [UInt8]
   var isLast: Bool
+  /// Not cut at a candidate boundary (none came for too long): it fails unparsed.
+  var isUncut = false
   var consumed: Int64 = 0
   var total: Int64?
   var readError: (any Error)?

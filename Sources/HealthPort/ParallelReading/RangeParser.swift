@@ -124,6 +124,13 @@ enum RangeParser {
 
   /// A range cut from a stream; one the stream's error ended fails, to be read in sequence.
   static func parse(_ raw: RawRange, name: String, builder: RangeBuilder) -> RangeOutcome {
+    if raw.isUncut {
+      var outcome = RangeOutcome()
+      outcome.start = raw.start
+      outcome.end = raw.start + raw.bytes.count
+      outcome.failed = true
+      return outcome
+    }
     // The board keeps the bytes as written (a read gone on in sequence is fed them): the markers
     // go into a copy.
     var bytes = raw.bytes

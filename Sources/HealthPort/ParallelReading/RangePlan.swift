@@ -7,6 +7,11 @@
 struct RangePlan {
   let documentSize: Int
   let count: Int
+  /// The most bytes one range may span once its ends are moved to boundaries: past it, the
+  /// read goes on in sequence (a text or a run of whitespace of many MB holds no boundary, and
+  /// a range is held in memory whole).
+  static let maximumRangeBytes = 4 << 20
+
   /// The largest range, before boundaries move its ends.
   var rangeSize: Int { (documentSize + count - 1) / count }
 

@@ -29,9 +29,17 @@ final class StreamCutter: @unchecked Sendable {
     var searched = rangeSize
     while true {
       var cut: Int?
+      // A stretch with no candidate for too long (see ``RangePlan/maximumRangeBytes``) is posted
+      // as it is, not to be parsed: the read goes on in sequence from its start.
+      var uncut = false
       while true {
         cut = Self.candidate(in: pending, from: &searched)
         if cut != nil || ended { break }
+        if pending.count > RangePlan.maximumRangeBytes {
+          cut = pending.count
+          uncut = true
+          break
+        }
         do {
           let count = try source.read(into: buffer)
           if count == 0 { ended = true } else { pending.append(contentsOf: buffer[0..<count]) }
@@ -40,7 +48,7 @@ final class StreamCutter: @unchecked Sendable {
           ended = true
         }
       }
-      var raw = RawRange(start: start, bytes: [], isLast: cut == nil)
+      var raw = RawRange(start: start, bytes: [], isLast: cut == nil, isUncut: uncut)
       if let cut {
         raw.bytes = Array(pending[0..<cut])
         pending.removeSubrange(0..<cut)

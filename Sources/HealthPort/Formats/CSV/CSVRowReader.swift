@@ -57,6 +57,15 @@ final class CSVRowReader {
 
   var fieldCount: Int { ends.count }
 
+  /// The longest field read (unescaped bytes): longer is an error at its row and field, so that
+  /// time and memory stay bounded on any input.
+  static let maximumFieldBytes = 16 << 20
+  private let maximumFieldBytes = CSVRowReader.maximumFieldBytes
+
+  private func fieldTooLarge(column: Int) -> HealthPortError {
+    error(column: column, "a field over \(Self.maximumFieldBytes >> 20) MiB (healthport's limit)")
+  }
+
   /// The bytes of the first line as read so far (for delimiter detection), without the BOM.
   var firstLinePreview: ArraySlice<UInt8> {
     let buffer = UnsafeRawBufferPointer(rebasing: chunk[position..<limit])
@@ -191,6 +200,10 @@ final class CSVRowReader {
               }
               position = end
               state = .unquoted
+              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+                self.nextLine = nextLine
+                throw fieldTooLarge(column: ends.count + 1)
+              }
             }
           case .quoted:
             if byte == quote {
@@ -206,6 +219,10 @@ final class CSVRowReader {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
               }
               position = end
+              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+                self.nextLine = nextLine
+                throw fieldTooLarge(column: ends.count + 1)
+              }
             }
           case .escapeSeen:
             if byte != quote && byte != escape {
@@ -216,10 +233,18 @@ final class CSVRowReader {
               bytes.append(byte)
             }
             state = .quoted
+            if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+              self.nextLine = nextLine
+              throw fieldTooLarge(column: ends.count + 1)
+            }
           case .quoteSeen:
             if byte == quote {
               bytes.append(byte)
               state = .quoted
+              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+                self.nextLine = nextLine
+                throw fieldTooLarge(column: ends.count + 1)
+              }
             } else if byte == delimiter {
               ends.append(bytes.count)
               quoted.append(true)
