@@ -42,7 +42,7 @@ struct FlatMemoryTests {
   /// An export of 150,000 step Records (a database that fills SQLite's page cache), then `count`
   /// heart-rate-variability Records of 100 beats each, all a minute apart.
   static func writeBeatExport(count: Int, to url: URL) throws {
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     let file = try FileHandle(forWritingTo: url)
     defer { try? file.close() }
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
