@@ -76,6 +76,8 @@ public enum ParquetOutput {
     }
 
     public init(directory: String, settings: Settings, protecting input: String? = nil) throws {
+      // Page buffers of megabytes come and go all run long: each its own mapping, not heap holes.
+      LargeAllocations.mapAbove()
       // Checked (and shortened) here too for a library caller's settings.
       let person = try settings.person.map(HivePath.personValue)
       folder = try ParquetDatasetFolder(target: directory, person: person, protecting: input)

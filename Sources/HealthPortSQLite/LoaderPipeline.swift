@@ -3,7 +3,9 @@ import HealthPort
 
 /// Runs a sink on a second thread: the reader's thread parses and hands over batches of elements
 /// through a small bounded queue, so parsing and SQLite work overlap. Memory stays flat: at most
-/// `capacity` batches wait. The first error on either side stops both and is rethrown (the
+/// `capacity` batches wait, each of at most `batchSize` elements and `batchWeight` elements
+/// counted with their children (a heart-rate-variability Record holds a hundred beats: batches of
+/// 1,024 of them made a 1 GB export's peak 35 MB higher than a 100 MB one's). The first error on either side stops both and is rethrown (the
 /// sink's as `storeError` words it, naming the database).
 final class LoaderPipeline: ExportSink, @unchecked Sendable {
   private enum Message {
@@ -18,6 +20,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   private let sink: SQLiteLoader
   private let storeError: @Sendable (Error) -> Error
   private let batchSize: Int
+  private let batchWeight: Int
   private let capacity: Int
   private let condition = NSCondition()
   // Guarded by `condition`.
@@ -31,14 +34,16 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
   private var spent: [[ExportElement]] = []
   // Producer side only.
   private var batch: [ExportElement] = []
+  private var weight = 0
 
   init(
-    sink: SQLiteLoader, batchSize: Int = 1024, capacity: Int = 4,
+    sink: SQLiteLoader, batchSize: Int = 1024, batchWeight: Int = 4096, capacity: Int = 4,
     storeError: @escaping @Sendable (Error) -> Error = { $0 }
   ) {
     self.sink = sink
     self.storeError = storeError
     self.batchSize = batchSize
+    self.batchWeight = batchWeight
     self.capacity = capacity
     batch.reserveCapacity(batchSize)
     let thread = Thread { [self] in work() }
@@ -50,10 +55,33 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
 
   func consume(_ element: ExportElement) throws {
     batch.append(element)
-    if batch.count >= batchSize {
+    weight += Self.weight(element)
+    if batch.count >= batchSize || weight >= batchWeight {
       let full = batch
       batch.removeAll(keepingCapacity: true)
+      weight = 0
       try send(.elements(full))
+    }
+  }
+
+  /// An element and its children (a heart-rate-variability list's beats, a correlation's
+  /// records), counted one each: what a batch holds in memory, roughly.
+  static func weight(_ element: ExportElement) -> Int {
+    func weight(_ record: Record) -> Int {
+      var total = 1 + record.children.count
+      for case .heartRateVariability(let list) in record.children { total += list.children.count }
+      return total
+    }
+    switch element {
+    case .record(let record): return weight(record)
+    case .correlation(let correlation):
+      var total = 1
+      for child in correlation.children {
+        if case .record(let record) = child { total += weight(record) } else { total += 1 }
+      }
+      return total
+    case .workout(let workout): return 1 + workout.children.count
+    default: return 1
     }
   }
 
@@ -64,6 +92,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
     if !batch.isEmpty {
       let rest = batch
       batch.removeAll(keepingCapacity: true)
+      weight = 0
       try send(.elements(rest))
     }
     try send(.sideFile(event))
@@ -74,6 +103,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
     if !batch.isEmpty {
       let rest = batch
       batch.removeAll()
+      weight = 0
       try send(.elements(rest))
     }
     try send(.end(report))
@@ -93,6 +123,7 @@ final class LoaderPipeline: ExportSink, @unchecked Sendable {
     if !batch.isEmpty {
       let rest = batch
       batch.removeAll()
+      weight = 0
       try send(.elements(rest))
     }
     try send(.partial)

@@ -89,6 +89,9 @@ enum LoadCommand: Command {
     // `--type` means what it means in every reading command: a single one names the rows of a
     // CSV without a type column; otherwise (and for the rows of any other input) it filters.
     let filter = try FilterOptions.parse(arguments, command: name)
+    // Batches of elements and SQLite's buffers come and go all run long: each large one its own
+    // mapping, not holes in the heap.
+    LargeAllocations.mapAbove()
     try load(
       inputs: inputs, database: database, person: arguments.value("--person") ?? "", quiet: quiet,
       skipInvalid: arguments.flag("--skip-invalid"), keepPartial: arguments.flag("--keep-partial"), filter: filter)

@@ -322,11 +322,42 @@ struct StepTotalsTests {
       try Self.run(samples, dedupe: false), ["2024-05-01": (1000, 2), "2024-05-02": (13, 2)], "plain sums")
   }
 
-  @Test("a step entry is 32 bytes")
-  func entrySize() {
-    #expect(MemoryLayout<StepEntry>.stride == 32)
-    let entry = StepEntry(start: 1, end: 2, value: 3, rank: 12345, period: -7, zeroLength: true)
-    #expect(entry.rank == 12345 && entry.period == -7 && entry.zeroLength)
+  @Test("de-duplication through sorted runs in a scratch file gives the same days, bit for bit", arguments: 0..<4)
+  func spilled(seed: Int) throws {
+    var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 3
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let makers: [(Int, Int, Double, String) -> StepSample] = [
+      { Self.W($0, $1, $2, $3) }, { Self.P($0, $1, $2, $3) }, { Self.A($0, $1, $2, $3) },
+    ]
+    var samples: [StepSample] = []
+    for _ in 0..<600 {
+      let start = next(6_000)
+      let length = next(4) == 0 ? 0 : 1 + next(900)
+      let kind = next(3)
+      let name = ["Watch A", "Phone A", "App A", "Watch B", "Phone B", "App B"][kind + 3 * next(2)]
+      samples.append(makers[kind](start, start + length, Double(next(1000)) / 8, name))
+      if next(4) == 0 { samples.append(samples[next(samples.count)]) }
+    }
+    let priority = seed % 2 == 0 ? ["App B", "iPhone"] : []
+    var results: [[PeriodTotal]] = []
+    // 1,000 bytes: runs of 25 samples; 4 MiB: all in memory.
+    for limit in [1_000, 4 << 20] {
+      var configuration = StepTotals.Configuration()
+      configuration.dedupe = true
+      configuration.priority = priority
+      let totals = StepTotals(configuration, memoryLimit: limit)
+      for sample in samples { try totals.add(Self.record(sample)) }
+      try totals.finish()
+      results.append(totals.result)
+      #expect(totals.rewriteCount > 0, "seed \(seed)")
+      Self.expectEqual(
+        Self.result(totals), Self.bruteForce(samples, priority: priority), "seed \(seed), limit \(limit)")
+    }
+    #expect(results[0] == results[1], "seed \(seed)")
+    #expect(results[0].count == 2, "seed \(seed)")
   }
 
   static func expectEqual(

@@ -6,13 +6,17 @@ struct CollapsibleSample: Equatable {
   /// The value compared: a number's bit pattern (``RewriteCollapse/key(number:)``), or a key of the
   /// value as written (``RewriteCollapse/key(text:)``).
   var value: UInt64
-  /// Document order, given by ``RewriteCollapse``.
+  /// Document order, given by ``RewriteCollapse``, in the high 40 bits; the low 24 hold the
+  /// caller's `extra` (``extra``), which orders nothing: the document order above it is unique.
   var sequence: UInt64
   /// The caller's id of the sample's source name, type and unit: only samples of one group can
   /// be rewrites of each other.
   var group: UInt32
   /// The caller's own (a period key); not compared.
   var tag: Int32
+
+  /// The caller's own number given to ``RewriteCollapse/add(start:end:value:group:tag:extra:)``.
+  var extra: UInt32 { UInt32(truncatingIfNeeded: sequence & RewriteCollapse.extraMask) }
 
   /// Everything but `tag` and `sequence` equal: `other` is a rewrite of this sample, or the reverse.
   func sameSample(as other: CollapsibleSample) -> Bool {
@@ -44,6 +48,8 @@ final class RewriteCollapse {
   /// What the samples are, for messages about the scratch file.
   let purpose: String
   let memoryLimit: Int
+  /// False: ``finish(_:)`` passes every sample on, rewrites included (counting them all the same).
+  let dropsRewrites: Bool
   private var samples: [CollapsibleSample] = []
   private var capacity: Int
   private var sequence: UInt64 = 0
@@ -53,9 +59,14 @@ final class RewriteCollapse {
 
   static let stride = MemoryLayout<CollapsibleSample>.stride
 
-  init(purpose: String, memoryLimit: Int = 4 << 20) {
+  /// The bits of ``CollapsibleSample/sequence`` that hold the caller's `extra`.
+  static let extraBits: UInt64 = 24
+  static let extraMask: UInt64 = (1 << extraBits) - 1
+
+  init(purpose: String, memoryLimit: Int = 4 << 20, dropsRewrites: Bool = true) {
     self.purpose = purpose
     self.memoryLimit = memoryLimit
+    self.dropsRewrites = dropsRewrites
     capacity = max(16, memoryLimit / Self.stride)
   }
 
@@ -82,12 +93,15 @@ final class RewriteCollapse {
     return hash
   }
 
-  func add(start: Int64, end: Int64, value: UInt64, group: UInt32, tag: Int32) throws {
+  /// Adds a sample; `extra` (below 2²⁴) comes back with it (``CollapsibleSample/extra``).
+  func add(start: Int64, end: Int64, value: UInt64, group: UInt32, tag: Int32, extra: UInt32 = 0) throws {
     // Reserved whole once there are more than a few: growing by doubling would hold the old and
     // the new buffer at once.
     if samples.count == 1024 { samples.reserveCapacity(capacity) }
     samples.append(
-      CollapsibleSample(start: start, end: end, value: value, sequence: sequence, group: group, tag: tag))
+      CollapsibleSample(
+        start: start, end: end, value: value, sequence: sequence << Self.extraBits | UInt64(extra) & Self.extraMask,
+        group: group, tag: tag))
     sequence += 1
     if samples.count >= capacity { try spill() }
   }
@@ -113,7 +127,7 @@ final class RewriteCollapse {
         let group = Int(sample.group)
         if dropped.count <= group { dropped += [Int](repeating: 0, count: group + 1 - dropped.count) }
         dropped[group] += 1
-        return
+        if dropsRewrites { return }
       }
       last = sample
       try body(sample)

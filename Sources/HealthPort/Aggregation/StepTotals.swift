@@ -39,11 +39,11 @@ public struct PeriodTotal: Hashable, Sendable {
 ///    sample with `start ≤ t < end`, or a zero-length sample at the same instant.
 /// 4. `samples` counts the samples that contributed more than zero.
 ///
-/// Memory: without `dedupe`, 4 MiB of samples, then sorted runs in a scratch file (with
-/// `keepRewrites`, one running total per period). With `dedupe`, one 32-byte entry per
-/// sample (start, end, value, and source + period packed in 64 bits), sorted once at the end
-/// (a stable sort, so rewrites lie side by side in document order and collapse in one pass) and
-/// swept; the sweep keeps only the samples active at one instant.
+/// Memory: 4 MiB of samples, then sorted runs in a scratch file (``RewriteCollapse``); without
+/// `dedupe` but with `keepRewrites`, one running total per period. With `dedupe`, the runs are
+/// merged by start, end, rewrite group, value and document order (so rewrites lie side by side
+/// in document order and collapse in one pass) into the sweep, which keeps only the samples
+/// active at one instant and those starting at the instant it reads.
 public final class StepTotals: ExportSink {
   public static let stepType = "HKQuantityTypeIdentifierStepCount"
 
@@ -90,8 +90,8 @@ public final class StepTotals: ExportSink {
   private var currentValue = 0.0
   private var currentSamples = 0
 
-  // De-duplication state.
-  private var entries: [StepEntry] = []
+  // De-duplication state: the samples, sorted into runs (their source id in `extra`).
+  private var dedupeSamples: RewriteCollapse?
   private struct SourceKey: Hashable {
     let name: String
     let product: String?
@@ -125,11 +125,20 @@ public final class StepTotals: ExportSink {
   /// The total of ``rewrites``.
   public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
 
-  public init(_ configuration: Configuration) {
+  public convenience init(_ configuration: Configuration) {
+    self.init(configuration, memoryLimit: 4 << 20)
+  }
+
+  /// `memoryLimit`: the bytes of samples gathered before a sorted run goes to a scratch file.
+  init(_ configuration: Configuration, memoryLimit: Int) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
-    if !configuration.dedupe && !configuration.keepRewrites {
-      collapse = RewriteCollapse(purpose: "\(KnownNames.shortTypeName(configuration.type)) samples")
+    let purpose = "\(KnownNames.shortTypeName(configuration.type)) samples"
+    if configuration.dedupe {
+      dedupeSamples = RewriteCollapse(
+        purpose: purpose, memoryLimit: memoryLimit, dropsRewrites: !configuration.keepRewrites)
+    } else if !configuration.keepRewrites {
+      collapse = RewriteCollapse(purpose: purpose, memoryLimit: memoryLimit)
     }
   }
 
@@ -152,13 +161,19 @@ public final class StepTotals: ExportSink {
       )
     }
     let key = mapper.key(record.startDate)
-    if configuration.dedupe {
+    if let dedupeSamples {
       let id = sourceID(name: record.sourceName, product: record.sourceProduct, unit: record.unit)
+      guard UInt64(id) <= RewriteCollapse.extraMask else {
+        let type = KnownNames.shortTypeName(configuration.type)
+        throw HealthPortError(
+          .failure,
+          message: "more than \(RewriteCollapse.extraMask + 1) sources of \(type) samples: too many to de-duplicate")
+      }
       // The end as written (rewrites compare it); clamped to the start after the collapse.
-      entries.append(
-        StepEntry(
-          start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970, value: value, rank: id,
-          period: key, zeroLength: false))
+      try dedupeSamples.add(
+        start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970,
+        value: StepSweep.orderedKey(value), group: UInt32(groupOf[id]), tag: Int32(truncatingIfNeeded: key),
+        extra: UInt32(id))
     } else if let collapse {
       let group = collapseGroups.id(sourceName: record.sourceName, type: record.type, unit: record.unit)
       try collapse.add(
@@ -208,10 +223,9 @@ public final class StepTotals: ExportSink {
 
   /// Computes ``result`` (called by ``end(_:)``).
   public func finish() throws {
-    if configuration.dedupe {
-      totals = [:]
-      if !configuration.keepRewrites { collapseRewrites() }
-      sweep()
+    if let dedupeSamples {
+      self.dedupeSamples = nil
+      try sweep(dedupeSamples)
     } else if let collapse {
       self.collapse = nil
       let dropped = try collapse.finish { sample in
@@ -256,165 +270,157 @@ public final class StepTotals: ExportSink {
     return ranks
   }
 
-  private func credit(_ key: Int, _ share: Double) {
+  /// Drops the rewrites (unless `keepRewrites`) and sweeps what stays (see the type's
+  /// documentation), in the order of ``CollapsibleSample/precedes(_:_:)``: by start, end, rewrite
+  /// group and value, document order on a tie.
+  private func sweep(_ samples: RewriteCollapse) throws {
+    let ranks = ranks()
+    let scales = sources.map { unitConversion?($0.unit ?? "") ?? (1, 0) }
+    var sweep = StepSweep(rankCount: (ranks.max() ?? -1) + 1)
+    let dropped = try samples.finish { sample in
+      let source = Int(sample.extra)
+      let (scale, shift) = scales[source]
+      sweep.add(
+        start: sample.start, end: max(sample.start, sample.end),
+        value: StepSweep.value(ofKey: sample.value) * scale + shift, rank: ranks[source], period: Int(sample.tag))
+    }
+    sweep.finish()
+    totals = sweep.totals
+    // One line per source name, in order of first appearance (groups are numbered in that order;
+    // a name with several units is one line).
+    if !configuration.keepRewrites { rewrites = RewriteCount.perSource(dropped) { groups[$0].name } }
+  }
+}
+
+/// The sweep of the de-duplication over the samples in order of start (see ``StepTotals``): it
+/// holds the samples active at one instant and those starting at the instant it reads.
+struct StepSweep {
+  /// A sample starting at the instant being read.
+  private struct Starting {
+    var end: Int64
+    var value: Double
+    var rank: Int
+    var period: Int
+  }
+
+  private(set) var totals: [Int: (value: Double, samples: Int)] = [:]
+  /// covered[r]: total time during which rank r was the best rank covering the timeline.
+  private var covered: [Int64]
+  private var active: [Int]
+  private var activeCount = 0
+  private var best = Int.max
+  private var heap = EndHeap()
+  private var time: Int64 = 0
+  private var groupStart = Int64.min
+  private var group: [Starting] = []
+
+  init(rankCount: Int) {
+    covered = [Int64](repeating: 0, count: rankCount)
+    active = [Int](repeating: 0, count: rankCount)
+  }
+
+  /// A number's key for ``RewriteCollapse``: unsigned order is the numbers' order, -0 is 0.
+  static func orderedKey(_ value: Double) -> UInt64 {
+    let bits = (value == 0 ? 0 : value).bitPattern
+    return bits >> 63 == 1 ? ~bits : bits | 1 << 63
+  }
+
+  static func value(ofKey key: UInt64) -> Double {
+    Double(bitPattern: key >> 63 == 1 ? key & ~(1 << 63) : ~key)
+  }
+
+  /// The next sample: its start is at or after the last one's; `end` is at or after `start`.
+  mutating func add(start: Int64, end: Int64, value: Double, rank: Int, period: Int) {
+    if start != groupStart {
+      if !group.isEmpty { startGroup() }
+      groupStart = start
+    }
+    group.append(Starting(end: end, value: value, rank: rank, period: period))
+  }
+
+  /// Ends every sample still active.
+  mutating func finish() {
+    if !group.isEmpty { startGroup() }
+    while let top = heap.first { advance(to: top.end) }
+  }
+
+  /// Moves the timeline to `now` and settles the samples ending then.
+  private mutating func advance(to now: Int64) {
+    if activeCount > 0 { covered[best] += now - time }
+    time = now
+    // Samples ending now: their covered share is final.
+    while let top = heap.first, top.end == now {
+      heap.pop()
+      let rank = top.rank
+      active[rank] -= 1
+      activeCount -= 1
+      if active[rank] == 0 && rank == best {
+        best = Int.max
+        if activeCount > 0 {
+          var candidate = rank + 1
+          while active[candidate] == 0 { candidate += 1 }
+          best = candidate
+        }
+      }
+      let part = covered[rank] - top.coveredAtStart
+      let share = part == top.length ? top.value : top.value * Double(part) / Double(top.length)
+      if share > 0 { credit(top.period, share) }
+    }
+  }
+
+  /// The samples starting at `groupStart`: positive-length ones become active, zero-length ones
+  /// are settled.
+  private mutating func startGroup() {
+    let now = groupStart
+    while let top = heap.first, top.end < now { advance(to: top.end) }
+    advance(to: now)
+    var bestZero = Int.max
+    for sample in group {
+      let rank = sample.rank
+      if sample.end == now {
+        bestZero = min(bestZero, rank)
+      } else {
+        active[rank] += 1
+        activeCount += 1
+        best = min(best, rank)
+        heap.push(
+          EndHeap.Item(
+            end: sample.end, length: sample.end - now, coveredAtStart: covered[rank], value: sample.value, rank: rank,
+            period: sample.period))
+      }
+    }
+    if bestZero != Int.max {
+      for sample in group where sample.end == now {
+        if sample.rank == bestZero && sample.rank <= best && sample.value > 0 { credit(sample.period, sample.value) }
+      }
+    }
+    group.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func credit(_ key: Int, _ share: Double) {
     let old = totals[key] ?? (0, 0)
     totals[key] = (old.value + share, old.samples + 1)
   }
-
-  /// Sorts the entries by (start, end, rewrite group, value), document order on a tie, and drops
-  /// every entry equal in those to the one before it: a rewrite. Entries still hold source ids.
-  private func collapseRewrites() {
-    let groupOf = self.groupOf
-    // Stable (the standard library guarantees it): equal keys keep their document order.
-    entries.sort { a, b in
-      if a.start != b.start { return a.start < b.start }
-      if a.end != b.end { return a.end < b.end }
-      let (groupA, groupB) = (groupOf[a.rank], groupOf[b.rank])
-      if groupA != groupB { return groupA < groupB }
-      return a.value < b.value
-    }
-    var dropped = [Int](repeating: 0, count: groups.count)
-    var kept = 0
-    for index in entries.indices {
-      let entry = entries[index]
-      if kept > 0 {
-        let last = entries[kept - 1]
-        let group = groupOf[entry.rank]
-        if last.start == entry.start, last.end == entry.end, groupOf[last.rank] == group, last.value == entry.value {
-          dropped[group] += 1
-          continue
-        }
-      }
-      entries[kept] = entry
-      kept += 1
-    }
-    entries.removeLast(entries.count - kept)
-    // One line per source name, in order of first appearance (groups are numbered in that order;
-    // a name with several units is one line).
-    rewrites = RewriteCount.perSource(dropped) { groups[$0].name }
-  }
-
-  /// The sweep over all samples sorted by start (see the type's documentation).
-  private func sweep() {
-    let ranks = ranks()
-    let rankCount = (ranks.max() ?? -1) + 1
-    let scales = sources.map { unitConversion?($0.unit ?? "") ?? (1, 0) }
-    for index in entries.indices {
-      let entry = entries[index]
-      let (scale, shift) = scales[entry.rank]
-      let end = max(entry.start, entry.end)
-      entries[index] = StepEntry(
-        start: entry.start, end: end, value: entry.value * scale + shift, rank: ranks[entry.rank],
-        period: entry.period, zeroLength: end == entry.start)
-    }
-
-    // covered[r]: total time during which rank r was the best rank covering the timeline.
-    var covered = [Int64](repeating: 0, count: rankCount)
-    var active = [Int](repeating: 0, count: rankCount)
-    var activeCount = 0
-    var best = Int.max
-    var heap = EndHeap()
-    var time: Int64 = 0
-    var next = 0
-    let count = entries.count
-
-    while next < count || !heap.isEmpty {
-      let nextStart = next < count ? entries[next].start : Int64.max
-      let nextEnd = heap.first?.end ?? Int64.max
-      let now = min(nextStart, nextEnd)
-      if activeCount > 0 { covered[best] += now - time }
-      time = now
-
-      // Samples ending now: their covered share is final.
-      while let top = heap.first, top.end == now {
-        heap.pop()
-        let entry = entries[top.index]
-        let rank = entry.rank
-        active[rank] -= 1
-        activeCount -= 1
-        if active[rank] == 0 && rank == best {
-          best = Int.max
-          if activeCount > 0 {
-            var candidate = rank + 1
-            while active[candidate] == 0 { candidate += 1 }
-            best = candidate
-          }
-        }
-        let length = entry.end  // replaced by the length at its start
-        let part = covered[rank] - entry.start  // replaced by the covered snapshot at its start
-        let share = part == length ? entry.value : entry.value * Double(part) / Double(length)
-        if share > 0 { credit(entry.period, share) }
-      }
-
-      guard nextStart == now else { continue }
-      // Samples starting now: positive-length ones become active, zero-length ones are settled.
-      var groupEnd = next
-      var bestZero = Int.max
-      while groupEnd < count, entries[groupEnd].start == now {
-        let entry = entries[groupEnd]
-        let rank = entry.rank
-        if entry.zeroLength {
-          bestZero = min(bestZero, rank)
-        } else {
-          active[rank] += 1
-          activeCount += 1
-          best = min(best, rank)
-          heap.push(end: entry.end, index: groupEnd)
-          entries[groupEnd].end = entry.end - now
-          entries[groupEnd].start = covered[rank]
-        }
-        groupEnd += 1
-      }
-      if bestZero != Int.max {
-        for index in next..<groupEnd where entries[index].zeroLength {
-          let entry = entries[index]
-          if entry.rank == bestZero && entry.rank <= best && entry.value > 0 { credit(entry.period, entry.value) }
-        }
-      }
-      next = groupEnd
-    }
-    entries = []
-  }
 }
 
-/// One step sample for the de-duplication sweep: 32 bytes.
-struct StepEntry {
-  var start: Int64
-  var end: Int64
-  var value: Double
-  /// Bits 0–31: period key; bits 32–62: source id, then rank; bit 63: zero length.
-  var packed: UInt64
-
-  init(start: Int64, end: Int64, value: Double, rank: Int, period: Int, zeroLength: Bool) {
-    self.start = start
-    self.end = end
-    self.value = value
-    packed =
-      UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: period))) | (UInt64(rank & 0x7FFF_FFFF) << 32)
-      | (zeroLength ? 1 << 63 : 0)
-  }
-
-  var period: Int { Int(Int32(bitPattern: UInt32(truncatingIfNeeded: packed))) }
-  var rank: Int {
-    get { Int((packed >> 32) & 0x7FFF_FFFF) }
-    set { packed = (packed & ~(UInt64(0x7FFF_FFFF) << 32)) | (UInt64(newValue & 0x7FFF_FFFF) << 32) }
-  }
-  var zeroLength: Bool { packed >> 63 == 1 }
-}
-
-/// A binary min-heap of (end, entry index) for the samples active during the sweep.
+/// A binary min-heap, by end, of the samples active during the sweep.
 struct EndHeap {
   struct Item {
     var end: Int64
-    var index: Int
+    /// The sample's length, and the covered time of its rank when it started.
+    var length: Int64
+    var coveredAtStart: Int64
+    var value: Double
+    var rank: Int
+    var period: Int
   }
   private var items: [Item] = []
 
   var isEmpty: Bool { items.isEmpty }
   var first: Item? { items.first }
 
-  mutating func push(end: Int64, index: Int) {
-    items.append(Item(end: end, index: index))
+  mutating func push(_ item: Item) {
+    items.append(item)
     var child = items.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
