@@ -1,6 +1,13 @@
 /// How samples are grouped: by local day, ISO week, month or year.
 public enum PeriodKind: String, CaseIterable, Sendable {
-  case day, week, month, year
+  /// A local day: `2024-03-01`.
+  case day
+  /// An ISO week, Monday to Sunday: `2024-W09`.
+  case week
+  /// A calendar month: `2024-03`.
+  case month
+  /// A calendar year: `2024`.
+  case year
 
   /// A sortable key for the period holding local day `day` (days since 1970-01-01):
   /// the day itself, the Monday of its ISO week, `year * 12 + month - 1`, or the year.

@@ -4,7 +4,9 @@ public struct PeriodTotal: Hashable, Sendable {
   public var key: Int
   /// `YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM` or `YYYY`.
   public var period: String
+  /// The period's total: the sum of the samples' values, in the type's unit (steps).
   public var value: Double
+  /// How many samples the total adds up (each rewrite of a sample counted once).
   public var samples: Int
 
   public init(key: Int, period: String, value: Double, samples: Int) {
@@ -47,9 +49,12 @@ public struct PeriodTotal: Hashable, Sendable {
 public final class StepTotals: ExportSink {
   public static let stepType = "HKQuantityTypeIdentifierStepCount"
 
+  /// What to total and how; the defaults are `healthport steps`' (per local day, no de-duplication).
   public struct Configuration {
+    /// The period each row covers: day (the default), week, month or year.
     public var by: PeriodKind = .day
     public var zone: ZoneRule = .written
+    /// `--dedupe`: where sources overlap in time, count the steps of one of them only.
     public var dedupe = false
     /// `--keep-rewrites`: sum every sample as written (with `dedupe`, skip only step 0).
     public var keepRewrites = false
@@ -57,6 +62,7 @@ public final class StepTotals: ExportSink {
     public var priority: [String] = []
     /// The record type summed (`stats --dedupe` merges other cumulative types the same way).
     public var type: String = StepTotals.stepType
+    /// The defaults: steps per local day, as written, every source.
     public init() {}
   }
 
@@ -118,6 +124,7 @@ public final class StepTotals: ExportSink {
   private var collapse: RewriteCollapse?
   private var collapseGroups = RewriteGroups()
 
+  /// One row per period with samples, in period order; filled by ``end(_:)``.
   public private(set) var result: [PeriodTotal] = []
   /// The rewrites dropped, per source name in order of first appearance (only
   /// names with at least one). Set by ``finish()``.
@@ -125,6 +132,7 @@ public final class StepTotals: ExportSink {
   /// The total of ``rewrites``.
   public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
 
+  /// A total as `configuration` says; stream an export into it, then read ``result``.
   public init(_ configuration: Configuration) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
@@ -133,10 +141,13 @@ public final class StepTotals: ExportSink {
     }
   }
 
+  /// Only the Records of ``Configuration/type``: the reader builds no other element.
   public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
 
+  /// Nothing to do before the first element.
   public func begin(_ header: ExportHeader) throws {}
 
+  /// Adds a Record of ``Configuration/type``; every other element is ignored.
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, record.type == configuration.type else { return }
     try add(record)
@@ -204,6 +215,7 @@ public final class StepTotals: ExportSink {
     return id
   }
 
+  /// Sums the last periods into ``result``.
   public func end(_ report: ReadReport) throws { try finish() }
 
   /// Computes ``result`` (called by ``end(_:)``).

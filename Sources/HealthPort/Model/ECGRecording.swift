@@ -45,12 +45,14 @@ public struct ECGRecording: Hashable, Sendable {
     return Double(String(number.map { $0 == "," ? "." : $0 }))
   }
 
+  /// Equal when the path, name, decimal separator and header are.
   public static func == (lhs: ECGRecording, rhs: ECGRecording) -> Bool {
     lhs.path == rhs.path && lhs.displayName == rhs.displayName && lhs.decimalSeparator == rhs.decimalSeparator
       && lhs.headerBytes == rhs.headerBytes
       && lhs.header.elementsEqual(rhs.header) { $0.key == $1.key && $0.value == $1.value }
   }
 
+  /// Hashes the path and the header, as ``==(lhs:rhs:)`` compares them.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(path)
     for (key, value) in header {
@@ -64,15 +66,18 @@ public struct ECGRecording: Hashable, Sendable {
 /// its points or samples in bounded batches (so that a 10-million-point route stays in flat
 /// memory), and its end.
 public enum SideFileEvent: Sendable {
+  /// A GPX route begins.
   case routeBegin(RouteFile)
   /// At most ``SideFileEvent/batchSize`` points, in file order.
   case routePoints([RoutePoint])
   /// The route's point count.
   case routeEnd(points: Int)
+  /// An ECG recording begins: its path and header.
   case ecgBegin(ECGRecording)
   /// At most ``SideFileEvent/batchSize`` samples, in file order, each the text as written with
   /// `.` as its decimal separator (`-265,868` becomes `-265.868`), in the recording's unit.
   case ecgSamples([String])
+  /// The recording's sample count.
   case ecgEnd(samples: Int)
 
   /// Points or samples per batch.

@@ -12,8 +12,10 @@ public struct Attribute: Hashable, Sendable {
 /// (`Me`, `ActivitySummary`, `ClinicalRecord`, `Audiogram`, `VisionPrescription`, `Location`, …)
 /// and for elements healthport does not know, so that nothing in the input is lost.
 public struct ElementNode: Hashable, Sendable {
+  /// The element's name, as written.
   public var name: String
   public var attributes: [Attribute]
+  /// The child elements, in document order.
   public var children: [ElementNode]
   /// Character data that is not white space (Apple exports have none).
   public var text: String?

@@ -1,7 +1,9 @@
 /// `<MetadataEntry key="…" value="…"/>`: a key/value pair; values are always strings
 /// (numbers, `0`/`1`, quantities with units such as `"418 cm"`, dates, UUIDs).
 public struct MetadataEntry: Hashable, Sendable {
+  /// The key, such as `HKMetadataKeyHeartRateMotionContext`.
   public var key: String
+  /// The value, as written.
   public var value: String
   public var extraAttributes: [Attribute] = []
   public var extraChildren: [ElementNode] = []
@@ -69,7 +71,9 @@ public struct Record: Hashable, Sendable, SourcedSample {
     case other(ElementNode)
   }
 
+  /// The sample type, such as `HKQuantityTypeIdentifierStepCount`.
   public var type: String
+  /// The app or device that wrote the sample (`Alice’s Apple Watch`).
   public var sourceName: String
   public var sourceVersion: String?
   /// The device string exactly as written (memory address included); see ``deviceInfo``.
@@ -79,9 +83,13 @@ public struct Record: Hashable, Sendable, SourcedSample {
   }
   /// The device string, stored compactly (see ``DeviceString``).
   public var deviceString: DeviceString? = nil
+  /// The unit of a quantity sample (`count`, `count/min`, `kg`); nil for a category sample.
   public var unit: String?
+  /// When the sample was saved to Health; nil when not written.
   public var creationDate: HealthDate?
+  /// When the sample starts.
   public var startDate: HealthDate
+  /// When the sample ends (equal to ``startDate`` for an instant).
   public var endDate: HealthDate
   /// The value exactly as written.
   public var value: String?
@@ -113,6 +121,7 @@ public struct Record: Hashable, Sendable, SourcedSample {
   /// The value as a number, when it is one (quantity samples, and category values of iOS 8 exports).
   public var numericValue: Double? { value.flatMap { Double($0) } }
 
+  /// The `MetadataEntry` children, in document order.
   public var metadata: [MetadataEntry] {
     children.compactMap { if case .metadata(let entry) = $0 { entry } else { nil } }
   }
@@ -132,7 +141,9 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
     case other(ElementNode)
   }
 
+  /// The correlation type, such as `HKCorrelationTypeIdentifierBloodPressure`.
   public var type: String
+  /// The app or device that wrote the correlation.
   public var sourceName: String
   public var sourceVersion: String?
   /// The device string exactly as written (memory address included); see ``deviceInfo``.
@@ -143,7 +154,9 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
   /// The device string, stored compactly (see ``DeviceString``).
   public var deviceString: DeviceString? = nil
   public var creationDate: HealthDate?
+  /// When the correlation starts.
   public var startDate: HealthDate
+  /// When the correlation ends.
   public var endDate: HealthDate
   public var extraAttributes: [Attribute] = []
   public var children: [Child] = []
@@ -165,7 +178,9 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
     self.endDate = endDate
   }
 
+  /// The Records it correlates (each also a top-level Record of the export).
   public var records: [Record] { children.compactMap { if case .record(let r) = $0 { r } else { nil } } }
+  /// The `MetadataEntry` children, in document order.
   public var metadata: [MetadataEntry] {
     children.compactMap { if case .metadata(let entry) = $0 { entry } else { nil } }
   }
@@ -310,13 +325,21 @@ public struct Workout: Hashable, Sendable, SourcedSample {
     case other(ElementNode)
   }
 
+  /// The activity, such as `HKWorkoutActivityTypeRunning`.
   public var workoutActivityType: String
+  /// The duration as written, in ``durationUnit``.
   public var duration: String?
+  /// The unit of ``duration`` (`min`).
   public var durationUnit: String?
+  /// The distance as written, in ``totalDistanceUnit``; nil when not written.
   public var totalDistance: String?
+  /// The unit of ``totalDistance`` (`km`, `mi`).
   public var totalDistanceUnit: String?
+  /// The active energy as written, in ``totalEnergyBurnedUnit``; nil when not written.
   public var totalEnergyBurned: String?
+  /// The unit of ``totalEnergyBurned`` (`kcal`, `kJ`).
   public var totalEnergyBurnedUnit: String?
+  /// The app or device that recorded the workout.
   public var sourceName: String
   public var sourceVersion: String?
   /// The device string exactly as written (memory address included); see ``deviceInfo``.
@@ -327,10 +350,13 @@ public struct Workout: Hashable, Sendable, SourcedSample {
   /// The device string, stored compactly (see ``DeviceString``).
   public var deviceString: DeviceString? = nil
   public var creationDate: HealthDate?
+  /// When the workout starts.
   public var startDate: HealthDate
+  /// When the workout ends.
   public var endDate: HealthDate
   public var extraAttributes: [Attribute] = []
   public var children: [Child] = []
+  /// "Watch", "iPhone", … derived from the device and source name.
   public var sourceProduct: String?
   /// Character data that is not white space, its runs between children joined (never in Apple
   /// exports; its place among the children is not kept).
@@ -357,6 +383,7 @@ public struct Workout: Hashable, Sendable, SourcedSample {
     self.endDate = endDate
   }
 
+  /// The `MetadataEntry` children, in document order.
   public var metadata: [MetadataEntry] {
     children.compactMap { if case .metadata(let entry) = $0 { entry } else { nil } }
   }
@@ -383,6 +410,7 @@ extension GenericBackedElement {
 
 /// `<Me>`: the user's characteristics (date of birth, biological sex, blood type, …).
 public struct Me: Hashable, Sendable, GenericBackedElement {
+  /// The element as read: the characteristics are its attributes.
   public var node: ElementNode
   public init(node: ElementNode) { self.node = node }
   public var dateOfBirth: String? { self[attribute: "HKCharacteristicTypeIdentifierDateOfBirth"] }
@@ -396,6 +424,7 @@ public struct Me: Hashable, Sendable, GenericBackedElement {
 
 /// `<ExportDate value="…"/>`: when the export was made; its offset is the one every date uses.
 public struct ExportDate: Hashable, Sendable, GenericBackedElement {
+  /// The element as read: the date is its `value` attribute.
   public var node: ElementNode
   public init(node: ElementNode) { self.node = node }
   public var value: String? { self[attribute: "value"] }
@@ -404,6 +433,7 @@ public struct ExportDate: Hashable, Sendable, GenericBackedElement {
 
 /// `<ActivitySummary>`: one day of activity rings. `dateComponents` is a calendar day.
 public struct ActivitySummary: Hashable, Sendable, GenericBackedElement {
+  /// The element as read: the day and the rings' values are its attributes.
   public var node: ElementNode
   public init(node: ElementNode) { self.node = node }
   public var dateComponents: String? { self[attribute: "dateComponents"] }
@@ -411,6 +441,7 @@ public struct ActivitySummary: Hashable, Sendable, GenericBackedElement {
 
 /// `<ClinicalRecord>`: a Health Records (FHIR) entry; the resource is a JSON file beside export.xml.
 public struct ClinicalRecord: Hashable, Sendable, GenericBackedElement {
+  /// The element as read.
   public var node: ElementNode
   public init(node: ElementNode) { self.node = node }
   public var type: String? { self[attribute: "type"] }
@@ -419,6 +450,7 @@ public struct ClinicalRecord: Hashable, Sendable, GenericBackedElement {
 
 /// `<Audiogram>` with its `SensitivityPoint` and `MetadataEntry` children.
 public struct Audiogram: Hashable, Sendable, GenericBackedElement {
+  /// The element as read, with its `SensitivityPoint` children.
   public var node: ElementNode
   public init(node: ElementNode) { self.node = node }
   public var type: String? { self[attribute: "type"] }
@@ -428,6 +460,7 @@ public struct Audiogram: Hashable, Sendable, GenericBackedElement {
 
 /// `<VisionPrescription>` with `RightEye`, `LeftEye`, `Attachment` and `MetadataEntry` children.
 public struct VisionPrescription: Hashable, Sendable, GenericBackedElement {
+  /// The element as read, with its eye and attachment children.
   public var node: ElementNode
   public init(node: ElementNode) { self.node = node }
   public var type: String? { self[attribute: "type"] }
@@ -436,14 +469,23 @@ public struct VisionPrescription: Hashable, Sendable, GenericBackedElement {
 
 /// One child of `<HealthData>`, handed on as soon as its end tag is read.
 public enum ExportElement: Hashable, Sendable {
+  /// `<ExportDate>`: when the export was made.
   case exportDate(ExportDate)
+  /// `<Me>`: the user's characteristics.
   case me(Me)
+  /// `<Record>`: one sample, the export's bulk.
   case record(Record)
+  /// `<Correlation>`: blood pressure or food, with its Records.
   indirect case correlation(Correlation)
+  /// `<Workout>`, with its events, activities, statistics and routes.
   indirect case workout(Workout)
+  /// `<ActivitySummary>`: one day of activity rings.
   case activitySummary(ActivitySummary)
+  /// `<ClinicalRecord>`: a Health Records entry.
   case clinicalRecord(ClinicalRecord)
+  /// `<Audiogram>`: a hearing test.
   case audiogram(Audiogram)
+  /// `<VisionPrescription>`: glasses or contact lenses.
   case visionPrescription(VisionPrescription)
   /// An element healthport does not know, kept whole.
   case other(ElementNode)
@@ -480,6 +522,7 @@ public struct ExportHeader: Hashable, Sendable {
     self.rootName = rootName
   }
 
+  /// The root's `locale` attribute (`en_GB`), when written.
   public var locale: String? { rootAttributes.first { $0.name == "locale" }?.value }
 
   /// N from `<!-- HealthKit Export Version: N -->`, nil without one.

@@ -9,6 +9,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   /// The written offset from UTC, in seconds (`+0100` is 3600).
   public var offsetSeconds: Int32
 
+  /// The instant `secondsSince1970`, written with the UTC offset `offsetSeconds`.
   public init(secondsSince1970: Int64, offsetSeconds: Int32) {
     self.secondsSince1970 = secondsSince1970
     self.offsetSeconds = offsetSeconds
@@ -105,6 +106,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     two(abs(offset) / 60 % 60)
   }
 
+  /// Orders by instant, then by offset.
   public static func < (lhs: HealthDate, rhs: HealthDate) -> Bool {
     (lhs.secondsSince1970, lhs.offsetSeconds) < (rhs.secondsSince1970, rhs.offsetSeconds)
   }

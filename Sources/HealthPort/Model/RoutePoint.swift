@@ -30,8 +30,11 @@ public struct RoutePoint: Hashable, Sendable {
     self.verticalAccuracy = verticalAccuracy
   }
 
+  /// The latitude in degrees; nil when the text is not a number.
   public var latitudeDegrees: Double? { Double(latitude) }
+  /// The longitude in degrees; nil when the text is not a number.
   public var longitudeDegrees: Double? { Double(longitude) }
+  /// The elevation in metres; nil when absent or not a number.
   public var elevationMetres: Double? { elevation.flatMap { Double($0) } }
   /// The time as an instant, for GPX (`…Z`) and export-form times alike.
   public var instant: HealthDate? { time.flatMap { HealthDate.flexible($0) } }

@@ -10,12 +10,16 @@
 public struct ElementInterest: Sendable {
   /// Record types wanted; nil for every type.
   public var recordTypes: Set<String>?
+  /// Whether Records are wanted (of ``recordTypes``).
   public var records = true
+  /// Whether Correlations are wanted.
   public var correlations = true
+  /// Whether Workouts are wanted.
   public var workouts = true
   /// ActivitySummary, ClinicalRecord, Audiogram, VisionPrescription and unknown elements.
   public var others = true
 
+  /// Every element, as ``everything``.
   public init() {}
 
   /// Every element (the default).

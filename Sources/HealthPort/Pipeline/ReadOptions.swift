@@ -52,5 +52,6 @@ public struct ReadOptions: Sendable {
     return 512 << 10
   }()
 
+  /// The defaults: concurrent on a machine with more than one processor; an invalid element stops the read.
   public init() {}
 }

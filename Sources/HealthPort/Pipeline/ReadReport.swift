@@ -1,5 +1,6 @@
 /// What a read saw besides the elements: sizes and the warnings for known quirks.
 public struct ReadReport: Sendable {
+  /// The name of the document read (a path, `<stdin>`, `archive.zip:member.xml`).
   public var documentName: String
   public var format: InputFormat
   /// Bytes of the export document (uncompressed).

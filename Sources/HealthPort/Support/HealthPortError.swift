@@ -31,6 +31,7 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   public var line: Int?
   /// 1-based (a field number for CSV); nil when not known.
   public var column: Int?
+  /// What is wrong, in words.
   public var message: String
 
   public init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
@@ -48,6 +49,7 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
 
   public var exitCode: Int32 { kind.exitCode }
 
+  /// `path:line:column: error: message`, or as much of it as is known.
   public var description: String {
     guard let file else { return "error: \(message)" }
     guard let line else { return "\(file): error: \(message)" }
