@@ -2,7 +2,7 @@
 ///
 /// - ``exact(_:)`` for data (CSV and JSON of the answer commands): the shortest decimal that reads
 ///   back as the same `Double`, as precise as the data.
-/// - ``format(_:decimals:)`` for people (tables): rounded to at most `decimals` decimals.
+/// - `format(_:decimals:)` for people (tables): rounded to at most `decimals` decimals.
 ///
 /// Both write integers without a fraction (`12559`, not `12559.0`).
 public enum NumberText {

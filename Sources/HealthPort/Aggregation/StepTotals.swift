@@ -20,7 +20,7 @@ public struct PeriodTotal: Hashable, Sendable {
 /// Sums `HKQuantityTypeIdentifierStepCount` per period, as they are or de-duplicated across
 /// sources the way the Health app shows them.
 ///
-/// A sample counts in the period of its start date's local day (``ZoneRule``).
+/// A sample counts in the period of its start date's local day (`ZoneRule`).
 ///
 /// Rewrites are collapsed first, unless `keepRewrites` (step 0 below; without `dedupe` through
 /// `RewriteCollapse`, in bounded memory).
@@ -28,7 +28,7 @@ public struct PeriodTotal: Hashable, Sendable {
 /// De-duplication (`dedupe`), deterministic:
 /// 0. Rewrites are collapsed: a sample with the same source name, type, unit, start and end
 ///    instants and value as an earlier one is dropped, whatever its creation date, device or
-///    metadata; the first in document order stays (``rewrites`` counts the dropped ones).
+///    metadata; the first in document order stays (`rewrites` counts the dropped ones).
 /// 1. Sources are ranked: samples whose source product is Watch first, then iPhone, then every
 ///    other source name in the order it first appears among the step samples read. `priority`
 ///    (products or source names, case-insensitive, best first) goes before that default order;

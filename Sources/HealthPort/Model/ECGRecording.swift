@@ -37,7 +37,7 @@ public struct ECGRecording: Hashable, Sendable {
   /// `µV` in Apple's files; the samples are in it.
   public var unit: String? { value("Unit") }
 
-  /// The sample rate in hertz: the leading number of ``sampleRate``, read with the file's
+  /// The sample rate in hertz: the leading number of `sampleRate`, read with the file's
   /// decimal separator.
   public var sampleRateHertz: Double? {
     guard let text = sampleRate else { return nil }
@@ -52,7 +52,7 @@ public struct ECGRecording: Hashable, Sendable {
       && lhs.header.elementsEqual(rhs.header) { $0.key == $1.key && $0.value == $1.value }
   }
 
-  /// Hashes the path and the header, as ``==(lhs:rhs:)`` compares them.
+  /// Hashes the path and the header, as `==` compares them.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(path)
     for (key, value) in header {

@@ -76,7 +76,7 @@ public struct Record: Hashable, Sendable, SourcedSample {
   /// The app or device that wrote the sample (`Alice’s Apple Watch`).
   public var sourceName: String
   public var sourceVersion: String?
-  /// The device string exactly as written (memory address included); see ``deviceInfo``.
+  /// The device string exactly as written (memory address included); see `deviceInfo`.
   public var device: String? {
     get { deviceString?.description }
     set { deviceString = newValue.map(DeviceString.init) }
@@ -96,7 +96,7 @@ public struct Record: Hashable, Sendable, SourcedSample {
   public var extraAttributes: [Attribute] = []
   /// Children in document order.
   public var children: [Child] = []
-  /// "Watch", "iPhone", … derived from the device and source name (``SourceProduct``).
+  /// "Watch", "iPhone", … derived from the device and source name (`SourceProduct`).
   public var sourceProduct: String?
   /// Character data that is not white space, its runs between children joined (never in Apple
   /// exports; its place among the children is not kept).
