@@ -1,7 +1,7 @@
 /// One row of a per-period total: `period,value,samples`.
 public struct PeriodTotal: Hashable, Sendable {
   /// The sortable period key (``PeriodKind/key(forDay:)``).
-  public var key: Int
+  package var key: Int
   /// `YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM` or `YYYY`.
   public var period: String
   /// The period's total: the sum of the samples' values, in the type's unit (steps).
@@ -9,7 +9,7 @@ public struct PeriodTotal: Hashable, Sendable {
   /// How many samples the total adds up (each rewrite of a sample counted once).
   public var samples: Int
 
-  public init(key: Int, period: String, value: Double, samples: Int) {
+  package init(key: Int, period: String, value: Double, samples: Int) {
     self.key = key
     self.period = period
     self.value = value
@@ -47,19 +47,19 @@ public struct PeriodTotal: Hashable, Sendable {
 /// (a stable sort, so rewrites lie side by side in document order and collapse in one pass) and
 /// swept; the sweep keeps only the samples active at one instant.
 public final class StepTotals: ExportSink {
-  public static let stepType = "HKQuantityTypeIdentifierStepCount"
+  package static let stepType = "HKQuantityTypeIdentifierStepCount"
 
   /// What to total and how; the defaults are `healthport steps`' (per local day, no de-duplication).
   public struct Configuration {
     /// The period each row covers: day (the default), week, month or year.
     public var by: PeriodKind = .day
-    public var zone: ZoneRule = .written
+    package var zone: ZoneRule = .written
     /// `--dedupe`: where sources overlap in time, count the steps of one of them only.
     public var dedupe = false
     /// `--keep-rewrites`: sum every sample as written (with `dedupe`, skip only step 0).
-    public var keepRewrites = false
+    package var keepRewrites = false
     /// `--priority` entries: products or source names, best first.
-    public var priority: [String] = []
+    package var priority: [String] = []
     /// The record type summed (`stats --dedupe` merges other cumulative types the same way).
     public var type: String = StepTotals.stepType
     /// The defaults: steps per local day, as written, every source.
@@ -67,9 +67,9 @@ public final class StepTotals: ExportSink {
   }
 
   /// How many rewrites of one source name `dedupe` dropped.
-  public struct RewriteCount: Hashable, Sendable {
-    public var sourceName: String
-    public var count: Int
+  package struct RewriteCount: Hashable, Sendable {
+    package var sourceName: String
+    package var count: Int
 
     /// Counts per group (`counts[group]`) summed per source name (`name(group)`), in the order
     /// the groups are numbered (first appearance); names with none left out.
@@ -89,7 +89,7 @@ public final class StepTotals: ExportSink {
     }
   }
 
-  public let configuration: Configuration
+  package let configuration: Configuration
   private var mapper: PeriodMapper
   private var totals: [Int: (value: Double, samples: Int)] = [:]
   private var currentKey = Int.min
@@ -128,9 +128,9 @@ public final class StepTotals: ExportSink {
   public private(set) var result: [PeriodTotal] = []
   /// The rewrites dropped, per source name in order of first appearance (only
   /// names with at least one). Set by ``finish()``.
-  public private(set) var rewrites: [RewriteCount] = []
+  package private(set) var rewrites: [RewriteCount] = []
   /// The total of ``rewrites``.
-  public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
+  package var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
 
   /// A total as `configuration` says; stream an export into it, then read ``result``.
   public init(_ configuration: Configuration) {
@@ -154,7 +154,7 @@ public final class StepTotals: ExportSink {
   }
 
   /// Adds one step sample (used by ``consume(_:)``; public for tests and other callers).
-  public func add(_ record: Record) throws {
+  package func add(_ record: Record) throws {
     guard let value = record.numericValue else {
       throw HealthPortError(
         .malformed,
@@ -219,7 +219,7 @@ public final class StepTotals: ExportSink {
   public func end(_ report: ReadReport) throws { try finish() }
 
   /// Computes ``result`` (called by ``end(_:)``).
-  public func finish() throws {
+  package func finish() throws {
     if configuration.dedupe {
       totals = [:]
       if !configuration.keepRewrites { collapseRewrites() }

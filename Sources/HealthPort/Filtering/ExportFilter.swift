@@ -1,5 +1,5 @@
 /// A `--from`/`--to` bound.
-public enum DateBound: Hashable, Sendable {
+package enum DateBound: Hashable, Sendable {
   /// A whole local day (days since 1970-01-01), `YYYY-MM-DD`.
   case day(Int)
   /// An exact instant (Unix seconds), a timestamp with an offset.
@@ -8,7 +8,7 @@ public enum DateBound: Hashable, Sendable {
   case wallClock(Int64)
 
   /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS][±HH:MM|Z]` (a space may replace the `T`).
-  public static func parse(_ text: String, option: String) throws -> DateBound {
+  package static func parse(_ text: String, option: String) throws -> DateBound {
     let bytes = Array(text.utf8)
     func fail() -> HealthPortError {
       HealthPortError(
@@ -64,21 +64,21 @@ public enum DateBound: Hashable, Sendable {
 ///   `dateComponents` day (its start is that day's local midnight).
 public struct ExportFilter {
   /// Full type identifiers, nil for "any".
-  public var types: Set<String>?
+  package var types: Set<String>?
   /// Full `HKWorkoutActivityType…` names, nil for "any".
-  public var activities: Set<String>?
+  package var activities: Set<String>?
   /// Source products (`Watch`, `iPhone`, …, or a source name), lowercased; empty for "any".
-  public var sourceProducts: [String] = []
+  package var sourceProducts: [String] = []
   /// Text the source name must contain, lowercased.
-  public var sourceText: String?
-  public var from: DateBound?
-  public var to: DateBound?
+  package var sourceText: String?
+  package var from: DateBound?
+  package var to: DateBound?
   /// How instants become local days and wall-clock times.
-  public var zone: ZoneRule = .written
+  package var zone: ZoneRule = .written
   /// The last source checked and its result: samples of one source come in long runs.
   private var sourceCache = SourceMatchCache()
 
-  public init() {}
+  package init() {}
 
   /// A copy with caches of its own (the last source's result, a named zone's days), for another
   /// thread: neither cache may be shared between threads.
@@ -90,7 +90,7 @@ public struct ExportFilter {
   }
 
   /// True when nothing is filtered out.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     types == nil && activities == nil && sourceProducts.isEmpty && sourceText == nil && from == nil && to == nil
   }
 
@@ -163,7 +163,7 @@ public struct ExportFilter {
   /// Source criteria: the product (or, for a sample without one, the source name) equals one of
   /// `sourceProducts`, and the source name contains `sourceText`, ignoring case.
   @inline(__always)
-  public func matchesSource(name: String, product: String?) -> Bool {
+  package func matchesSource(name: String, product: String?) -> Bool {
     if sourceProducts.isEmpty && sourceText == nil { return true }
     if let last = sourceCache.name, last == name, sourceCache.product == product { return sourceCache.result }
     let result = computeMatchesSource(name: name, product: product)
@@ -184,7 +184,7 @@ public struct ExportFilter {
 
   /// Date criteria on a start date.
   @inline(__always)
-  public func inRange(_ date: HealthDate) -> Bool {
+  package func inRange(_ date: HealthDate) -> Bool {
     if let from, !satisfies(date, from, isLower: true) { return false }
     if let to, !satisfies(date, to, isLower: false) { return false }
     return true

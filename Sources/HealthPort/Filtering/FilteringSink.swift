@@ -1,10 +1,10 @@
 /// An ``ExportSink`` that hands on only what an ``ExportFilter`` keeps, while streaming.
 public final class FilteringSink: ExportStage {
-  public let filter: ExportFilter
+  package let filter: ExportFilter
   /// The sink that receives what the filter selects.
   public let next: ExportSink
   /// Elements left out so far.
-  public private(set) var droppedCount = 0
+  package private(set) var droppedCount = 0
   private var sideFiles = SideFileFilter()
 
   /// A stage that hands `next` only the elements `filter` selects.

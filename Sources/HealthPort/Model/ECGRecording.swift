@@ -5,35 +5,35 @@ public struct ECGRecording: Hashable, Sendable {
   /// Relative to the export folder, with a leading slash (`/electrocardiograms/ecg_2023-03-04.csv`).
   public var path: String
   /// Where it was read, for messages.
-  public var displayName: String
+  package var displayName: String
   /// Every `key,value` line of the header block in file order, values unquoted.
-  public var header: [(key: String, value: String)] = []
+  package var header: [(key: String, value: String)] = []
   /// `.` or `,`: the decimal separator the file's samples use (a `,` locale's phone writes
   /// `-265,868`); `.` when no sample shows one.
-  public var decimalSeparator: UInt8 = UInt8(ascii: ".")
+  package var decimalSeparator: UInt8 = UInt8(ascii: ".")
   /// The header block's bytes as read (every line before the first sample, blank ones and line
   /// ends included), for writing the file back byte for byte.
-  public var headerBytes: [UInt8] = []
+  package var headerBytes: [UInt8] = []
 
-  public init(path: String, displayName: String) {
+  package init(path: String, displayName: String) {
     self.path = path
     self.displayName = displayName
   }
 
   /// The value of the header line `key` (as Apple writes it in English), nil without one.
-  public func value(_ key: String) -> String? { header.first { $0.key == key }?.value }
+  package func value(_ key: String) -> String? { header.first { $0.key == key }?.value }
 
-  public var name: String? { value("Name") }
-  public var dateOfBirth: String? { value("Date of Birth") }
+  package var name: String? { value("Name") }
+  package var dateOfBirth: String? { value("Date of Birth") }
   /// `2023-03-04 20:55:07 -0500`, as written.
   public var recordedDate: String? { value("Recorded Date") }
-  public var classification: String? { value("Classification") }
-  public var symptoms: String? { value("Symptoms") }
-  public var softwareVersion: String? { value("Software Version") }
-  public var device: String? { value("Device") }
+  package var classification: String? { value("Classification") }
+  package var symptoms: String? { value("Symptoms") }
+  package var softwareVersion: String? { value("Software Version") }
+  package var device: String? { value("Device") }
   /// As written: `512 hertz`, `512.844 hertz`.
-  public var sampleRate: String? { value("Sample Rate") }
-  public var lead: String? { value("Lead") }
+  package var sampleRate: String? { value("Sample Rate") }
+  package var lead: String? { value("Lead") }
   /// `µV` in Apple's files; the samples are in it.
   public var unit: String? { value("Unit") }
 

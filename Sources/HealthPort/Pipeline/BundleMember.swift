@@ -14,16 +14,16 @@ public struct BundleMember: Hashable, Sendable {
   }
 
   /// Position among the input's members (0-based, in the zip's order).
-  public var index: Int
+  package var index: Int
   /// The member's path as stored: `apple_health_export/export.xml`, `export.xml` when the zip
   /// has no top folder.
   public var path: String
   /// What the member holds.
   public var kind: Kind
   /// The member's modification time (Unix seconds) when known.
-  public var modified: Int64?
+  package var modified: Int64?
 
-  public init(index: Int, path: String, kind: Kind, modified: Int64? = nil) {
+  package init(index: Int, path: String, kind: Kind, modified: Int64? = nil) {
     self.index = index
     self.path = path
     self.kind = kind
@@ -31,7 +31,7 @@ public struct BundleMember: Hashable, Sendable {
   }
 
   /// The export of an input that names none (a lone export.xml, JSON Lines without a bundle).
-  public static let defaultExport = BundleMember(index: 0, path: "apple_health_export/export.xml", kind: .export)
+  package static let defaultExport = BundleMember(index: 0, path: "apple_health_export/export.xml", kind: .export)
 }
 
 /// What a bundle reader hands a sink that has ``SinkCapabilities/bundleMembers``, beside the elements and

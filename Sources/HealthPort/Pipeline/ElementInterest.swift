@@ -26,7 +26,7 @@ public struct ElementInterest: Sendable {
   public static let everything = ElementInterest()
 
   /// Only Records of these types.
-  public static func records(ofTypes types: Set<String>) -> ElementInterest {
+  package static func records(ofTypes types: Set<String>) -> ElementInterest {
     var interest = ElementInterest.nothing
     interest.records = true
     interest.recordTypes = types
@@ -34,14 +34,14 @@ public struct ElementInterest: Sendable {
   }
 
   /// Only Workouts.
-  public static var workoutsOnly: ElementInterest {
+  package static var workoutsOnly: ElementInterest {
     var interest = ElementInterest.nothing
     interest.workouts = true
     return interest
   }
 
   /// Nothing but the header, ExportDate and Me (which are always read).
-  public static var nothing: ElementInterest {
+  package static var nothing: ElementInterest {
     var interest = ElementInterest()
     interest.records = false
     interest.correlations = false
@@ -51,7 +51,7 @@ public struct ElementInterest: Sendable {
   }
 
   /// What both want.
-  public func intersection(_ other: ElementInterest) -> ElementInterest {
+  package func intersection(_ other: ElementInterest) -> ElementInterest {
     var result = ElementInterest()
     result.records = records && other.records
     result.correlations = correlations && other.correlations

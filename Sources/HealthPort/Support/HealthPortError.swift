@@ -5,7 +5,7 @@
 /// `error: message` when no file is involved; the command-line tool puts `healthport <command>: `
 /// in front of the last form. No message holds that wording itself.
 public struct HealthPortError: Error, CustomStringConvertible, Sendable {
-  public enum Kind: Sendable {
+  package enum Kind: Sendable {
     /// A bad command line (exit 64).
     case usage
     /// Missing or unreadable input, or a failed write (exit 1).
@@ -14,7 +14,7 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
     case malformed
 
     /// The exit status this kind calls for (`sysexits.h`: 64 `EX_USAGE`, 65 `EX_DATAERR`).
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
       switch self {
       case .usage: 64
       case .failure: 1
@@ -23,7 +23,7 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The file the problem is in or about (a path, `<stdin>`, `archive.zip:member.xml`); nil when
   /// it concerns no file (an option's value, a sample's contents).
   public var file: String?
@@ -34,7 +34,7 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   /// What is wrong, in words.
   public var message: String
 
-  public init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
+  package init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
     self.kind = kind
     self.file = file
     self.line = line
@@ -43,11 +43,11 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   }
 
   /// A located input problem.
-  public static func malformed(_ path: String, line: Int, column: Int, _ message: String) -> HealthPortError {
+  package static func malformed(_ path: String, line: Int, column: Int, _ message: String) -> HealthPortError {
     HealthPortError(.malformed, file: path, line: line, column: column, message: message)
   }
 
-  public var exitCode: Int32 { kind.exitCode }
+  package var exitCode: Int32 { kind.exitCode }
 
   /// `path:line:column: error: message`, or as much of it as is known.
   public var description: String {
