@@ -72,10 +72,12 @@ lint:
 ## comments of HealthPort's public symbols, built by the toolchain's docc into
 ## HealthPort.doccarchive in .build/docs, every warning an error. The symbol graph is extracted from the
 ## debug build's module (no plugin: no outside package can be fetched), which needs the C modules'
-## maps and headers it was built with. `docc preview` serves it.
+## maps and headers it was built with. `docc preview` serves it. First, the public API's check: at
+## most 200 public declarations, each documented and named in scripts/public-api.txt.
 DOCC ?= $(or $(shell command -v docc),/opt/swift/usr/bin/docc)
 DOCS := .build/docs
 docs: deps
+	python3 scripts/narrow-public-api.py --check
 	$(SWIFT) build --target HealthPort
 	@rm -rf $(DOCS) && mkdir -p $(DOCS)/symbol-graphs
 	$(SWIFT) symbolgraph-extract -module-name HealthPort -minimum-access-level public \

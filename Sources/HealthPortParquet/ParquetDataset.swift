@@ -33,21 +33,21 @@ final class ParquetPartFile {
 }
 
 /// The limits that keep memory flat whatever the export's size.
-public struct ParquetLimits: Sendable {
+package struct ParquetLimits: Sendable {
   /// A row group closes at this many rows…
-  public var rowGroupRows = 1_000_000
+  package var rowGroupRows = 1_000_000
   /// …or this many encoded bytes.
-  public var rowGroupBytes = 16 << 20
+  package var rowGroupBytes = 16 << 20
   /// At most this many bytes buffered over all open files (every buffer of their open row
   /// groups, by capacity); beyond it the largest file is closed early (its partition starts a new
   /// part file when it gets rows again). A 100 MB export already fills it, so the peak is the
   /// same at every size (with 64 MiB: 69 MB at 100 MB, 99 MB at 1 GB).
-  public var bufferedBytes = 32 << 20
+  package var bufferedBytes = 32 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
-  public var openFiles = 128
+  package var openFiles = 128
   /// A page closes at this many values (ParquetFile's default is 1M).
-  public var pageValues = 1 << 17
-  public init() {}
+  package var pageValues = 1 << 17
+  package init() {}
 }
 
 /// The files of one run in a dataset folder: where they are written, the limits over all of

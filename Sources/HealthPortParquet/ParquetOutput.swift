@@ -3,8 +3,8 @@ import ParquetFile
 
 /// `convert --to parquet -o DIR`: the export as a typed, Hive-partitioned Parquet dataset, an
 /// output format of the ``FormatRegistry`` (registered by the command-line tool).
-public enum ParquetOutput {
-  public static let format = OutputFormat(
+package enum ParquetOutput {
+  package static let format = OutputFormat(
     name: "parquet", summary: "a typed Parquet dataset, a folder per table",
     options: [partitionBy, person, compression, dropIdentifiers], needsPath: true,
     makeWriter: { try Writer(request: $0) })
@@ -21,14 +21,14 @@ public enum ParquetOutput {
     name: "dropIdentifiers", help: "Parquet only: leave out the date of birth (its year kept) and owners' names.")
 
   /// The partition keys, the person and the codec, checked.
-  public struct Settings: Sendable {
-    public var partitionBy: [String] = []
-    public var person: String?
-    public var codec: ParquetCodec = .zstd()
-    public var dropIdentifiers = false
-    public var limits = ParquetLimits()
+  package struct Settings: Sendable {
+    package var partitionBy: [String] = []
+    package var person: String?
+    package var codec: ParquetCodec = .zstd()
+    package var dropIdentifiers = false
+    package var limits = ParquetLimits()
 
-    public init() {}
+    package init() {}
 
     init(_ request: OutputRequest) throws {
       if let keys = request.options[ParquetOutput.partitionBy.name] {
@@ -64,18 +64,18 @@ public enum ParquetOutput {
 
   /// One conversion into a dataset folder: the sink that writes the tables, and the folder that
   /// makes them appear (or vanish) at the end.
-  public final class Writer: FormatWriter {
+  package final class Writer: FormatWriter {
     private let folder: ParquetDatasetFolder
     private let datasetSink: ParquetDatasetSink
 
-    public convenience init(request: OutputRequest) throws {
+    package convenience init(request: OutputRequest) throws {
       guard let path = request.path else {
         throw HealthPortError(.needsOutputPath(.format(ParquetOutput.format.name)))
       }
       try self.init(directory: path, settings: try Settings(request), protecting: request.input)
     }
 
-    public init(directory: String, settings: Settings, protecting input: String? = nil) throws {
+    package init(directory: String, settings: Settings, protecting input: String? = nil) throws {
       // Page buffers of megabytes come and go all run long: each its own mapping, not heap holes.
       LargeAllocations.mapAbove()
       // Checked (and shortened) here too for a library caller's settings.
@@ -87,11 +87,11 @@ public enum ParquetOutput {
         dropIdentifiers: settings.dropIdentifiers)
     }
 
-    public var sink: ExportSink { datasetSink }
-    public func commit() throws { try folder.commit() }
-    public func abort() { folder.abort() }
+    package var sink: ExportSink { datasetSink }
+    package func commit() throws { try folder.commit() }
+    package func abort() { folder.abort() }
 
     /// `error` naming the folder the user named rather than the temporary one.
-    public func describing(_ error: Error) -> Error { folder.describing(error) }
+    package func describing(_ error: Error) -> Error { folder.describing(error) }
   }
 }

@@ -14,20 +14,20 @@ import HealthPortSQLite
 /// a second person), then the store is brought to that copy in one transaction per export, its
 /// rows sent with binary `COPY`. A load killed at any point leaves the store as it was before
 /// that export. One load per schema at a time: the others wait on an advisory lock.
-public struct PostgresLoadJob: Sendable {
+package struct PostgresLoadJob: Sendable {
   /// The libpq URI (`postgresql://…` or `postgres://…`).
-  public var uri: String
+  package var uri: String
   /// The schema of the store (`--schema`).
-  public var schema: String
+  package var schema: String
   /// Whose exports these are (`""` when not given).
-  public var person: String
+  package var person: String
   /// Creates the `postgis` extension when missing (`--postgis`); routes go into PostGIS whenever
   /// the database has it.
-  public var createPostGIS = false
+  package var createPostGIS = false
   /// How long to wait for another load of the same schema.
-  public var lockWaitSeconds = 90.0
+  package var lockWaitSeconds = 90.0
 
-  public init(uri: String, schema: String = "healthport", person: String = "") {
+  package init(uri: String, schema: String = "healthport", person: String = "") {
     self.uri = uri
     self.schema = schema
     self.person = person
@@ -36,7 +36,7 @@ public struct PostgresLoadJob: Sendable {
   /// Loads each export in `paths` (nil or `-` for stdin); one result per input that held at
   /// least one element (see ``SQLiteLoadJob/run(paths:readOptions:wrap:)``).
   @discardableResult
-  public func run(
+  package func run(
     paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
     wrap: (ExportSink) -> ExportSink = { $0 }
   ) throws -> [SQLiteLoader.Result] {

@@ -2,15 +2,15 @@ import HealthPort
 import PostgresClient
 
 /// A `--db` that names a PostgreSQL database, and the errors a person reads about it.
-public enum PostgresTarget {
+package enum PostgresTarget {
   /// True when `--db` is a libpq URI (`postgresql://…` or `postgres://…`); anything else is a
   /// SQLite path.
-  public static func isURI(_ database: String) -> Bool {
+  package static func isURI(_ database: String) -> Bool {
     database.hasPrefix("postgresql://") || database.hasPrefix("postgres://")
   }
 
   /// The URI as messages show it: without a password (in the user part or as `password=`).
-  public static func redacted(_ uri: String) -> String {
+  package static func redacted(_ uri: String) -> String {
     var text = uri
     if let scheme = text.firstRange(of: "://") {
       let rest = text[scheme.upperBound...]

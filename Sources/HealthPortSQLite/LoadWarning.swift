@@ -1,6 +1,6 @@
 /// Something the caller of a load should tell: a note in words, or an export that looks like
 /// another person's, as data.
-public enum LoadWarning: Sendable, Equatable {
+package enum LoadWarning: Sendable, Equatable {
   /// A note in words (a CSV input with a header but no rows).
   case text(String)
   /// The export at `path` has another date of birth or biological sex than the one the database

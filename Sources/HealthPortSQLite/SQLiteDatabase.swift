@@ -7,11 +7,11 @@ import SQLiteStore
 
 /// Opening a healthport database: inspecting what a path holds, creating or migrating the schema,
 /// building a new database under a temporary name, and the errors a person reads about it.
-public enum SQLiteDatabase {
+package enum SQLiteDatabase {
   /// Opens the database at `path` in place (WAL journal), creating the schema in a new or empty
   /// file and migrating an older healthport schema. A file that is not a healthport database, or
   /// one of a later schema version, is refused before anything is written to it or beside it.
-  public static func open(
+  package static func open(
     path: String, busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds
   ) throws -> SQLiteConnection {
     let state = try inspect(path: path)
@@ -108,7 +108,7 @@ public enum SQLiteDatabase {
   /// The WAL size at which the loading connection checkpoints (see ``startCheckpointer(_:)``).
   static let walCheckpointBytes: Int64 = 64 << 20
   /// How long a load waits for another connection's write lock (another load) before giving up.
-  public static let defaultBusyTimeoutMilliseconds: Int32 = 90_000
+  package static let defaultBusyTimeoutMilliseconds: Int32 = 90_000
 
   enum DatabaseState { case missing, empty, healthport }
 

@@ -10,22 +10,22 @@ import SQLiteStore
 /// or malformed input) stops the job, then is rethrown: an existing database keeps every whole
 /// element read before it (`completed = 0`); a new one is not created, unless ``keepPartial``.
 /// A store error rolls back the batch in flight and leaves no new database.
-public struct SQLiteLoadJob: Sendable {
+package struct SQLiteLoadJob: Sendable {
   /// The database file to create or add to.
-  public var database: String
+  package var database: String
   /// Whose exports these are (`""` when not given).
-  public var person: String
+  package var person: String
   /// Rows (inserted or updated) per transaction.
-  public var batchRows = SQLiteLoader.defaultBatchRows
+  package var batchRows = SQLiteLoader.defaultBatchRows
   /// Runs SQLite on a thread of its own (about twice as fast on two cores).
-  public var pipelined = true
+  package var pipelined = true
   /// How long to wait for another connection's write lock before giving up.
-  public var busyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
+  package var busyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
   /// A new database whose input failed is kept with what was read before the damage
   /// (`--keep-partial`), instead of not being created.
-  public var keepPartial = false
+  package var keepPartial = false
 
-  public init(database: String, person: String = "") {
+  package init(database: String, person: String = "") {
     self.database = database
     self.person = person
   }
@@ -34,7 +34,7 @@ public struct SQLiteLoadJob: Sendable {
   /// input that held at least one element. `readOptions` gives each input's reader options
   /// (progress bars); `wrap` puts stages (a filter) between the reader and the loader.
   @discardableResult
-  public func run(
+  package func run(
     paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
     wrap: (ExportSink) -> ExportSink = { $0 }
   ) throws -> [SQLiteLoader.Result] {
@@ -88,7 +88,7 @@ extension SQLiteLoader {
   /// Loads each export in `paths` into the database at `database` (see ``SQLiteLoadJob``).
   @available(*, deprecated, message: "use SQLiteLoadJob(database:person:).run(paths:readOptions:wrap:)")
   @discardableResult
-  public static func load(
+  package static func load(
     paths: [String?], database: String, person: String = "",
     readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
     wrap: (ExportSink) -> ExportSink = { $0 },

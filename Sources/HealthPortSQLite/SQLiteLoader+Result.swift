@@ -2,12 +2,12 @@ import HealthPort
 
 extension SQLiteLoader {
   /// The tables rows are counted for.
-  public enum Table: Int, CaseIterable, Sendable {
+  package enum Table: Int, CaseIterable, Sendable {
     case sources, records, metadata, hrvBeats, correlations, correlationRecords, workouts, workoutEvents
     case workoutActivities, workoutStatistics, workoutRoutes, routeLocations, activitySummaries, me
     case otherElements, extras, routePoints, ecgRecordings, ecgSamples
 
-    public var name: String {
+    package var name: String {
       switch self {
       case .sources: "sources"
       case .records: "records"
@@ -33,32 +33,32 @@ extension SQLiteLoader {
   }
 
   /// What one load did.
-  public struct Result: Sendable {
-    public var exportID: Int64 = 0
-    public var path: String = ""
+  package struct Result: Sendable {
+    package var exportID: Int64 = 0
+    package var path: String = ""
     /// Rows added per table, indexed by ``Table``.
-    public var added = [Int](repeating: 0, count: Table.allCases.count)
-    public var inputBytes: Int64 = 0
-    public var seconds = 0.0
-    public var recordsRead = 0
-    public var correlationsRead = 0
-    public var workoutsRead = 0
-    public var activitySummariesRead = 0
-    public var otherElementsRead = 0
+    package var added = [Int](repeating: 0, count: Table.allCases.count)
+    package var inputBytes: Int64 = 0
+    package var seconds = 0.0
+    package var recordsRead = 0
+    package var correlationsRead = 0
+    package var workoutsRead = 0
+    package var activitySummariesRead = 0
+    package var otherElementsRead = 0
     /// Damaged elements passed over with `--skip-invalid` (the reader's ``ReadReport/skipped``).
-    public var skipped = 0
+    package var skipped = 0
     /// What the user should know about this load (a second person's export loaded as the first).
-    public var warnings: [LoadWarning] = []
+    package var warnings: [LoadWarning] = []
 
-    public var rowsAdded: Int { added.reduce(0, +) }
-    public func added(_ table: Table) -> Int { added[table.rawValue] }
+    package var rowsAdded: Int { added.reduce(0, +) }
+    package func added(_ table: Table) -> Int { added[table.rawValue] }
   }
 }
 
 extension SQLiteLoader.Result {
   /// What `healthport load` (and `convert --to sqlite`) prints on stderr for this input: the
   /// rows added, the time and rate, and the rows added per table.
-  public func summary(database: String, person: String) -> String {
+  package func summary(database: String, person: String) -> String {
     let seconds = max(self.seconds, 0.000_001)
     let megabytes = Double(inputBytes) / 1e6
     let rate = (megabytes / seconds * 10).rounded() / 10

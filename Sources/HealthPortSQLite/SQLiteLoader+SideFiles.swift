@@ -108,9 +108,9 @@ extension SQLiteLoader {
     sideFiles.route = nil
   }
 
-  public var capabilities: SinkCapabilities { .sideFiles }
+  package var capabilities: SinkCapabilities { .sideFiles }
 
-  public func consumeSideFile(_ event: SideFileEvent) throws {
+  package func consumeSideFile(_ event: SideFileEvent) throws {
     let s = try sideStatements
     switch event {
     case .routeBegin(let file):

@@ -14,16 +14,16 @@ import SQLiteStore
 /// transactions that end only between top-level elements: a load killed at any moment leaves
 /// whole elements, and running it again adds what is missing. Exact duplicates inside one load
 /// collapse to one row whose `copies` is the most copies any single load saw.
-public final class SQLiteLoader: ExportSink {
+package final class SQLiteLoader: ExportSink {
   /// Rows (inserted or updated) per transaction.
-  public static let defaultBatchRows = 50_000
+  package static let defaultBatchRows = 50_000
 
   let db: SQLiteConnection
   let person: String
   let batchRows: Int
-  public internal(set) var result = Result()
+  package internal(set) var result = Result()
   /// True once ``begin(_:)`` has written this load's `exports` row.
-  public private(set) var began = false
+  package private(set) var began = false
   /// Rows inserted or updated since the last commit.
   var pending = 0
   private var started = 0.0
@@ -49,18 +49,18 @@ public final class SQLiteLoader: ExportSink {
   var warnedAboutPerson = false
 
   /// Opens the database at `path` for a loader (see ``SQLiteDatabase/open(path:busyTimeoutMilliseconds:)``).
-  public static func openDatabase(
+  package static func openDatabase(
     path: String, busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds
   ) throws -> SQLiteConnection {
     try SQLiteDatabase.open(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
   }
 
   /// How long a load waits for another connection's write lock (``SQLiteDatabase/defaultBusyTimeoutMilliseconds``).
-  public static let defaultBusyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
+  package static let defaultBusyTimeoutMilliseconds = SQLiteDatabase.defaultBusyTimeoutMilliseconds
 
   /// A loader writing into `database` (opened with ``openDatabase(path:busyTimeoutMilliseconds:)``) for `person`
   /// (`""` when not given), reading the export at `inputPath` (for the `exports` row).
-  public init(
+  package init(
     database: SQLiteConnection, person: String = "", inputPath: String,
     batchRows: Int = SQLiteLoader.defaultBatchRows
   ) throws {
@@ -74,7 +74,7 @@ public final class SQLiteLoader: ExportSink {
 
   /// Finalizes the prepared statements, so that the connection can close (and SQLite can
   /// checkpoint and remove the WAL file) when it is released.
-  public func close() {
+  package func close() {
     s = nil
     sideFiles.statements = nil
     beatInserts = [:]
@@ -82,13 +82,13 @@ public final class SQLiteLoader: ExportSink {
   }
 
   /// Rolls back the open batch (what was committed stays; a rerun completes it).
-  public func abort() {
+  package func abort() {
     if !db.isAutocommit { try? db.execute("ROLLBACK") }
   }
 
   // MARK: ExportSink
 
-  public func begin(_ header: ExportHeader) throws {
+  package func begin(_ header: ExportHeader) throws {
     started = SQLiteDatabase.now()
     try db.execute("BEGIN IMMEDIATE")
     personCheck = try PersonCheck(db, person: person)
@@ -103,7 +103,7 @@ public final class SQLiteLoader: ExportSink {
     began = true
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .exportDate(let exportDate):
       var b = Binder(s.updateExportDate, text)
@@ -139,14 +139,14 @@ public final class SQLiteLoader: ExportSink {
 
   /// After a reader's error: writes what was read and added into this load's `exports` row
   /// (`completed` stays 0) and commits it with every whole element before the damage.
-  public func commitPartial() throws {
+  package func commitPartial() throws {
     guard began, !db.isAutocommit else { return }
     result.seconds = SQLiteDatabase.now() - started
     var b = Binder(s.countExport, text)
     try recordCountsAndCommit(&b)
   }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     result.inputBytes = report.documentBytes
     result.skipped = report.skipped.count
     // The reader's notes (a CSV with a header but no rows) go to stderr as for every command.

@@ -7,14 +7,14 @@ import HealthPort
 /// `convert --to sqlite`: the SQLite store as an output format of the ``FormatRegistry``. It
 /// loads the input into the database at `-o PATH` exactly as `healthport load INPUT --db PATH`
 /// does (only `--type` filters; load everything, then query).
-public enum SQLiteOutput {
-  public static let format = OutputFormat(
+package enum SQLiteOutput {
+  package static let format = OutputFormat(
     name: "sqlite", summary: "a healthport SQLite database, as `healthport load` writes it",
     options: [keepPartial], needsPath: true, filters: .typesOnly,
     makeWriter: { try Writer(request: $0) })
 
   /// A new database is kept after a damaged input, with what was read before the damage.
-  public static let keepPartial = OutputFormatOption(
+  package static let keepPartial = OutputFormatOption(
     name: "keepPartial", help: "SQLite only: keep a new database after a damaged input, with what was read before it.")
 
   /// One conversion's load into a database, as one ``SQLiteLoadJob`` input.
@@ -24,16 +24,16 @@ public enum SQLiteOutput {
   /// keeps every whole element read before the damage, as `load` does, and a new one is not
   /// created (unless `--keep-partial`); after a failure of the store it rolls back and leaves no
   /// new database.
-  public final class Writer: FormatWriter {
+  package final class Writer: FormatWriter {
     /// The database file (`-o PATH`).
-    public let database: String
+    package let database: String
     private let session: SQLiteLoadSession
     private let input: SQLiteInputLoad
     private let keepsPartial: Bool
     private var ended = false
 
     /// Opens (or begins) the database at `request.path` for the input `request.input`.
-    public init(request: OutputRequest) throws {
+    package init(request: OutputRequest) throws {
       guard let path = request.path else {
         throw HealthPortError(.needsOutputPath(.format(SQLiteOutput.format.name)))
       }
@@ -54,12 +54,12 @@ public enum SQLiteOutput {
       }
     }
 
-    public var sink: ExportSink { input.sink }
+    package var sink: ExportSink { input.sink }
 
     /// What the load did (valid once the read has ended); its `warnings` are for stderr.
-    public var result: SQLiteLoader.Result { input.loader.result }
+    package var result: SQLiteLoader.Result { input.loader.result }
 
-    public func commit() throws {
+    package func commit() throws {
       guard !ended else { return }
       ended = true
       input.close()
@@ -67,7 +67,7 @@ public enum SQLiteOutput {
       try finishDatabase()
     }
 
-    public func abort() {
+    package func abort() {
       guard !ended else { return }
       ended = true
       if session.isNew && !keepsPartial {
@@ -89,15 +89,15 @@ public enum SQLiteOutput {
 
     /// The notes among the load's warnings (a CSV without rows), not the reader's quirk counts;
     /// ``loadWarnings`` has them all, a second person's export included, as data.
-    public func warnings(_ report: ReadReport) -> [String] {
+    package func warnings(_ report: ReadReport) -> [String] {
       result.warnings.compactMap { if case .text(let text) = $0 { text } else { nil } }
     }
 
     /// What `load` tells about this input, in order.
-    public var loadWarnings: [LoadWarning] { result.warnings }
+    package var loadWarnings: [LoadWarning] { result.warnings }
 
     /// The lines `load` prints for this input (rows added per table).
-    public func summary(_ report: ReadReport) -> String? {
+    package func summary(_ report: ReadReport) -> String? {
       result.summary(database: database, person: "")
     }
 

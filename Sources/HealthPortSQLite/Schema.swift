@@ -6,14 +6,14 @@ import SQLiteStore
 /// Version 5. `PRAGMA application_id` marks the file as healthport's, `PRAGMA user_version` holds
 /// the schema version. The schema never depends on the data: unknown attributes and elements go
 /// to `extras` and `other_elements`. Older versions are migrated in place (``migrations``).
-public enum SQLiteSchema {
+package enum SQLiteSchema {
   /// `PRAGMA user_version` of the schema this build writes.
-  public static let version: Int64 = 5
+  package static let version: Int64 = 5
   /// `creation_key` of an element without `creationDate`: SQLite treats NULLs in a UNIQUE index
   /// as distinct, so the key column needs a value for reloading such an element to add nothing.
-  public static let noCreationKey = Int64.min
+  package static let noCreationKey = Int64.min
   /// `PRAGMA application_id`: "HPRT".
-  public static let applicationID: Int64 = 0x4850_5254
+  package static let applicationID: Int64 = 0x4850_5254
 
   /// Columns shared by the elements that carry `copies` (see ``SQLiteLoader``).
   static let bookkeeping = """

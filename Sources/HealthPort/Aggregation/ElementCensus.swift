@@ -1,12 +1,12 @@
 /// Every Record type and Workout activity an input holds, with counts and spans: what an empty
 /// answer is explained with (`no StepCount records; the input holds 3,036 records of type
 /// 'Steps'`). Top-level Records only, as every count.
-public final class ElementCensus: ExportSink {
-  public struct Entry: Sendable {
-    public var count = 0
+package final class ElementCensus: ExportSink {
+  package struct Entry: Sendable {
+    package var count = 0
     /// The earliest start and the latest end, as written.
-    public var first: HealthDate?
-    public var last: HealthDate?
+    package var first: HealthDate?
+    package var last: HealthDate?
 
     mutating func add(start: HealthDate, end: HealthDate) {
       count += 1
@@ -15,22 +15,22 @@ public final class ElementCensus: ExportSink {
     }
   }
 
-  public private(set) var recordTypes: [String: Entry] = [:]
-  public private(set) var activities: [String: Entry] = [:]
+  package private(set) var recordTypes: [String: Entry] = [:]
+  package private(set) var activities: [String: Entry] = [:]
 
-  public init() {}
+  package init() {}
 
-  public var interest: ElementInterest {
+  package var interest: ElementInterest {
     var interest = ElementInterest.nothing
     interest.records = true
     interest.workouts = true
     return interest
   }
 
-  public func begin(_ header: ExportHeader) throws {}
-  public func end(_ report: ReadReport) throws {}
+  package func begin(_ header: ExportHeader) throws {}
+  package func end(_ report: ReadReport) throws {}
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .record(let record):
       recordTypes[record.type, default: Entry()].add(start: record.startDate, end: record.endDate)

@@ -4,66 +4,66 @@
 /// Records only; the Records inside Correlations are copies and are counted apart in
 /// `correlationRecordCount`. `firstDate` is the earliest Record start, `lastDate` the latest
 /// Record end, both as written.
-public struct ExportSummary: Sendable {
+package struct ExportSummary: Sendable {
   /// A warning about the export: the reader's and the summary's own in words, and the total of
   /// damaged elements skipped as data (worded by the caller, who asked for the skipping).
-  public enum Warning: Sendable, Equatable {
+  package enum Warning: Sendable, Equatable {
     case text(String)
     case skippedElements(Int)
   }
 
-  public struct Source: Hashable, Sendable {
-    public var name: String
-    public var product: String?
-    public var records: Int
+  package struct Source: Hashable, Sendable {
+    package var name: String
+    package var product: String?
+    package var records: Int
   }
 
-  public var exportVersion: Int?
-  public var locale: String?
-  public var exportDate: String?
-  public var firstDate: HealthDate?
-  public var lastDate: HealthDate?
-  public var recordCount = 0
-  public var recordsByType: [String: Int] = [:]
-  public var unitsByType: [String: Set<String>] = [:]
-  public var workoutCount = 0
-  public var workoutsByActivity: [String: Int] = [:]
-  public var correlationCount = 0
-  public var correlationRecordCount = 0
-  public var activitySummaryCount = 0
-  public var clinicalRecordCount = 0
-  public var audiogramCount = 0
-  public var visionPrescriptionCount = 0
+  package var exportVersion: Int?
+  package var locale: String?
+  package var exportDate: String?
+  package var firstDate: HealthDate?
+  package var lastDate: HealthDate?
+  package var recordCount = 0
+  package var recordsByType: [String: Int] = [:]
+  package var unitsByType: [String: Set<String>] = [:]
+  package var workoutCount = 0
+  package var workoutsByActivity: [String: Int] = [:]
+  package var correlationCount = 0
+  package var correlationRecordCount = 0
+  package var activitySummaryCount = 0
+  package var clinicalRecordCount = 0
+  package var audiogramCount = 0
+  package var visionPrescriptionCount = 0
   /// Every element in the document by name, nested ones and the root included.
-  public var elementCounts: [String: Int] = [:]
-  public var sources: [Source] = []
+  package var elementCounts: [String: Int] = [:]
+  package var sources: [Source] = []
   /// What the reader and the summary noticed, in order.
-  public var warnings: [Warning] = []
-  public var documentBytes: Int64 = 0
+  package var warnings: [Warning] = []
+  package var documentBytes: Int64 = 0
   /// Records, Correlations and Workouts that start more than a day after the export's own
   /// `ExportDate` (a device whose clock was wrong: a phone that wrote 2030), counted when
   /// `ExportDate` comes before them, as the Health app writes it. The day of slack keeps samples
   /// written while the export was made, and small clock drifts, out of it.
-  public var samplesAfterExportDate = 0
+  package var samplesAfterExportDate = 0
   /// The latest start among them.
-  public var latestAfterExportDate: HealthDate?
+  package var latestAfterExportDate: HealthDate?
 
-  public init() {}
+  package init() {}
 }
 
 /// An ``ExportSink`` that builds an ``ExportSummary`` while the export streams past.
-public final class ExportSummaryCollector: ExportSink, RecordTallying {
-  public private(set) var summary = ExportSummary()
+package final class ExportSummaryCollector: ExportSink, RecordTallying {
+  package private(set) var summary = ExportSummary()
   private let records = RecordTally()
   // Element counts are gathered into fixed slots and named at the end (no hashing per element).
   private var counts = ElementTally()
   /// A day after the instant of `ExportDate`, once seen.
   private var exportInstant = Int64.max
 
-  public init() {}
+  package init() {}
 
   /// Its Records may be tallied per range (`RecordTallying`).
-  public var capabilities: SinkCapabilities { .recordTallies }
+  package var capabilities: SinkCapabilities { .recordTallies }
 
   /// A range's tally, merged after the elements before it (a parallel read): its Records'
   /// starts up to `upTo` (those before the range's next element) weighed against the export date.
@@ -77,13 +77,13 @@ public final class ExportSummaryCollector: ExportSink, RecordTallying {
     counts.add(tally.elements)
   }
 
-  public func begin(_ header: ExportHeader) throws {
+  package func begin(_ header: ExportHeader) throws {
     summary.exportVersion = header.exportVersion
     summary.locale = header.locale
     counts.add(header.rootName)
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .record(let record):
       records.add(
@@ -133,7 +133,7 @@ public final class ExportSummaryCollector: ExportSink, RecordTallying {
     }
   }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     summary.warnings = report.warnings.map(ExportSummary.Warning.text)
     if !report.skipped.isEmpty { summary.warnings.append(.skippedElements(report.skipped.count)) }
     if summary.samplesAfterExportDate > 0, let exportDate = summary.exportDate,

@@ -2,15 +2,15 @@
 ///
 /// - ``exact(_:)`` for data (CSV and JSON of the answer commands): the shortest decimal that reads
 ///   back as the same `Double`, as precise as the data.
-/// - ``format(_:decimals:)`` for people (tables): rounded to at most `decimals` decimals.
+/// - `format(_:decimals:)` for people (tables): rounded to at most `decimals` decimals.
 ///
 /// Both write integers without a fraction (`12559`, not `12559.0`).
 public enum NumberText {
   /// `1234567` as `1,234,567` (summaries and tables).
-  public static func grouped(_ value: Int) -> String { grouped(String(value)) }
+  package static func grouped(_ value: Int) -> String { grouped(String(value)) }
 
   /// A number's text with thousands separators in its whole part: `-12345.5` as `-12,345.5`.
-  public static func grouped(_ number: String) -> String {
+  package static func grouped(_ number: String) -> String {
     var whole = Substring(number)
     var rest = Substring("")
     if let dot = number.firstIndex(of: ".") {
@@ -54,7 +54,7 @@ public enum NumberText {
 
   /// For tables: at most `decimals` decimals, rounded half away from zero, trailing zeros trimmed.
   /// Magnitudes too large for that many decimals are written as ``exact(_:)``.
-  public static func format(_ value: Double, decimals: Int = 3) -> String {
+  package static func format(_ value: Double, decimals: Int = 3) -> String {
     guard value.isFinite else { return "" }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }

@@ -1,11 +1,18 @@
 /// How samples are grouped: by local day, ISO week, month or year.
 public enum PeriodKind: String, CaseIterable, Sendable {
-  case day, week, month, year
+  /// A local day: `2024-03-01`.
+  case day
+  /// An ISO week, Monday to Sunday: `2024-W09`.
+  case week
+  /// A calendar month: `2024-03`.
+  case month
+  /// A calendar year: `2024`.
+  case year
 
   /// A sortable key for the period holding local day `day` (days since 1970-01-01):
   /// the day itself, the Monday of its ISO week, `year * 12 + month - 1`, or the year.
   @inline(__always)
-  public func key(forDay day: Int) -> Int {
+  package func key(forDay day: Int) -> Int {
     switch self {
     case .day:
       return day
@@ -22,7 +29,7 @@ public enum PeriodKind: String, CaseIterable, Sendable {
   }
 
   /// The label of a key: `YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM` or `YYYY`.
-  public func label(forKey key: Int) -> String {
+  package func label(forKey key: Int) -> String {
     func pad(_ value: Int, _ width: Int) -> String {
       let text = String(abs(value))
       return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
@@ -47,7 +54,7 @@ public enum PeriodKind: String, CaseIterable, Sendable {
   }
 
   /// The label of the period holding local day `day`.
-  public func label(forDay day: Int) -> String { label(forKey: key(forDay: day)) }
+  package func label(forDay day: Int) -> String { label(forKey: key(forDay: day)) }
 }
 
 /// Maps a sample's start date to its period key, with a one-entry cache (samples arrive mostly

@@ -4,36 +4,36 @@
 ///
 /// "Latest" is the sample with the greatest start date, the later in the document on a tie (as
 /// `stats --agg latest`). One sample per type is kept.
-public final class Profile: ExportSink {
-  public static let heightType = "HKQuantityTypeIdentifierHeight"
-  public static let bodyMassType = "HKQuantityTypeIdentifierBodyMass"
-  public static let bmiType = "HKQuantityTypeIdentifierBodyMassIndex"
-  public static let restingHeartRateType = "HKQuantityTypeIdentifierRestingHeartRate"
-  public static let vo2MaxType = "HKQuantityTypeIdentifierVO2Max"
-  public static let walkingHeartRateType = "HKQuantityTypeIdentifierWalkingHeartRateAverage"
-  public static let types: Set<String> = [
+package final class Profile: ExportSink {
+  package static let heightType = "HKQuantityTypeIdentifierHeight"
+  package static let bodyMassType = "HKQuantityTypeIdentifierBodyMass"
+  package static let bmiType = "HKQuantityTypeIdentifierBodyMassIndex"
+  package static let restingHeartRateType = "HKQuantityTypeIdentifierRestingHeartRate"
+  package static let vo2MaxType = "HKQuantityTypeIdentifierVO2Max"
+  package static let walkingHeartRateType = "HKQuantityTypeIdentifierWalkingHeartRateAverage"
+  package static let types: Set<String> = [
     heightType, bodyMassType, bmiType, restingHeartRateType, vo2MaxType, walkingHeartRateType,
   ]
 
   /// A sample's value with its unit and start date as written.
-  public struct Measurement: Hashable, Sendable {
-    public var value: Double
-    public var unit: String
-    public var date: HealthDate
+  package struct Measurement: Hashable, Sendable {
+    package var value: Double
+    package var unit: String
+    package var date: HealthDate
   }
 
-  public private(set) var me: Me?
-  public private(set) var exportDate: HealthDate?
+  package private(set) var me: Me?
+  package private(set) var exportDate: HealthDate?
   /// The latest sample of each of ``types``, value and unit as written.
-  public private(set) var latest: [String: Measurement] = [:]
+  package private(set) var latest: [String: Measurement] = [:]
 
-  public init() {}
+  package init() {}
 
-  public var interest: ElementInterest { .records(ofTypes: Self.types) }
+  package var interest: ElementInterest { .records(ofTypes: Self.types) }
 
-  public func begin(_ header: ExportHeader) throws {}
+  package func begin(_ header: ExportHeader) throws {}
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .me(let me): self.me = me
     case .exportDate(let date): exportDate = date.date
@@ -52,10 +52,10 @@ public final class Profile: ExportSink {
     }
   }
 
-  public func end(_ report: ReadReport) throws {}
+  package func end(_ report: ReadReport) throws {}
 
   /// The latest sample of `type` converted to `unit`; an error naming the unit when it cannot be.
-  public func latest(_ type: String, in unit: String) throws -> Measurement? {
+  package func latest(_ type: String, in unit: String) throws -> Measurement? {
     guard var found = latest[type] else { return nil }
     guard let converted = Units.convert(found.value, from: found.unit, to: unit) else {
       throw HealthPortError(
@@ -70,7 +70,7 @@ public final class Profile: ExportSink {
   }
 
   /// Body mass over height squared (kg/m²) from the latest of each; nil without both.
-  public func computedBMI() throws -> Double? {
+  package func computedBMI() throws -> Double? {
     guard let height = try latest(Self.heightType, in: "m"), let mass = try latest(Self.bodyMassType, in: "kg"),
       height.value > 0
     else { return nil }
@@ -78,13 +78,13 @@ public final class Profile: ExportSink {
   }
 
   /// `Me`'s date of birth (`YYYY-MM-DD`), nil when unset.
-  public var dateOfBirth: String? {
+  package var dateOfBirth: String? {
     guard let text = me?.dateOfBirth, Self.day(text) != nil else { return nil }
     return text
   }
 
   /// Whole years from the date of birth to the export date's day (in its written offset).
-  public var ageAtExport: Int? {
+  package var ageAtExport: Int? {
     guard let birth = dateOfBirth.flatMap(Self.day), let exportDate else { return nil }
     let today = HealthDate.civil(fromDays: exportDate.localDayNumber)
     let years = today.year - birth.year
@@ -101,12 +101,12 @@ public final class Profile: ExportSink {
 
   // MARK: Characteristics in words
 
-  public var biologicalSex: String? {
+  package var biologicalSex: String? {
     Self.words(
       me?.biologicalSex, prefix: "HKBiologicalSex", table: ["Female": "female", "Male": "male", "Other": "other"])
   }
 
-  public var bloodType: String? {
+  package var bloodType: String? {
     Self.words(
       me?.bloodType, prefix: "HKBloodType",
       table: [
@@ -115,14 +115,14 @@ public final class Profile: ExportSink {
       ])
   }
 
-  public var fitzpatrickSkinType: String? {
+  package var fitzpatrickSkinType: String? {
     Self.words(
       me?.fitzpatrickSkinType, prefix: "HKFitzpatrickSkinType",
       table: ["I": "type I", "II": "type II", "III": "type III", "IV": "type IV", "V": "type V", "VI": "type VI"])
   }
 
   /// `None` (every export seen) is "none"; other values, whose spelling is unknown, in lower-case words.
-  public var cardioFitnessMedicationsUse: String? {
+  package var cardioFitnessMedicationsUse: String? {
     guard let text = me?.cardioFitnessMedicationsUse, !text.isEmpty else { return nil }
     var name = Substring(text)
     for prefix in ["HKCardioFitnessMedicationsUse", "Option"] where name.hasPrefix(prefix) {

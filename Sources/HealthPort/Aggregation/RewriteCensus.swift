@@ -2,29 +2,29 @@
 /// wrote of each type: top-level Records with the same source name, type, unit, start and end
 /// instants and value (the number for quantities, the value as written otherwise) as an earlier
 /// one. Memory stays bounded (`RewriteCollapse`); plain `info` never pays for it.
-public final class RewriteCensus: ExportSink {
-  public struct Count: Hashable, Sendable {
-    public var sourceName: String
-    public var type: String
-    public var count: Int
+package final class RewriteCensus: ExportSink {
+  package struct Count: Hashable, Sendable {
+    package var sourceName: String
+    package var type: String
+    package var count: Int
   }
 
   private var collapse: RewriteCollapse? = RewriteCollapse(purpose: "records")
   private var groups = RewriteGroups()
   /// Per (source, type) with at least one rewrite, in order of first appearance. Set by ``end(_:)``.
-  public private(set) var counts: [Count] = []
+  package private(set) var counts: [Count] = []
 
-  public init() {}
+  package init() {}
 
-  public var interest: ElementInterest {
+  package var interest: ElementInterest {
     var interest = ElementInterest.nothing
     interest.records = true
     return interest
   }
 
-  public func begin(_ header: ExportHeader) throws {}
+  package func begin(_ header: ExportHeader) throws {}
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, let collapse else { return }
     try collapse.add(
       start: record.startDate.secondsSince1970, end: record.endDate.secondsSince1970,
@@ -32,7 +32,7 @@ public final class RewriteCensus: ExportSink {
       group: groups.id(sourceName: record.sourceName, type: record.type, unit: record.unit), tag: 0)
   }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     guard let collapse else { return }
     self.collapse = nil
     let dropped = try collapse.finish { _ in }

@@ -1,10 +1,10 @@
 /// A sleep state of `HKCategoryTypeIdentifierSleepAnalysis`.
-public enum SleepState: UInt8, CaseIterable, Sendable {
+package enum SleepState: UInt8, CaseIterable, Sendable {
   case inBed, core, deep, rem, unspecified, awake
 
   /// The state of a sample's value: the iOS 16+ names, the pre-iOS 16 `Asleep` (unspecified) and
   /// iOS 8's raw numbers (`0` in bed … `5` REM); nil for anything else.
-  public init?(value: String) {
+  package init?(value: String) {
     let prefix = "HKCategoryValueSleepAnalysis"
     let name = value.hasPrefix(prefix) ? String(value.dropFirst(prefix.count)) : value
     switch name {
@@ -22,62 +22,62 @@ public enum SleepState: UInt8, CaseIterable, Sendable {
 /// One night of `healthport sleep`: minutes per state, bedtime and wake time.
 ///
 /// The night labelled D holds the samples whose local start is in [D−1 18:00, D 18:00).
-public struct SleepNight: Hashable, Sendable {
+package struct SleepNight: Hashable, Sendable {
   /// D as days since 1970-01-01.
-  public var day: Int
+  package var day: Int
   /// D as `YYYY-MM-DD`.
-  public var night: String
+  package var night: String
   /// Seconds of the union of the night's `InBed` intervals, all sources.
-  public var inBedSeconds: Int64
+  package var inBedSeconds: Int64
   /// Seconds per state in the merged asleep layer (every state but in bed).
-  public var coreSeconds: Int64
-  public var deepSeconds: Int64
-  public var remSeconds: Int64
-  public var unspecifiedSeconds: Int64
-  public var awakeSeconds: Int64
+  package var coreSeconds: Int64
+  package var deepSeconds: Int64
+  package var remSeconds: Int64
+  package var unspecifiedSeconds: Int64
+  package var awakeSeconds: Int64
   /// The earliest start of the night's samples, as written.
-  public var bedtime: HealthDate
+  package var bedtime: HealthDate
   /// The latest end of the night's samples, as written.
-  public var wakeTime: HealthDate
+  package var wakeTime: HealthDate
   /// Local wall-clock minutes from 18:00 of D−1 to the bedtime (0 ..< 1440).
-  public var bedtimeMinutesAfter18: Double
+  package var bedtimeMinutesAfter18: Double
   /// Local wall-clock minutes from 18:00 of D−1 to the wake time (may pass 1440).
-  public var wakeMinutesAfter18: Double
+  package var wakeMinutesAfter18: Double
   /// Source names of the night's samples, in order of first appearance.
-  public var sources: [String]
+  package var sources: [String]
   /// Samples of the night after rewrites were dropped.
-  public var samples: Int
+  package var samples: Int
 
-  public var asleepSeconds: Int64 { coreSeconds + deepSeconds + remSeconds + unspecifiedSeconds }
+  package var asleepSeconds: Int64 { coreSeconds + deepSeconds + remSeconds + unspecifiedSeconds }
 
-  public var inBedMinutes: Double { Double(inBedSeconds) / 60 }
-  public var asleepMinutes: Double { Double(asleepSeconds) / 60 }
-  public var coreMinutes: Double { Double(coreSeconds) / 60 }
-  public var deepMinutes: Double { Double(deepSeconds) / 60 }
-  public var remMinutes: Double { Double(remSeconds) / 60 }
-  public var unspecifiedMinutes: Double { Double(unspecifiedSeconds) / 60 }
-  public var awakeMinutes: Double { Double(awakeSeconds) / 60 }
+  package var inBedMinutes: Double { Double(inBedSeconds) / 60 }
+  package var asleepMinutes: Double { Double(asleepSeconds) / 60 }
+  package var coreMinutes: Double { Double(coreSeconds) / 60 }
+  package var deepMinutes: Double { Double(deepSeconds) / 60 }
+  package var remMinutes: Double { Double(remSeconds) / 60 }
+  package var unspecifiedMinutes: Double { Double(unspecifiedSeconds) / 60 }
+  package var awakeMinutes: Double { Double(awakeSeconds) / 60 }
 }
 
 /// Averages per night over a week or a month of ``SleepNight``s (`sleep --by week|month`).
-public struct SleepAverage: Hashable, Sendable {
+package struct SleepAverage: Hashable, Sendable {
   /// The sortable period key (``PeriodKind/key(forDay:)``) of the nights' D.
-  public var key: Int
-  public var period: String
-  public var nights: Int
-  public var inBedMinutes: Double
-  public var asleepMinutes: Double
-  public var coreMinutes: Double
-  public var deepMinutes: Double
-  public var remMinutes: Double
-  public var unspecifiedMinutes: Double
-  public var awakeMinutes: Double
+  package var key: Int
+  package var period: String
+  package var nights: Int
+  package var inBedMinutes: Double
+  package var asleepMinutes: Double
+  package var coreMinutes: Double
+  package var deepMinutes: Double
+  package var remMinutes: Double
+  package var unspecifiedMinutes: Double
+  package var awakeMinutes: Double
   /// Mean of ``SleepNight/bedtimeMinutesAfter18``: 23:30 and 00:30 average to 00:00.
-  public var bedtimeMinutesAfter18: Double
-  public var wakeMinutesAfter18: Double
+  package var bedtimeMinutesAfter18: Double
+  package var wakeMinutesAfter18: Double
 
   /// Minutes after 18:00 as a clock time `HH:MM`, rounded to the minute.
-  public static func clock(minutesAfter18 minutes: Double) -> String {
+  package static func clock(minutesAfter18 minutes: Double) -> String {
     let total = (Int(minutes.rounded()) + 18 * 60) % 1440
     let hours = total / 60
     let rest = total % 60
@@ -85,7 +85,7 @@ public struct SleepAverage: Hashable, Sendable {
   }
 
   /// Groups nights (ascending) by the period of their D and averages each group.
-  public static func averages(of nights: [SleepNight], by kind: PeriodKind) -> [SleepAverage] {
+  package static func averages(of nights: [SleepNight], by kind: PeriodKind) -> [SleepAverage] {
     var result: [SleepAverage] = []
     for night in nights {
       let key = kind.key(forDay: night.day)

@@ -24,25 +24,25 @@ import Foundation
 ///
 /// Memory: one 56-byte entry per sample of the nights still open, about three (see
 /// `SleepNightBuffer`), and one row per night.
-public final class SleepNights: ExportSink {
-  public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+package final class SleepNights: ExportSink {
+  package static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
 
-  public struct Configuration {
+  package struct Configuration {
     /// `--tz`: overrides `HKTimeZone` and the written offsets when set.
-    public var zone: ZoneRule?
+    package var zone: ZoneRule?
     /// `--priority`: products or source names, best first (see ``SourceRanking``).
-    public var priority: [String] = []
+    package var priority: [String] = []
     /// `--keep-rewrites`: keep every sample as written.
-    public var keepRewrites = false
+    package var keepRewrites = false
     /// The first and last night kept (days since 1970-01-01); nil keeps every night.
-    public var firstNight: Int?
-    public var lastNight: Int?
-    public init() {}
+    package var firstNight: Int?
+    package var lastNight: Int?
+    package init() {}
 
     /// Day bounds select whole nights, not samples (the night of D begins the evening before):
     /// moves `filter`'s `--from`/`--to` days into ``firstNight`` and ``lastNight``. Timestamp
     /// bounds stay in the filter and select samples.
-    public mutating func takeDayBounds(from filter: inout ExportFilter) {
+    package mutating func takeDayBounds(from filter: inout ExportFilter) {
       if case .day(let day)? = filter.from {
         firstNight = day
         filter.from = nil
@@ -54,7 +54,7 @@ public final class SleepNights: ExportSink {
     }
   }
 
-  public let configuration: Configuration
+  package let configuration: Configuration
   private var ranking: SourceRanking
   private var sourceIDs: [SourceKey: (rank: Int32, name: Int32)] = [:]
   private var lastSource: (key: SourceKey, rank: Int32, name: Int32)?
@@ -73,13 +73,13 @@ public final class SleepNights: ExportSink {
   }
 
   /// The nights, ascending. Set by ``finish()``.
-  public private(set) var nights: [SleepNight] = []
+  package private(set) var nights: [SleepNight] = []
   /// Rewrites dropped, per source name in order of first appearance. Set by ``finish()``.
-  public private(set) var rewrites: [StepTotals.RewriteCount] = []
+  package private(set) var rewrites: [StepTotals.RewriteCount] = []
   /// Sleep samples whose value is no sleep state (skipped).
-  public private(set) var unknownValues = 0
+  package private(set) var unknownValues = 0
 
-  public init(_ configuration: Configuration) {
+  package init(_ configuration: Configuration) {
     self.configuration = configuration
     ranking = SourceRanking(priority: configuration.priority)
     buffer = SleepNightBuffer { [unowned self] day, entries in
@@ -88,17 +88,17 @@ public final class SleepNights: ExportSink {
     }
   }
 
-  public var interest: ElementInterest { .records(ofTypes: [Self.sleepType]) }
+  package var interest: ElementInterest { .records(ofTypes: [Self.sleepType]) }
 
-  public func begin(_ header: ExportHeader) throws {}
+  package func begin(_ header: ExportHeader) throws {}
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, record.type == Self.sleepType else { return }
     add(record)
   }
 
   /// Adds one sleep sample (used by ``consume(_:)``; public for tests and other callers).
-  public func add(_ record: Record) {
+  package func add(_ record: Record) {
     guard let value = record.value, let (code, state) = valueCode(value) else {
       unknownValues += 1
       return
@@ -118,10 +118,10 @@ public final class SleepNights: ExportSink {
     sequence &+= 1
   }
 
-  public func end(_ report: ReadReport) throws { finish() }
+  package func end(_ report: ReadReport) throws { finish() }
 
   /// Computes ``nights`` and ``rewrites`` (called by ``end(_:)``).
-  public func finish() {
+  package func finish() {
     buffer?.finish()
     buffer = nil
     var counts = [Int](repeating: 0, count: names.count)

@@ -2,14 +2,14 @@
 /// (products or source names, ignoring case, best first), then Watch, then iPhone, then every
 /// other source name in the order it first appears. Lower is better; sources of equal rank count
 /// as one.
-public struct SourceRanking: Sendable {
-  public let priority: [String]
+package struct SourceRanking: Sendable {
+  package let priority: [String]
   private var otherNames: [String: Int] = [:]
 
-  public init(priority: [String]) { self.priority = priority.map { $0.lowercased() } }
+  package init(priority: [String]) { self.priority = priority.map { $0.lowercased() } }
 
   /// The rank of a source; call it in document order, since unlisted names rank by first call.
-  public mutating func rank(name: String, product: String?) -> Int {
+  package mutating func rank(name: String, product: String?) -> Int {
     let product = product?.lowercased()
     let lowered = name.lowercased()
     if let index = priority.firstIndex(where: { $0 == product || $0 == lowered }) { return index }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// An aggregate for `healthport stats --agg`.
-public enum Aggregate: String, CaseIterable, Sendable {
+package enum Aggregate: String, CaseIterable, Sendable {
   case sum, min, max, avg, count, latest
 
   /// Cumulative quantity types sum up; other quantity types average; category types (whose
   /// values are names, not numbers) count.
-  public static func defaultFor(type: String) -> Aggregate {
+  package static func defaultFor(type: String) -> Aggregate {
     if KnownNames.isCumulative(type) { return .sum }
     if type.hasPrefix("HKCategoryTypeIdentifier") { return .count }
     return .avg
@@ -14,13 +14,13 @@ public enum Aggregate: String, CaseIterable, Sendable {
 }
 
 /// One row of `healthport stats`: `period,value,samples,unit`.
-public struct StatsRow: Hashable, Sendable {
-  public var key: Int
-  public var period: String
-  public var value: Double
-  public var samples: Int
+package struct StatsRow: Hashable, Sendable {
+  package var key: Int
+  package var period: String
+  package var value: Double
+  package var samples: Int
   /// The unit of `value` (empty for types without units).
-  public var unit: String
+  package var unit: String
 }
 
 /// Aggregates one record type per period.
@@ -41,19 +41,19 @@ public struct StatsRow: Hashable, Sendable {
 /// samples, then sorted runs in a scratch file. With `dedupe`, for a cumulative type summed, the
 /// samples go through the priority merge of ``StepTotals`` instead (one 32-byte entry per
 /// sample, swept at the end), which drops the rewrites itself.
-public final class Stats: ExportSink {
-  public struct Configuration {
-    public var type: String
-    public var aggregate: Aggregate
-    public var by: PeriodKind = .day
-    public var zone: ZoneRule = .written
+package final class Stats: ExportSink {
+  package struct Configuration {
+    package var type: String
+    package var aggregate: Aggregate
+    package var by: PeriodKind = .day
+    package var zone: ZoneRule = .written
     /// `--dedupe`: drop rewrites, and merge overlapping sources for a cumulative type summed.
-    public var dedupe = false
+    package var dedupe = false
     /// `--keep-rewrites`: aggregate every sample as written.
-    public var keepRewrites = false
+    package var keepRewrites = false
     /// `--priority` entries for the merge (see ``StepTotals``).
-    public var priority: [String] = []
-    public init(type: String, aggregate: Aggregate? = nil) {
+    package var priority: [String] = []
+    package init(type: String, aggregate: Aggregate? = nil) {
       self.type = type
       self.aggregate = aggregate ?? Aggregate.defaultFor(type: type)
     }
@@ -74,9 +74,9 @@ public final class Stats: ExportSink {
   }
 
   /// The unit whose averages are energy averages.
-  public static let soundLevelUnit = "dBASPL"
+  package static let soundLevelUnit = "dBASPL"
 
-  public let configuration: Configuration
+  package let configuration: Configuration
   private var mapper: PeriodMapper
   private var units: [String] = []
   private var unitCounts: [Int] = []
@@ -85,9 +85,9 @@ public final class Stats: ExportSink {
   private var lastUnit: (text: String?, index: Int)?
   private var partials: [Int: [Int: Partial]] = [:]
   private var sequence = 0
-  public private(set) var rows: [StatsRow] = []
+  package private(set) var rows: [StatsRow] = []
   /// The unit every value was converted to.
-  public private(set) var unit = ""
+  package private(set) var unit = ""
 
   /// The priority merge, for a cumulative type summed with `dedupe`.
   private var merge: StepTotals?
@@ -99,11 +99,11 @@ public final class Stats: ExportSink {
 
   /// The rewrites dropped, per source name in order of first appearance. Set by
   /// ``finish()``.
-  public private(set) var rewrites: [StepTotals.RewriteCount] = []
+  package private(set) var rewrites: [StepTotals.RewriteCount] = []
   /// The total of ``rewrites``.
-  public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
+  package var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
 
-  public init(_ configuration: Configuration) {
+  package init(_ configuration: Configuration) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
     if configuration.dedupe, configuration.aggregate == .sum, KnownNames.isCumulative(configuration.type) {
@@ -120,16 +120,16 @@ public final class Stats: ExportSink {
     }
   }
 
-  public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
+  package var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
 
-  public func begin(_ header: ExportHeader) throws {}
+  package func begin(_ header: ExportHeader) throws {}
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, record.type == configuration.type else { return }
     try add(record)
   }
 
-  public func add(_ record: Record) throws {
+  package func add(_ record: Record) throws {
     if let merge {
       unitCounts[index(of: record.unit)] += 1
       try merge.add(record)
@@ -203,10 +203,10 @@ public final class Stats: ExportSink {
     return found
   }
 
-  public func end(_ report: ReadReport) throws { try finish() }
+  package func end(_ report: ReadReport) throws { try finish() }
 
   /// Converts and combines the partial aggregates into ``rows``.
-  public func finish() throws {
+  package func finish() throws {
     if let collapse {
       self.collapse = nil
       let counts = configuration.aggregate == .count

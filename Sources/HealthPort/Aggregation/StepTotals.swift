@@ -1,13 +1,15 @@
 /// One row of a per-period total: `period,value,samples`.
 public struct PeriodTotal: Hashable, Sendable {
   /// The sortable period key (``PeriodKind/key(forDay:)``).
-  public var key: Int
+  package var key: Int
   /// `YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM` or `YYYY`.
   public var period: String
+  /// The period's total: the sum of the samples' values, in the type's unit (steps).
   public var value: Double
+  /// How many samples the total adds up (each rewrite of a sample counted once).
   public var samples: Int
 
-  public init(key: Int, period: String, value: Double, samples: Int) {
+  package init(key: Int, period: String, value: Double, samples: Int) {
     self.key = key
     self.period = period
     self.value = value
@@ -18,7 +20,7 @@ public struct PeriodTotal: Hashable, Sendable {
 /// Sums `HKQuantityTypeIdentifierStepCount` per period, as they are or de-duplicated across
 /// sources the way the Health app shows them.
 ///
-/// A sample counts in the period of its start date's local day (``ZoneRule``).
+/// A sample counts in the period of its start date's local day (`ZoneRule`).
 ///
 /// Rewrites are collapsed first, unless `keepRewrites` (step 0 below; without `dedupe` through
 /// `RewriteCollapse`, in bounded memory).
@@ -26,7 +28,7 @@ public struct PeriodTotal: Hashable, Sendable {
 /// De-duplication (`dedupe`), deterministic:
 /// 0. Rewrites are collapsed: a sample with the same source name, type, unit, start and end
 ///    instants and value as an earlier one is dropped, whatever its creation date, device or
-///    metadata; the first in document order stays (``rewrites`` counts the dropped ones).
+///    metadata; the first in document order stays (`rewrites` counts the dropped ones).
 /// 1. Sources are ranked: samples whose source product is Watch first, then iPhone, then every
 ///    other source name in the order it first appears among the step samples read. `priority`
 ///    (products or source names, case-insensitive, best first) goes before that default order;
@@ -45,25 +47,29 @@ public struct PeriodTotal: Hashable, Sendable {
 /// in document order and collapse in one pass) into the sweep, which keeps only the samples
 /// active at one instant and those starting at the instant it reads.
 public final class StepTotals: ExportSink {
-  public static let stepType = "HKQuantityTypeIdentifierStepCount"
+  package static let stepType = "HKQuantityTypeIdentifierStepCount"
 
+  /// What to total and how; the defaults are `healthport steps`' (per local day, no de-duplication).
   public struct Configuration {
+    /// The period each row covers: day (the default), week, month or year.
     public var by: PeriodKind = .day
-    public var zone: ZoneRule = .written
+    package var zone: ZoneRule = .written
+    /// `--dedupe`: where sources overlap in time, count the steps of one of them only.
     public var dedupe = false
     /// `--keep-rewrites`: sum every sample as written (with `dedupe`, skip only step 0).
-    public var keepRewrites = false
+    package var keepRewrites = false
     /// `--priority` entries: products or source names, best first.
-    public var priority: [String] = []
+    package var priority: [String] = []
     /// The record type summed (`stats --dedupe` merges other cumulative types the same way).
     public var type: String = StepTotals.stepType
+    /// The defaults: steps per local day, as written, every source.
     public init() {}
   }
 
   /// How many rewrites of one source name `dedupe` dropped.
-  public struct RewriteCount: Hashable, Sendable {
-    public var sourceName: String
-    public var count: Int
+  package struct RewriteCount: Hashable, Sendable {
+    package var sourceName: String
+    package var count: Int
 
     /// Counts per group (`counts[group]`) summed per source name (`name(group)`), in the order
     /// the groups are numbered (first appearance); names with none left out.
@@ -83,7 +89,7 @@ public final class StepTotals: ExportSink {
     }
   }
 
-  public let configuration: Configuration
+  package let configuration: Configuration
   private var mapper: PeriodMapper
   private var totals: [Int: (value: Double, samples: Int)] = [:]
   private var currentKey = Int.min
@@ -118,13 +124,15 @@ public final class StepTotals: ExportSink {
   private var collapse: RewriteCollapse?
   private var collapseGroups = RewriteGroups()
 
+  /// One row per period with samples, in period order; filled by ``end(_:)``.
   public private(set) var result: [PeriodTotal] = []
   /// The rewrites dropped, per source name in order of first appearance (only
   /// names with at least one). Set by ``finish()``.
-  public private(set) var rewrites: [RewriteCount] = []
+  package private(set) var rewrites: [RewriteCount] = []
   /// The total of ``rewrites``.
-  public var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
+  package var rewriteCount: Int { rewrites.reduce(0) { $0 + $1.count } }
 
+  /// A total as `configuration` says; stream an export into it, then read ``result``.
   public convenience init(_ configuration: Configuration) {
     self.init(configuration, memoryLimit: 4 << 20)
   }
@@ -142,17 +150,20 @@ public final class StepTotals: ExportSink {
     }
   }
 
+  /// Only the Records of ``Configuration/type``: the reader builds no other element.
   public var interest: ElementInterest { .records(ofTypes: [configuration.type]) }
 
+  /// Nothing to do before the first element.
   public func begin(_ header: ExportHeader) throws {}
 
+  /// Adds a Record of ``Configuration/type``; every other element is ignored.
   public func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, record.type == configuration.type else { return }
     try add(record)
   }
 
   /// Adds one step sample (used by ``consume(_:)``; public for tests and other callers).
-  public func add(_ record: Record) throws {
+  package func add(_ record: Record) throws {
     guard let value = record.numericValue else {
       throw HealthPortError(
         .malformed,
@@ -219,10 +230,11 @@ public final class StepTotals: ExportSink {
     return id
   }
 
+  /// Sums the last periods into ``result``.
   public func end(_ report: ReadReport) throws { try finish() }
 
   /// Computes ``result`` (called by ``end(_:)``).
-  public func finish() throws {
+  package func finish() throws {
     if let dedupeSamples {
       self.dedupeSamples = nil
       try sweep(dedupeSamples)

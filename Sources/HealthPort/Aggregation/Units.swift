@@ -2,7 +2,7 @@
 ///
 /// A unit is `base × factor + offset` in its dimension's base unit (metres, kilograms,
 /// kilocalories, seconds, litres, kelvin, metres per second, counts per minute, pascals…).
-public enum Units {
+package enum Units {
   struct Conversion {
     let dimension: String
     let factor: Double
@@ -46,7 +46,7 @@ public enum Units {
 
   /// `value × scale + shift` converts from `from` to `to`; nil when the units are not convertible.
   /// Identical unit strings always convert (scale 1).
-  public static func linear(from: String, to: String) -> (scale: Double, shift: Double)? {
+  package static func linear(from: String, to: String) -> (scale: Double, shift: Double)? {
     if from == to { return (1, 0) }
     guard let source = table[from], let target = table[to], source.dimension == target.dimension else { return nil }
     // base = v × sf + so; target value = (base − to) / tf
@@ -54,7 +54,7 @@ public enum Units {
   }
 
   /// Converts one value; nil when not convertible.
-  public static func convert(_ value: Double, from: String, to: String) -> Double? {
+  package static func convert(_ value: Double, from: String, to: String) -> Double? {
     linear(from: from, to: to).map { value * $0.scale + $0.shift }
   }
 }

@@ -1,9 +1,9 @@
 /// Heart rate, pace, elevation and the indoor flag of `healthport workouts`.
 extension WorkoutTotals {
-  public static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
+  package static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
 
   /// Activities whose pace is shown (short names), when their distance is known and positive.
-  public static let distanceActivities: Set<String> = [
+  package static let distanceActivities: Set<String> = [
     "Running", "Walking", "Hiking", "Cycling", "HandCycling", "Swimming", "SwimBikeRun", "WheelchairWalkPace",
     "WheelchairRunPace", "CrossCountrySkiing", "DownhillSkiing", "Snowboarding", "Rowing", "PaddleSports",
     "SkatingSports",
@@ -82,7 +82,7 @@ extension WorkoutTotals {
 
   /// Fills in the heart rates of the workouts without statistics from a pass over the records
   /// (``WorkoutHeartRates``), in the rows and the summary.
-  public func apply(_ heartRates: WorkoutHeartRates) {
+  package func apply(_ heartRates: WorkoutHeartRates) {
     var rowIndex: [Int: Int] = [:]
     for (index, row) in rows.enumerated() { rowIndex[row.sequence] = index }
     for (number, window) in heartRateWindows.enumerated() {
@@ -100,12 +100,12 @@ extension WorkoutTotals {
 }
 
 /// A workout whose heart rates come from its HeartRate records.
-public struct HeartRateWindow: Sendable {
-  public var sourceName: String
+package struct HeartRateWindow: Sendable {
+  package var sourceName: String
   /// The `name:` of its device string; nil without a device.
-  public var deviceName: String?
-  public var start: Int64
-  public var end: Int64
+  package var deviceName: String?
+  package var start: Int64
+  package var end: Int64
   var sequence: Int
   var activity: String
   var durationMinutes: Double?
@@ -119,11 +119,11 @@ public struct HeartRateWindow: Sendable {
 /// binary search; only a record inside a window has its device name parsed (cached per device).
 /// Rewrites (docs/steps.md) count once unless `keepRewrites`: each record found in a window goes
 /// through `RewriteCollapse` (bounded memory) and is added up at the end.
-public final class WorkoutHeartRates: ExportSink {
-  public struct Found: Sendable {
-    public var sum = 0.0
-    public var count = 0
-    public var maximum = -Double.infinity
+package final class WorkoutHeartRates: ExportSink {
+  package struct Found: Sendable {
+    package var sum = 0.0
+    package var count = 0
+    package var maximum = -Double.infinity
   }
 
   /// Window indexes of each source name, sorted by start.
@@ -132,7 +132,7 @@ public final class WorkoutHeartRates: ExportSink {
   private var longest: Int64 = 0
   private var deviceNames: [String: String?] = [:]
   /// Per window index (of ``WorkoutTotals/heartRateWindows``), what its records gave.
-  public private(set) var found: [Int: Found] = [:]
+  package private(set) var found: [Int: Found] = [:]
   /// The records found, until ``end(_:)`` drops their rewrites (nil with `keepRewrites`).
   private var collapse: RewriteCollapse?
   /// One group per source name, device name and unit: the windows a record counts in are found
@@ -145,9 +145,9 @@ public final class WorkoutHeartRates: ExportSink {
     let unit: String?
   }
   /// The rewritten HeartRate samples dropped, per source name. Set by ``end(_:)``.
-  public private(set) var rewrites: [StepTotals.RewriteCount] = []
+  package private(set) var rewrites: [StepTotals.RewriteCount] = []
 
-  public init(_ windows: [HeartRateWindow], keepRewrites: Bool = false) {
+  package init(_ windows: [HeartRateWindow], keepRewrites: Bool = false) {
     self.windows = windows
     if !keepRewrites { collapse = RewriteCollapse(purpose: "HeartRate samples of workouts") }
     for (index, window) in windows.enumerated() {
@@ -157,11 +157,11 @@ public final class WorkoutHeartRates: ExportSink {
     for key in bySource.keys { bySource[key]?.sort { windows[$0].start < windows[$1].start } }
   }
 
-  public var interest: ElementInterest { .records(ofTypes: [WorkoutTotals.heartRateType]) }
+  package var interest: ElementInterest { .records(ofTypes: [WorkoutTotals.heartRateType]) }
 
-  public func begin(_ header: ExportHeader) throws {}
+  package func begin(_ header: ExportHeader) throws {}
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     guard let collapse else { return }
     self.collapse = nil
     let dropped = try collapse.finish { sample in
@@ -181,7 +181,7 @@ public final class WorkoutHeartRates: ExportSink {
     found[window] = entry
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element, record.type == WorkoutTotals.heartRateType,
       bySource[record.sourceName] != nil
     else { return }

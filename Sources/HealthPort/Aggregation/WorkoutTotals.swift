@@ -1,56 +1,56 @@
 /// One workout as `healthport workouts` lists it.
-public struct WorkoutRow: Hashable, Sendable {
+package struct WorkoutRow: Hashable, Sendable {
   /// `startDate` and `endDate` as written in the export.
-  public var start: HealthDate
-  public var end: HealthDate
+  package var start: HealthDate
+  package var end: HealthDate
   /// The activity without its `HKWorkoutActivityType` prefix (`Running`).
-  public var activity: String
+  package var activity: String
   /// Minutes, from `duration` and `durationUnit`; nil when absent.
-  public var durationMinutes: Double?
+  package var durationMinutes: Double?
   /// In the chosen distance unit; nil when unknown.
-  public var distance: Double?
+  package var distance: Double?
   /// In the chosen energy unit; nil when unknown.
-  public var energy: Double?
-  public var source: String
-  public var product: String?
+  package var energy: Double?
+  package var source: String
+  package var product: String?
   /// Beats per minute, from the workout's `WorkoutStatistics`, else (after ``WorkoutTotals/apply(_:)``)
   /// from its HeartRate records; nil when unknown.
-  public var averageHeartRate: Double?
-  public var maximumHeartRate: Double?
+  package var averageHeartRate: Double?
+  package var maximumHeartRate: Double?
   /// Minutes per distance unit, for distance activities with a known distance; nil otherwise.
-  public var pace: Double?
+  package var pace: Double?
   /// `HKElevationAscended` in the chosen elevation unit; nil when absent.
-  public var elevationGain: Double?
+  package var elevationGain: Double?
   /// `HKIndoorWorkout`: true indoor, false outdoor, nil when absent.
-  public var indoor: Bool?
+  package var indoor: Bool?
   /// Document order, to keep equal start dates stable.
   var sequence: Int
 }
 
 /// One activity in `healthport workouts --summary`.
-public struct ActivitySummaryRow: Hashable, Sendable {
-  public var activity: String
-  public var count: Int
-  public var durationMinutes: Double
+package struct ActivitySummaryRow: Hashable, Sendable {
+  package var activity: String
+  package var count: Int
+  package var durationMinutes: Double
   /// Sum of the known distances; nil when no workout of the activity has one.
-  public var distance: Double?
-  public var energy: Double?
+  package var distance: Double?
+  package var energy: Double?
   /// The mean of the workouts' average heart rates, weighted by their durations; nil when none has one.
-  public var averageHeartRate: Double? {
+  package var averageHeartRate: Double? {
     heartRateWeight > 0 ? heartRateWeighted / heartRateWeight : nil
   }
-  public var maximumHeartRate: Double?
+  package var maximumHeartRate: Double?
   /// Total minutes over total distance of the workouts with a pace; nil when none has one.
-  public var pace: Double? { paceDistance > 0 ? paceMinutes / paceDistance : nil }
+  package var pace: Double? { paceDistance > 0 ? paceMinutes / paceDistance : nil }
   /// The sum of the known elevation gains; nil when none is known.
-  public var elevationGain: Double?
+  package var elevationGain: Double?
 
   var heartRateWeighted = 0.0
   var heartRateWeight = 0.0
   var paceMinutes = 0.0
   var paceDistance = 0.0
 
-  public init(activity: String, count: Int, durationMinutes: Double, distance: Double? = nil, energy: Double? = nil) {
+  package init(activity: String, count: Int, durationMinutes: Double, distance: Double? = nil, energy: Double? = nil) {
     self.activity = activity
     self.count = count
     self.durationMinutes = durationMinutes
@@ -77,33 +77,33 @@ public struct ActivitySummaryRow: Hashable, Sendable {
 /// `HKQuantityTypeIdentifierDistance…` type for distance (multisport workouts have several),
 /// `HKQuantityTypeIdentifierActiveEnergyBurned` for energy. Units are converted to the chosen
 /// ones; a unit that cannot be converted is an error naming it.
-public final class WorkoutTotals: ExportSink {
-  public struct Configuration {
+package final class WorkoutTotals: ExportSink {
+  package struct Configuration {
     /// `km` or `mi` (any length unit ``Units`` knows).
-    public var distanceUnit = "km"
+    package var distanceUnit = "km"
     /// `kcal` or `kJ` (any energy unit ``Units`` knows).
-    public var energyUnit = "kcal"
+    package var energyUnit = "kcal"
     /// `m` or `ft`, for the elevation gain.
-    public var elevationUnit = "m"
+    package var elevationUnit = "m"
     /// `--keep-rewrites`: count duplicated workouts as written.
-    public var keepRewrites = false
+    package var keepRewrites = false
     /// `--dedupe`: one workout recorded by several sources counted once (`WorkoutMerge`).
-    public var dedupe = false
+    package var dedupe = false
     /// `--priority` entries for `dedupe` (see ``SourceRanking``).
-    public var priority: [String] = []
-    public init() {}
+    package var priority: [String] = []
+    package init() {}
   }
 
-  public let configuration: Configuration
-  public internal(set) var rows: [WorkoutRow] = []
+  package let configuration: Configuration
+  package internal(set) var rows: [WorkoutRow] = []
   private var sequence = 0
   private var summaryIndex: [String: Int] = [:]
-  public internal(set) var summary: [ActivitySummaryRow] = []
+  package internal(set) var summary: [ActivitySummaryRow] = []
   /// When false, rows are not kept (only the summary), so memory grows with activities only.
-  public var keepsRows = true
+  package var keepsRows = true
 
   /// Workouts without heart-rate statistics, for a pass over their HeartRate records.
-  public private(set) var heartRateWindows: [HeartRateWindow] = []
+  package private(set) var heartRateWindows: [HeartRateWindow] = []
 
   /// The workouts seen, to count a duplicated one once (unless `keepRewrites`).
   private var seen: Set<WorkoutIdentity> = []
@@ -111,28 +111,28 @@ public final class WorkoutTotals: ExportSink {
   private var duplicateSources: [String] = []
   /// The duplicated workouts left out, per source name in order of first appearance. Set by
   /// ``end(_:)``.
-  public private(set) var duplicates: [StepTotals.RewriteCount] = []
+  package private(set) var duplicates: [StepTotals.RewriteCount] = []
   /// The workouts of other sources that `dedupe` merged into a better-ranked one's, per source name.
-  public private(set) var merged: [StepTotals.RewriteCount] = []
+  package private(set) var merged: [StepTotals.RewriteCount] = []
   /// With `dedupe`: every workout kept so far, until ``end(_:)`` merges them.
   private var pending: [(row: WorkoutRow, window: HeartRateWindow?, rank: Int)] = []
   private var ranking: SourceRanking
 
-  public init(_ configuration: Configuration) {
+  package init(_ configuration: Configuration) {
     self.configuration = configuration
     ranking = SourceRanking(priority: configuration.priority)
   }
 
-  public var interest: ElementInterest { .workoutsOnly }
+  package var interest: ElementInterest { .workoutsOnly }
 
-  public func begin(_ header: ExportHeader) throws {}
+  package func begin(_ header: ExportHeader) throws {}
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .workout(let workout) = element else { return }
     try add(workout)
   }
 
-  public func add(_ workout: Workout) throws {
+  package func add(_ workout: Workout) throws {
     let row = try Self.row(for: workout, configuration: configuration, sequence: sequence)
     sequence += 1
     if !configuration.keepRewrites, !seen.insert(WorkoutIdentity(workout)).inserted {
@@ -183,7 +183,7 @@ public final class WorkoutTotals: ExportSink {
     StepTotals.RewriteCount.perSource([Int](repeating: 1, count: names.count)) { names[$0] }
   }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     duplicates = Self.perSource(duplicateSources)
     seen = []
     if configuration.dedupe {

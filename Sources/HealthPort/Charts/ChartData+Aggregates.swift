@@ -3,7 +3,7 @@
 /// command's CSV writes it exactly).
 extension ChartData {
   /// `healthport steps --by …`: a bar per period.
-  public static func steps(_ rows: [PeriodTotal], by: PeriodKind) -> ChartData {
+  package static func steps(_ rows: [PeriodTotal], by: PeriodKind) -> ChartData {
     var chart = ChartData(
       title: "Steps per \(by.noun)", quantity: "Steps", unit: "steps", by: by, style: .bars,
       columns: [ChartColumn(name: "value", heading: "Steps"), ChartColumn(name: "samples", heading: "Samples")],
@@ -18,7 +18,7 @@ extension ChartData {
 
   /// `healthport stats --type HeartRate --agg avg|min|max`: the average as a line over the
   /// minimum–maximum band. The three come from the same samples, so they share their periods.
-  public static func heartRate(
+  package static func heartRate(
     average: [StatsRow], minimum: [StatsRow], maximum: [StatsRow], unit: String, by: PeriodKind
   ) -> ChartData {
     let lows = Dictionary(minimum.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -46,7 +46,7 @@ extension ChartData {
   }
 
   /// `healthport stats --type BodyMass --agg latest`: the latest weight of each period as a line.
-  public static func weight(_ rows: [StatsRow], unit: String, by: PeriodKind) -> ChartData {
+  package static func weight(_ rows: [StatsRow], unit: String, by: PeriodKind) -> ChartData {
     let suffix = unit.isEmpty ? "" : " (\(unit))"
     var chart = ChartData(
       title: "Weight per \(by.noun)", quantity: "Body mass", unit: unit, by: by, style: .line,

@@ -20,7 +20,7 @@ extension ChartData {
   ]
 
   /// One bar per night (`healthport sleep`).
-  public static func sleep(_ nights: [SleepNight]) -> ChartData {
+  package static func sleep(_ nights: [SleepNight]) -> ChartData {
     let columns =
       sleepMinuteColumns + [
         ChartColumn(name: "bedtime", heading: "Bedtime"), ChartColumn(name: "wake-time", heading: "Wake time"),
@@ -46,7 +46,7 @@ extension ChartData {
   }
 
   /// One bar per week or month: the averages per night (`healthport sleep --by week|month`).
-  public static func sleep(_ averages: [SleepAverage], by: PeriodKind) -> ChartData {
+  package static func sleep(_ averages: [SleepAverage], by: PeriodKind) -> ChartData {
     let columns =
       [ChartColumn(name: "nights", heading: "Nights")] + sleepMinuteColumns + [
         ChartColumn(name: "bedtime", heading: "Bedtime (average)"),

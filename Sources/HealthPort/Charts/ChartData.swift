@@ -1,8 +1,8 @@
 /// What one chart shows: the periods of one aggregate, exactly as the matching command computed
 /// them (``StepTotals``, ``Stats``), ready to be drawn and tabulated.
-public struct ChartData: Sendable {
+package struct ChartData: Sendable {
   /// How the values are drawn.
-  public enum Style: Sendable, Equatable {
+  package enum Style: Sendable, Equatable {
     /// One bar per period from zero (totals: steps).
     case bars
     /// One bar per period made of ``ChartData/parts`` stacked from zero (minutes per sleep state).
@@ -15,32 +15,32 @@ public struct ChartData: Sendable {
   }
 
   /// The visible title and the SVG's `<title>`: "Steps per day".
-  public var title: String
+  package var title: String
   /// What the values are, for the value axis and the description: "Steps", "Heart rate".
-  public var quantity: String
+  package var quantity: String
   /// The values' unit as written by the command: "steps", "count/min", "kg", "min".
-  public var unit: String
-  public var by: PeriodKind
-  public var style: Style
+  package var unit: String
+  package var by: PeriodKind
+  package var style: Style
   /// The columns after the period: `data-…` attributes on each mark and, when
   /// ``ChartColumn/tabulated``, in the data table and tooltips.
-  public var columns: [ChartColumn]
+  package var columns: [ChartColumn]
   /// The stacked parts of ``Style/stackedBars``, bottom first.
-  public var parts: [ChartColumn] = []
+  package var parts: [ChartColumn] = []
   /// What the band of ``Style/bandLine`` spans, for the legend: "minimum–maximum".
-  public var bandLabel = ""
+  package var bandLabel = ""
   /// What each stacked bar's ``ChartPoint/marker`` line shows, for the legend: "In bed".
-  public var markerLabel = ""
+  package var markerLabel = ""
   /// What the line or bars show, for the legend: "average".
-  public var valueLabel = ""
+  package var valueLabel = ""
   /// The date axis's title when the periods are not plain days, weeks or months (nights).
-  public var periodTitle: String? = nil
+  package var periodTitle: String? = nil
   /// Minutes shown on the value axis as hours (sleep); the marks keep minutes.
-  public var minutesAsHours = false
+  package var minutesAsHours = false
   /// Ascending by period.
-  public var points: [ChartPoint]
+  package var points: [ChartPoint]
 
-  public init(
+  package init(
     title: String, quantity: String, unit: String, by: PeriodKind, style: Style, columns: [ChartColumn],
     points: [ChartPoint]
   ) {
@@ -65,16 +65,16 @@ extension ChartData {
 }
 
 /// One column of the data table, also written as the attribute `data-NAME` on each mark.
-public struct ChartColumn: Sendable, Equatable {
+package struct ChartColumn: Sendable, Equatable {
   /// The attribute's name after `data-` (lowercase letters, digits and `-`): `value`, `min`.
-  public var name: String
+  package var name: String
   /// The table's heading: "Steps", "Minimum (count/min)".
-  public var heading: String
+  package var heading: String
   /// Whether the data table and the marks' tooltips show the column; false for an attribute that
   /// repeats another column under its own name (sleep's `data-value`, the `data-asleep-min`).
-  public var tabulated: Bool
+  package var tabulated: Bool
 
-  public init(name: String, heading: String, tabulated: Bool = true) {
+  package init(name: String, heading: String, tabulated: Bool = true) {
     self.name = name
     self.heading = heading
     self.tabulated = tabulated
@@ -82,24 +82,24 @@ public struct ChartColumn: Sendable, Equatable {
 }
 
 /// One period of a chart.
-public struct ChartPoint: Sendable {
+package struct ChartPoint: Sendable {
   /// The period's key (``PeriodKind/key(forDay:)``), which places it on the date axis.
-  public var key: Int
+  package var key: Int
   /// The period as the command prints it: `2024-03-05`, `2024-W10`, `2024-03`.
-  public var period: String
+  package var period: String
   /// The drawn value: the bar's height (for stacked bars, the sum of ``parts``) or the line's point.
-  public var value: Double
+  package var value: Double
   /// The band's ends (``ChartData/Style/bandLine``).
-  public var low: Double? = nil
-  public var high: Double? = nil
+  package var low: Double? = nil
+  package var high: Double? = nil
   /// A level marked across a stacked bar (the minutes in bed).
-  public var marker: Double? = nil
+  package var marker: Double? = nil
   /// The stacked values, aligned with ``ChartData/parts``.
-  public var parts: [Double] = []
+  package var parts: [Double] = []
   /// The texts of ``ChartData/columns``, as the matching command writes them.
-  public var cells: [String]
+  package var cells: [String]
 
-  public init(key: Int, period: String, value: Double, cells: [String]) {
+  package init(key: Int, period: String, value: Double, cells: [String]) {
     self.key = key
     self.period = period
     self.value = value
@@ -109,7 +109,7 @@ public struct ChartPoint: Sendable {
 
 extension PeriodKind {
   /// The local days a period covers, `start..<end` in days since 1970-01-01.
-  public func dayRange(forKey key: Int) -> Range<Int> {
+  package func dayRange(forKey key: Int) -> Range<Int> {
     switch self {
     case .day:
       return key..<(key + 1)
@@ -127,5 +127,5 @@ extension PeriodKind {
   }
 
   /// "day", "week", "month", "year": for titles ("Steps per week").
-  public var noun: String { rawValue }
+  package var noun: String { rawValue }
 }

@@ -5,13 +5,13 @@
 /// Label widths are estimated from the character count (``ChartMetrics/characterWidth``, generous
 /// for the usual sans-serif faces); a tick whose label would stick out past the room beside the
 /// plot is left out.
-public struct DateAxis: Sendable {
-  public enum Step: Sendable, Equatable, CustomStringConvertible {
+package struct DateAxis: Sendable {
+  package enum Step: Sendable, Equatable, CustomStringConvertible {
     case day, week, month, quarter
     /// Every `n` years, on years divisible by `n`.
     case years(Int)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .day: "day"
       case .week: "week"
@@ -25,26 +25,26 @@ public struct DateAxis: Sendable {
     static let candidates: [Step] = [.day, .week, .month, .quarter, .years(1), .years(2), .years(5), .years(10)]
   }
 
-  public struct Tick: Sendable, Equatable {
+  package struct Tick: Sendable, Equatable {
     /// Where the tick sits, in days since 1970-01-01 (fractional: a day's middle is `day + 0.5`).
-    public var position: Double
+    package var position: Double
     /// `Mar 5`, `Mar`, `2024`.
-    public var label: String
+    package var label: String
     /// The year under the label where it starts or changes (day, week, month and quarter steps).
-    public var yearLabel: String?
+    package var yearLabel: String?
   }
 
-  public let step: Step
-  public let ticks: [Tick]
+  package let step: Step
+  package let ticks: [Tick]
   /// The days shown, `start..<end`.
-  public let days: Range<Int>
-  public let width: Double
+  package let days: Range<Int>
+  package let width: Double
 
   /// Ticks for `days` drawn `width` pixels wide, with `overhang` pixels free on each side of the
   /// plot for a label to stick out. With `centeredOnDays`, a tick names the day it sits in the
   /// middle of (a chart by day); otherwise it sits on the boundary where its period starts.
   /// Steps finer than `finest` are not tried (a chart by month gets no weekly ticks).
-  public init(
+  package init(
     days: Range<Int>, width: Double, overhang: (left: Double, right: Double), centeredOnDays: Bool,
     finest: Step = .day
   ) {
@@ -71,7 +71,7 @@ public struct DateAxis: Sendable {
   }
 
   /// The pixel offset of a position from the plot's left edge.
-  public func x(_ position: Double) -> Double { Self.x(position, days: days, width: width) }
+  package func x(_ position: Double) -> Double { Self.x(position, days: days, width: width) }
 
   static func x(_ position: Double, days: Range<Int>, width: Double) -> Double {
     let span = Double(max(1, days.count))
@@ -79,7 +79,7 @@ public struct DateAxis: Sendable {
   }
 
   /// The estimated width of a tick's widest line.
-  public static func labelWidth(_ tick: Tick) -> Double {
+  package static func labelWidth(_ tick: Tick) -> Double {
     Double(max(tick.label.count, tick.yearLabel?.count ?? 0)) * ChartMetrics.characterWidth
   }
 
@@ -158,12 +158,12 @@ public struct DateAxis: Sendable {
 }
 
 /// Sizes shared by the axes and the renderer.
-public enum ChartMetrics {
+package enum ChartMetrics {
   /// The font size of tick labels, in pixels.
-  public static let fontSize = 12.0
+  package static let fontSize = 12.0
   /// An upper estimate of one character's advance at ``fontSize`` in a sans-serif face
   /// (DejaVu Sans digits are 0.64 em, capitals up to 0.77 em).
-  public static let characterWidth = fontSize * 0.7
+  package static let characterWidth = fontSize * 0.7
   /// The least space between two tick labels.
-  public static let labelGap = 10.0
+  package static let labelGap = 10.0
 }

@@ -2,8 +2,8 @@
 /// Self-contained like the SVG: inline styles only, and a Content-Security-Policy that forbids
 /// every fetch and script. The page never scrolls sideways: a chart narrower than its 640 px
 /// scrolls inside its figure, and the table inside its own region, however many periods.
-public enum HTMLChartPage {
-  public static func document(_ chart: ChartData) -> String {
+package enum HTMLChartPage {
+  package static func document(_ chart: ChartData) -> String {
     let esc = MarkupText.escaped
     var out = """
       <!DOCTYPE html>
@@ -64,18 +64,18 @@ extension ChartData {
 
 /// Writes a chart to a file, atomically (``OutputStream``): `.svg` or `.html`/`.htm`, told by the
 /// extension, any case.
-public enum ChartFile {
-  public enum Kind: Sendable { case svg, html }
+package enum ChartFile {
+  package enum Kind: Sendable { case svg, html }
 
   /// The kind `path` names, or nil.
-  public static func kind(of path: String) -> Kind? {
+  package static func kind(of path: String) -> Kind? {
     let lower = path.lowercased()
     if lower.hasSuffix(".svg") { return .svg }
     if lower.hasSuffix(".html") || lower.hasSuffix(".htm") { return .html }
     return nil
   }
 
-  public static func write(_ chart: ChartData, as kind: Kind, to path: String, protecting input: String?) throws {
+  package static func write(_ chart: ChartData, as kind: Kind, to path: String, protecting input: String?) throws {
     let text = kind == .svg ? SVGChart.document(chart) : HTMLChartPage.document(chart)
     let out = try OutputStream(path: path, protecting: input)
     do {

@@ -2,9 +2,9 @@
 /// fetch (the generic `sans-serif` face), a `<title>` and `<desc>` for screen readers, labelled
 /// axes with units, and on every mark its values as `data-period`, `data-value`, … attributes
 /// (the same texts as the matching command's CSV).
-public struct SVGChart {
-  public static let width = 960.0
-  public static let height = 440.0
+package struct SVGChart {
+  package static let width = 960.0
+  package static let height = 440.0
   static let plotLeft = 84.0
   static let plotRight = width - 36
   static let plotTop = 72.0
@@ -24,14 +24,14 @@ public struct SVGChart {
   /// 12.1 apart (`ChartSleepTests.stageColours` measures them).
   static let partColors = ["#0072b2", "#56b4e9", "#009e73", "#cc79a7", "#d55e00"]
 
-  public let chart: ChartData
+  package let chart: ChartData
   /// The days the date axis spans: the first period's start to the last period's end.
-  public let days: Range<Int>
-  public let dateAxis: DateAxis
-  public let valueAxis: ValueAxis
+  package let days: Range<Int>
+  package let dateAxis: DateAxis
+  package let valueAxis: ValueAxis
 
   /// Lays the chart out; `chart.points` must not be empty.
-  public init(_ chart: ChartData) {
+  package init(_ chart: ChartData) {
     self.chart = chart
     let ranges = chart.points.map { chart.by.dayRange(forKey: $0.key) }
     let start = ranges.map(\.lowerBound).min() ?? 0
@@ -48,12 +48,12 @@ public struct SVGChart {
   }
 
   /// The whole document, starting with the XML declaration.
-  public static func document(_ chart: ChartData) -> String {
+  package static func document(_ chart: ChartData) -> String {
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + SVGChart(chart).svg(idPrefix: "chart")
   }
 
   /// The `<svg>` element; ids start with `idPrefix`.
-  public func svg(idPrefix: String) -> String {
+  package func svg(idPrefix: String) -> String {
     var out = ""
     let titleID = "\(idPrefix)-title"
     let descID = "\(idPrefix)-desc"
@@ -82,7 +82,7 @@ public struct SVGChart {
   }
 
   /// What the chart shows in words, for the `<desc>`.
-  public var description: String {
+  package var description: String {
     let points = chart.points
     guard let first = points.first, let last = points.last else { return "" }
     let count = points.count

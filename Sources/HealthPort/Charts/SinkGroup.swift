@@ -1,11 +1,11 @@
 /// Hands every element to several sinks, in order: three ``Stats`` (avg, min, max) read in one pass.
-public final class SinkGroup: ExportSink {
-  public let sinks: [ExportSink]
+package final class SinkGroup: ExportSink {
+  package let sinks: [ExportSink]
 
-  public init(_ sinks: [ExportSink]) { self.sinks = sinks }
+  package init(_ sinks: [ExportSink]) { self.sinks = sinks }
 
   /// What any of them wants.
-  public var interest: ElementInterest {
+  package var interest: ElementInterest {
     var union = ElementInterest.nothing
     var anyRecords = false
     for sink in sinks {
@@ -28,7 +28,7 @@ public final class SinkGroup: ExportSink {
     return union
   }
 
-  public func begin(_ header: ExportHeader) throws { for sink in sinks { try sink.begin(header) } }
-  public func consume(_ element: ExportElement) throws { for sink in sinks { try sink.consume(element) } }
-  public func end(_ report: ReadReport) throws { for sink in sinks { try sink.end(report) } }
+  package func begin(_ header: ExportHeader) throws { for sink in sinks { try sink.begin(header) } }
+  package func consume(_ element: ExportElement) throws { for sink in sinks { try sink.consume(element) } }
+  package func end(_ report: ReadReport) throws { for sink in sinks { try sink.end(report) } }
 }

@@ -1,19 +1,19 @@
 /// A value axis with "nice" ticks (1, 2, 2.5 or 5 times a power of ten), covering the values and,
 /// for bars, zero.
-public struct ValueAxis: Sendable {
-  public let lower: Double
-  public let upper: Double
-  public let step: Double
-  public let ticks: [Double]
+package struct ValueAxis: Sendable {
+  package let lower: Double
+  package let upper: Double
+  package let step: Double
+  package let ticks: [Double]
   /// Decimals every tick label needs (0 for a step of 1 or more).
-  public let decimals: Int
+  package let decimals: Int
 
   /// Whether values are minutes labelled as hours (`7 h`, `7 h 30`).
-  public let inHours: Bool
+  package let inHours: Bool
 
   /// An axis over `low...high`, aiming at about `tickCount` intervals; `fromZero` extends it to 0.
   /// With `minutesAsHours`, steps are whole quarters, halves or multiples of an hour.
-  public init(low: Double, high: Double, fromZero: Bool, tickCount: Int = 5, minutesAsHours: Bool = false) {
+  package init(low: Double, high: Double, fromZero: Bool, tickCount: Int = 5, minutesAsHours: Bool = false) {
     var low = low.isFinite ? low : 0
     var high = high.isFinite ? high : 0
     if fromZero {
@@ -72,7 +72,7 @@ public struct ValueAxis: Sendable {
   }
 
   /// A tick's label: thousands grouped, ``decimals`` decimals (`12,500`, `72.5`).
-  public func label(_ value: Double) -> String {
+  package func label(_ value: Double) -> String {
     if inHours {
       let minutes = Int(value.rounded())
       let hours = NumberText.grouped(minutes / 60)
@@ -82,13 +82,13 @@ public struct ValueAxis: Sendable {
   }
 
   /// Where `value` lies between ``lower`` (0) and ``upper`` (1).
-  public func fraction(_ value: Double) -> Double { (value - lower) / (upper - lower) }
+  package func fraction(_ value: Double) -> Double { (value - lower) / (upper - lower) }
 }
 
 /// Number texts for people, in the chart and its table.
-public enum ChartNumber {
+package enum ChartNumber {
   /// `value` with exactly `decimals` decimals and thousands separators: `12,345.50`.
-  public static func grouped(_ value: Double, decimals: Int) -> String {
+  package static func grouped(_ value: Double, decimals: Int) -> String {
     let scale = ValueAxis.power(decimals)
     let scaled = (abs(value) * scale).rounded()
     let negative = value < 0 && scaled > 0
@@ -102,5 +102,5 @@ public enum ChartNumber {
   }
 
   /// `value` as the commands write it (at most 3 decimals), with thousands separators.
-  public static func shown(_ value: Double) -> String { NumberText.grouped(NumberText.format(value)) }
+  package static func shown(_ value: Double) -> String { NumberText.grouped(NumberText.format(value)) }
 }

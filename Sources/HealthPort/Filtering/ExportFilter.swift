@@ -1,5 +1,5 @@
 /// A bound of the date range, its start or its end.
-public enum DateBound: Hashable, Sendable {
+package enum DateBound: Hashable, Sendable {
   /// A whole local day (days since 1970-01-01), `YYYY-MM-DD`.
   case day(Int)
   /// An exact instant (Unix seconds), a timestamp with an offset.
@@ -9,7 +9,7 @@ public enum DateBound: Hashable, Sendable {
 
   /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS][±HH:MM|Z]` (a space may replace the `T`).
   /// Throws ``HealthPortError/Reason/badDate(_:value:)`` naming `setting` when it does not parse.
-  public static func parse(_ text: String, for setting: HealthPortError.Setting) throws -> DateBound {
+  package static func parse(_ text: String, for setting: HealthPortError.Setting) throws -> DateBound {
     let bytes = Array(text.utf8)
     func fail() -> HealthPortError { HealthPortError(.badDate(setting, value: text)) }
     func number(_ range: Range<Int>) -> Int? {
@@ -60,26 +60,26 @@ public enum DateBound: Hashable, Sendable {
 ///   `dateComponents` day (its start is that day's local midnight).
 public struct ExportFilter {
   /// Full type identifiers, nil for "any".
-  public var types: Set<String>?
+  package var types: Set<String>?
   /// Full `HKWorkoutActivityType…` names, nil for "any".
-  public var activities: Set<String>?
+  package var activities: Set<String>?
   /// Source products (`Watch`, `iPhone`, …, or a source name), lowercased; empty for "any".
-  public var sourceProducts: [String] = []
+  package var sourceProducts: [String] = []
   /// Text the source name must contain, lowercased.
-  public var sourceText: String?
-  public var from: DateBound?
-  public var to: DateBound?
+  package var sourceText: String?
+  package var from: DateBound?
+  package var to: DateBound?
   /// How instants become local days and wall-clock times.
-  public var zone: ZoneRule = .written
+  package var zone: ZoneRule = .written
   /// The last source checked and its result: samples of one source come in long runs.
   private var sourceCache = SourceMatchCache()
 
   /// A filter of typed values; the defaults keep everything. `types` and `activities` are full
   /// identifiers (``KnownNames/resolveType(_:)`` and ``KnownNames/resolveActivity(_:)`` find them
   /// from short names), `sourceProducts` and `sourceText` compare ignoring case.
-  public init(
-    types: Set<String>? = nil, activities: Set<String>? = nil, sourceProducts: [String] = [],
-    sourceText: String? = nil, from: DateBound? = nil, to: DateBound? = nil, zone: ZoneRule = .written
+  package init(
+    types: Set<String>?, activities: Set<String>?, sourceProducts: [String], sourceText: String?,
+    from: DateBound?, to: DateBound?, zone: ZoneRule
   ) {
     self.types = types
     self.activities = activities
@@ -88,6 +88,27 @@ public struct ExportFilter {
     self.from = from
     self.to = to
     self.zone = zone
+  }
+
+  /// A filter by type, activity and source; the defaults keep everything. `types` and
+  /// `activities` are full identifiers (`HKQuantityTypeIdentifierStepCount`,
+  /// `HKWorkoutActivityTypeRunning`); `sourceProducts` (`Watch`, `iPhone`) and `sourceText` (part
+  /// of a source's name) compare ignoring case. ``limitDates(from:to:)`` adds a date range.
+  public init(
+    types: Set<String>? = nil, activities: Set<String>? = nil, sourceProducts: [String] = [],
+    sourceText: String? = nil
+  ) {
+    self.init(
+      types: types, activities: activities, sourceProducts: sourceProducts, sourceText: sourceText, from: nil,
+      to: nil, zone: .written)
+  }
+
+  /// Keeps only the elements that start from `from` to `to` (either nil for no limit), each
+  /// `YYYY-MM-DD` (a whole local day) or `YYYY-MM-DDTHH:MM[:SS]` with or without an offset, as
+  /// docs/filters.md describes. Throws a ``HealthPortError`` on a date it cannot read.
+  public mutating func limitDates(from: String?, to: String?) throws {
+    self.from = try from.map { try DateBound.parse($0, for: .from) }
+    self.to = try to.map { try DateBound.parse($0, for: .to) }
   }
 
   /// A copy with caches of its own (the last source's result, a named zone's days), for another
@@ -100,7 +121,7 @@ public struct ExportFilter {
   }
 
   /// True when nothing is filtered out.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     types == nil && activities == nil && sourceProducts.isEmpty && sourceText == nil && from == nil && to == nil
   }
 
@@ -159,7 +180,7 @@ public struct ExportFilter {
   /// Source criteria: the product (or, for a sample without one, the source name) equals one of
   /// `sourceProducts`, and the source name contains `sourceText`, ignoring case.
   @inline(__always)
-  public func matchesSource(name: String, product: String?) -> Bool {
+  package func matchesSource(name: String, product: String?) -> Bool {
     if sourceProducts.isEmpty && sourceText == nil { return true }
     if let last = sourceCache.name, last == name, sourceCache.product == product { return sourceCache.result }
     let result = computeMatchesSource(name: name, product: product)
@@ -180,7 +201,7 @@ public struct ExportFilter {
 
   /// Date criteria on a start date.
   @inline(__always)
-  public func inRange(_ date: HealthDate) -> Bool {
+  package func inRange(_ date: HealthDate) -> Bool {
     if let from, !satisfies(date, from, isLower: true) { return false }
     if let to, !satisfies(date, to, isLower: false) { return false }
     return true

@@ -1,11 +1,13 @@
 /// An ``ExportSink`` that hands on only what an ``ExportFilter`` keeps, while streaming.
 public final class FilteringSink: ExportStage {
-  public let filter: ExportFilter
+  package let filter: ExportFilter
+  /// The sink that receives what the filter selects.
   public let next: ExportSink
   /// Elements left out so far.
-  public private(set) var droppedCount = 0
+  package private(set) var droppedCount = 0
   private var sideFiles = SideFileFilter()
 
+  /// A stage that hands `next` only the elements `filter` selects.
   public init(filter: ExportFilter, next: ExportSink) {
     self.filter = filter
     self.next = next
@@ -27,6 +29,7 @@ public final class FilteringSink: ExportStage {
     return next.interest.intersection(own)
   }
 
+  /// Hands the element on when the filter selects it.
   public func consume(_ element: ExportElement) throws {
     let kept = filter.includes(element)
     if case .workout = element { sideFiles.noteWorkout(kept: kept) }
@@ -37,6 +40,7 @@ public final class FilteringSink: ExportStage {
     }
   }
 
+  /// Hands a route or ECG recording on unless the filter leaves it out (a route of a dropped Workout).
   public func consumeSideFile(_ event: SideFileEvent) throws {
     if let kept = sideFiles.pass(event, filter) { try next.consumeSideFile(kept) }
   }

@@ -1,14 +1,14 @@
 /// The type identifiers and workout activity types healthport knows by name (HealthKit's identifiers),
 /// used to expand short names (`StepCount`, `running`) and to suggest the closest valid name.
-public enum KnownNames {
+package enum KnownNames {
   /// Prefixes of `Record`/`Correlation` type identifiers, longest first.
-  public static let typePrefixes = [
+  package static let typePrefixes = [
     "HKCorrelationTypeIdentifier", "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType",
   ]
-  public static let activityPrefix = "HKWorkoutActivityType"
+  package static let activityPrefix = "HKWorkoutActivityType"
 
   /// Cumulative quantity types (HealthKit aggregates them by sum): their natural aggregate is a sum.
-  public static let cumulativeQuantityTypes: [String] =
+  package static let cumulativeQuantityTypes: [String] =
     [
       "ActiveEnergyBurned", "AppleExerciseTime", "AppleMoveTime", "AppleStandTime", "BasalEnergyBurned",
       "DistanceCrossCountrySkiing", "DistanceCycling", "DistanceDownhillSnowSports", "DistancePaddleSports",
@@ -26,7 +26,7 @@ public enum KnownNames {
   ].map { "Dietary" + $0 }
 
   /// Discrete quantity types (HealthKit aggregates them as discrete values: min, max, average).
-  public static let discreteQuantityTypes: [String] = [
+  package static let discreteQuantityTypes: [String] = [
     "AppleSleepingWristTemperature", "BodyFatPercentage", "BodyMass", "BodyMassIndex", "ElectrodermalActivity",
     "Height", "LeanBodyMass", "WaistCircumference", "CrossCountrySkiingSpeed", "CyclingCadence",
     "CyclingFunctionalThresholdPower", "CyclingPower", "CyclingSpeed", "EstimatedWorkoutEffortScore",
@@ -43,7 +43,7 @@ public enum KnownNames {
   ]
 
   /// Category types (`HKCategoryTypeIdentifier…`).
-  public static let categoryTypes: [String] = [
+  package static let categoryTypes: [String] = [
     "AppleStandHour", "EnvironmentalAudioExposureEvent", "HeadphoneAudioExposureEvent", "HighHeartRateEvent",
     "IrregularHeartRhythmEvent", "LowCardioFitnessEvent", "LowHeartRateEvent", "MindfulSession",
     "AppleWalkingSteadinessEvent", "HandwashingEvent", "ToothbrushingEvent", "BleedingAfterPregnancy",
@@ -60,13 +60,13 @@ public enum KnownNames {
   ]
 
   /// Every known `Record`/`Correlation` type identifier, in full.
-  public static let typeIdentifiers: [String] =
+  package static let typeIdentifiers: [String] =
     (cumulativeQuantityTypes + discreteQuantityTypes).map { "HKQuantityTypeIdentifier" + $0 }
     + categoryTypes.map { "HKCategoryTypeIdentifier" + $0 }
     + ["HKCorrelationTypeIdentifierBloodPressure", "HKCorrelationTypeIdentifierFood", "HKDataTypeSleepDurationGoal"]
 
   /// Every known `HKWorkoutActivityType…` value, in full.
-  public static let activityTypes: [String] = [
+  package static let activityTypes: [String] = [
     "AmericanFootball", "Archery", "AustralianFootball", "Badminton", "Baseball", "Basketball", "Bowling", "Boxing",
     "Climbing", "Cricket", "CrossTraining", "Curling", "Cycling", "Dance", "DanceInspiredTraining", "Elliptical",
     "EquestrianSports", "Fencing", "Fishing", "FunctionalStrengthTraining", "Golf", "Gymnastics", "Handball",
@@ -90,7 +90,7 @@ public enum KnownNames {
 
   /// A type identifier without its `HK…TypeIdentifier`/`HKDataType` prefix (``typePrefixes``):
   /// `StepCount`; any other name, or a prefix alone, whole.
-  public static func shortTypeName(_ identifier: String) -> String {
+  package static func shortTypeName(_ identifier: String) -> String {
     for prefix in typePrefixes where identifier.hasPrefix(prefix) && identifier.count > prefix.count {
       return String(identifier.dropFirst(prefix.count))
     }
@@ -113,7 +113,7 @@ public enum KnownNames {
   }
 
   /// How a type name read from another tool's file is taken (``readTypeName(_:known:)``)..
-  public enum TypeNameReading: Sendable, Equatable {
+  package enum TypeNameReading: Sendable, Equatable {
     /// Kept as written, without a word: a full identifier (`HK…`), known or newer than this list.
     case asWritten
     /// The short name of exactly one known type, whose full identifier this is.
@@ -128,7 +128,7 @@ public enum KnownNames {
   /// the full identifier when exactly one type of `known` has it (ignoring case); a name starting
   /// with `HK` is a full identifier and stays; anything else stays as written, for a warning.
   /// `known` defaults to ``typeIdentifiers``.
-  public static func readTypeName(_ name: String, known: [String]? = nil) -> TypeNameReading {
+  package static func readTypeName(_ name: String, known: [String]? = nil) -> TypeNameReading {
     if name.hasPrefix("HK") { return .asWritten }
     let lowered = name.lowercased()
     let matches =
@@ -142,25 +142,25 @@ public enum KnownNames {
     grouping: typeIdentifiers, by: { shortTypeName($0).lowercased() })
 
   /// An activity type without its `HKWorkoutActivityType` prefix (`Running`).
-  public static func shortActivityName(_ identifier: String) -> String {
+  package static func shortActivityName(_ identifier: String) -> String {
     identifier.hasPrefix(activityPrefix) && identifier.count > activityPrefix.count
       ? String(identifier.dropFirst(activityPrefix.count)) : identifier
   }
 
   /// Whether a type's values add up over time (sum) rather than being measurements (average).
-  public static func isCumulative(_ identifier: String) -> Bool {
+  package static func isCumulative(_ identifier: String) -> Bool {
     identifier.hasPrefix("HKQuantityTypeIdentifier") && cumulativeSet.contains(shortTypeName(identifier))
   }
   private static let cumulativeSet = Set(cumulativeQuantityTypes)
 
   /// Resolves a record type: a full identifier (any `HK…` string is taken verbatim, so that
   /// types newer than this list still work) or a short name, case-insensitively.
-  public static func resolveType(_ text: String) throws -> String {
+  package static func resolveType(_ text: String) throws -> String {
     try resolve(text, in: typeIdentifiers, short: shortTypeName, setting: .types)
   }
 
   /// Resolves a workout activity (`running`, `Running`, `HKWorkoutActivityTypeRunning`).
-  public static func resolveActivity(_ text: String) throws -> String {
+  package static func resolveActivity(_ text: String) throws -> String {
     try resolve(text, in: activityTypes, short: shortActivityName, setting: .activities)
   }
 

@@ -2,17 +2,17 @@
 /// streaming through it, so that a source option that matches none of them (`--source-product
 /// Wacth`, `--priority Garmin`) can be reported with the closest names seen, instead of a silent
 /// empty result.
-public final class SourceNamesSink: ExportStage {
-  public let next: ExportSink
+package final class SourceNamesSink: ExportStage {
+  package let next: ExportSink
   /// Distinct sources in order of first appearance.
-  public private(set) var sources: [SourceName] = []
+  package private(set) var sources: [SourceName] = []
   private var seen: Set<SourceName> = []
   /// The last source noted: samples of one source come in long runs.
   private var last: SourceName?
 
-  public init(next: ExportSink) { self.next = next }
+  package init(next: ExportSink) { self.next = next }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .record(let record): note(record.sourceName, record.sourceProduct)
     case .correlation(let correlation): note(correlation.sourceName, correlation.sourceProduct)
@@ -37,14 +37,14 @@ public final class SourceNamesSink: ExportStage {
 
   /// Source products that equal no source's product (or, for a source without one, its name),
   /// ignoring case, as the filter compares them; each with a hint: the closest and the products seen.
-  public func unmatchedProducts(_ values: [String]) -> [(value: String, hint: String)] {
+  package func unmatchedProducts(_ values: [String]) -> [(value: String, hint: String)] {
     let keys = Set(sources.map { ($0.product ?? $0.name).lowercased() })
     let candidates = unique(sources.map { $0.product ?? $0.name })
     return values.filter { !keys.contains($0.lowercased()) }.map { ($0, hint($0, candidates, what: "products")) }
   }
 
   /// The hint for a source text that no source name contains, ignoring case; nil when one does.
-  public func unmatchedSourceText(_ text: String) -> String? {
+  package func unmatchedSourceText(_ text: String) -> String? {
     let needle = text.lowercased()
     guard !sources.contains(where: { $0.name.lowercased().contains(needle) }) else { return nil }
     return hint(text, unique(sources.map(\.name)), what: "sources")
@@ -52,7 +52,7 @@ public final class SourceNamesSink: ExportStage {
 
   /// Priority entries that equal no source's product or name, ignoring case (as a de-duplication
   /// ranks them), each with its hint.
-  public func unmatchedPriorities(_ entries: [String]) -> [(value: String, hint: String)] {
+  package func unmatchedPriorities(_ entries: [String]) -> [(value: String, hint: String)] {
     let keys = Set(sources.flatMap { [$0.name.lowercased()] + ($0.product.map { [$0.lowercased()] } ?? []) })
     let candidates = unique(sources.compactMap(\.product) + sources.map(\.name))
     return entries.filter { !keys.contains($0.lowercased()) }.map {
@@ -124,7 +124,7 @@ extension SourceNamesSink: RangeWorkSharing {
   }
 }
 
-public struct SourceName: Hashable, Sendable {
-  public var name: String
-  public var product: String?
+package struct SourceName: Hashable, Sendable {
+  package var name: String
+  package var product: String?
 }

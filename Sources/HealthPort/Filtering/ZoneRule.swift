@@ -7,13 +7,13 @@ import Foundation
 /// - `.fixed(seconds)`: one offset for every instant (`--tz +02:00`).
 /// - `.named(zone)`: an IANA zone (`--tz Europe/Berlin`): the offset in force at each sample's
 ///   instant, daylight saving time included, from the system's time zone database.
-public enum ZoneRule {
+package enum ZoneRule {
   case written
   case fixed(Int)
   case named(NamedZone)
 
   /// Parses a zone: `+02:00`, `-0530`, `+2`, `Z`, `UTC`, or an IANA name such as `Europe/Berlin`.
-  public static func parse(_ text: String) throws -> ZoneRule {
+  package static func parse(_ text: String) throws -> ZoneRule {
     if let offset = parseOffset(text) { return .fixed(offset) }
     if text == "Z" || text.uppercased() == "UTC" || text.uppercased() == "GMT" { return .fixed(0) }
     if text.contains("/") || text.first?.isLetter == true, let zone = TimeZone(identifier: text) {
@@ -30,7 +30,7 @@ public enum ZoneRule {
   }
 
   /// `±HH:MM`, `±HHMM` or `±HH` as seconds east of UTC; nil for anything else.
-  public static func parseOffset(_ text: String) -> Int? {
+  package static func parseOffset(_ text: String) -> Int? {
     let bytes = Array(text.utf8)
     guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
     var digits = Array(bytes.dropFirst())
@@ -45,7 +45,7 @@ public enum ZoneRule {
 
   /// The offset (seconds east of UTC) that applies to `date`'s instant under this rule.
   @inline(__always)
-  public func offset(for date: HealthDate) -> Int {
+  package func offset(for date: HealthDate) -> Int {
     switch self {
     case .written: Int(date.offsetSeconds)
     case .fixed(let seconds): seconds
@@ -55,11 +55,11 @@ public enum ZoneRule {
 
   /// Local wall-clock seconds since 1970-01-01 00:00 for `date` under this rule.
   @inline(__always)
-  public func localSeconds(_ date: HealthDate) -> Int64 { date.secondsSince1970 + Int64(offset(for: date)) }
+  package func localSeconds(_ date: HealthDate) -> Int64 { date.secondsSince1970 + Int64(offset(for: date)) }
 
   /// The local day (days since 1970-01-01) of `date` under this rule.
   @inline(__always)
-  public func localDay(_ date: HealthDate) -> Int { HealthDate.floorDiv(localSeconds(date), 86_400) }
+  package func localDay(_ date: HealthDate) -> Int { HealthDate.floorDiv(localSeconds(date), 86_400) }
 }
 
 /// An IANA time zone with a cache of its offsets, so that the time zone database is asked about
@@ -69,8 +69,8 @@ public enum ZoneRule {
 /// day the offsets at its start and end are looked up; when they agree the day has one offset
 /// (no zone changes its offset twice within 24 hours), otherwise the transition second is found by
 /// bisection and instants before it get the old offset, instants from it on the new one.
-public final class NamedZone {
-  public let zone: TimeZone
+package final class NamedZone {
+  package let zone: TimeZone
   private struct Day {
     var day: Int64
     var transition: Int64
@@ -80,12 +80,12 @@ public final class NamedZone {
   private var last = Day(day: .min, transition: 0, before: 0, after: 0)
   private var days: [Int64: Day] = [:]
 
-  public init(_ zone: TimeZone) { self.zone = zone }
+  package init(_ zone: TimeZone) { self.zone = zone }
 
-  public var identifier: String { zone.identifier }
+  package var identifier: String { zone.identifier }
 
   /// Seconds east of UTC in force at `instant` (Unix seconds).
-  public func offset(at instant: Int64) -> Int {
+  package func offset(at instant: Int64) -> Int {
     let day = instant >= 0 ? instant / 86_400 : (instant - 86_399) / 86_400
     if day != last.day { last = lookup(day) }
     return instant < last.transition ? last.before : last.after

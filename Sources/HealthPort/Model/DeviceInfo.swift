@@ -4,19 +4,19 @@
 /// The `0x…` value is a per-object memory address, different on nearly every record, so it is
 /// dropped. Field values may themselves contain `, `, so the string is split only before the
 /// known keys.
-public struct DeviceInfo: Hashable, Sendable {
-  public var name: String?
-  public var manufacturer: String?
-  public var model: String?
-  public var hardware: String?
-  public var firmware: String?
-  public var software: String?
-  public var localIdentifier: String?
-  public var udiDeviceIdentifier: String?
+package struct DeviceInfo: Hashable, Sendable {
+  package var name: String?
+  package var manufacturer: String?
+  package var model: String?
+  package var hardware: String?
+  package var firmware: String?
+  package var software: String?
+  package var localIdentifier: String?
+  package var udiDeviceIdentifier: String?
   /// `creation date:` (iOS 18+ exports), as written.
-  public var creationDate: String?
+  package var creationDate: String?
 
-  public init(
+  package init(
     name: String? = nil, manufacturer: String? = nil, model: String? = nil, hardware: String? = nil,
     firmware: String? = nil, software: String? = nil, localIdentifier: String? = nil,
     udiDeviceIdentifier: String? = nil, creationDate: String? = nil
@@ -45,7 +45,7 @@ public struct DeviceInfo: Hashable, Sendable {
   ]
 
   /// Parses a device string; nil when it has none of the known fields.
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     var bytes = Array(text.utf8)
     // Strip the outer `<` … `>` and the `<HKDevice: 0x…>` head.
     if bytes.first == UInt8(ascii: "<"), bytes.last == UInt8(ascii: ">") {
@@ -86,15 +86,15 @@ public struct DeviceInfo: Hashable, Sendable {
 ///
 /// Rule: one of the four Apple products when the device's `model` or `hardware` starts with it;
 /// else when the source name contains it (case-insensitively); else the device's `model`; else nil.
-public enum SourceProduct {
-  public static let appleProducts = ["Watch", "iPhone", "iPad", "iPod"]
+package enum SourceProduct {
+  package static let appleProducts = ["Watch", "iPhone", "iPad", "iPod"]
 
-  public static func derive(device: DeviceInfo?, sourceName: String) -> String? {
+  package static func derive(device: DeviceInfo?, sourceName: String) -> String? {
     appleProduct(of: device) ?? appleProduct(inName: sourceName) ?? device?.model.flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// The Apple product whose name starts the device's `model` or `hardware`.
-  public static func appleProduct(of device: DeviceInfo?) -> String? {
+  package static func appleProduct(of device: DeviceInfo?) -> String? {
     guard let device else { return nil }
     for product in appleProducts
     where device.model?.hasPrefix(product) == true || device.hardware?.hasPrefix(product) == true {
@@ -104,7 +104,7 @@ public enum SourceProduct {
   }
 
   /// The Apple product named in a source name ("Ryan’s iPhone", "slobo's watch"), case-insensitively.
-  public static func appleProduct(inName sourceName: String) -> String? {
+  package static func appleProduct(inName sourceName: String) -> String? {
     let lowered = sourceName.lowercased()
     return appleProducts.first { lowered.contains($0.lowercased()) }
   }

@@ -10,14 +10,14 @@
 /// the exact original. An address written with leading zeros (`0x0282e3a260`) keeps their count
 /// in ``addressZeros``, so its records share the rest too. Strings not in that canonical form are
 /// kept whole in `rest`.
-public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
+package struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   /// The address, when the string has the canonical `<<HKDevice: 0x…` head.
-  public var address: UInt64?
+  package var address: UInt64?
   /// How many `0` digits the address was written with before its shortest hex form (0 nearly
   /// always). Declared after the address, so it takes the padding there and the struct stays 32 bytes.
-  public var addressZeros: UInt8 = 0
+  package var addressZeros: UInt8 = 0
   /// What follows the address (everything, when `address` is nil).
-  public var rest: String
+  package var rest: String
 
   /// The canonical head, `<<HKDevice: 0x`: 14 bytes.
   static let headText: StaticString = "<<HKDevice: 0x"
@@ -27,7 +27,7 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   static let headFirstWord: UInt64 = 0x6976_6544_4B48_3C3C  // "<<HKDevi"
   static let headSecondWord: UInt64 = 0x7830_203A_6563_6976  // "vice: 0x"
 
-  public init(_ text: String) {
+  package init(_ text: String) {
     var text = text
     self = text.withUTF8 { DeviceString(bytes: $0, rest: { String(decoding: $0, as: UTF8.self) }) }
   }
@@ -39,7 +39,7 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
     rest = makeRest(UnsafeBufferPointer(rebasing: bytes[restStart...]))
   }
 
-  public init(address: UInt64?, zeros: UInt8 = 0, rest: String) {
+  package init(address: UInt64?, zeros: UInt8 = 0, rest: String) {
     self.address = address
     addressZeros = address == nil ? 0 : zeros
     self.rest = rest
@@ -92,14 +92,14 @@ public struct DeviceString: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The string exactly as written.
-  public var description: String {
+  package var description: String {
     var bytes: [UInt8] = []
     append(to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends the string exactly as written.
-  public func append(to bytes: inout [UInt8]) {
+  package func append(to bytes: inout [UInt8]) {
     if let address {
       Self.headText.withUTF8Buffer { bytes.append(contentsOf: $0) }
       Self.appendHex(address, zeros: addressZeros, to: &bytes)

@@ -1,8 +1,8 @@
 /// One attribute, in the order it was read.
-public struct Attribute: Hashable, Sendable {
-  public var name: String
-  public var value: String
-  public init(_ name: String, _ value: String) {
+package struct Attribute: Hashable, Sendable {
+  package var name: String
+  package var value: String
+  package init(_ name: String, _ value: String) {
     self.name = name
     self.value = value
   }
@@ -12,13 +12,15 @@ public struct Attribute: Hashable, Sendable {
 /// (`Me`, `ActivitySummary`, `ClinicalRecord`, `Audiogram`, `VisionPrescription`, `Location`, …)
 /// and for elements healthport does not know, so that nothing in the input is lost.
 public struct ElementNode: Hashable, Sendable {
+  /// The element's name, as written.
   public var name: String
-  public var attributes: [Attribute]
+  package var attributes: [Attribute]
+  /// The child elements, in document order.
   public var children: [ElementNode]
   /// Character data that is not white space (Apple exports have none).
   public var text: String?
 
-  public init(name: String, attributes: [Attribute] = [], children: [ElementNode] = [], text: String? = nil) {
+  package init(name: String, attributes: [Attribute] = [], children: [ElementNode] = [], text: String? = nil) {
     self.name = name
     self.attributes = attributes
     self.children = children
@@ -31,5 +33,5 @@ public struct ElementNode: Hashable, Sendable {
   }
 
   /// Counts this element and all below it.
-  public var elementCount: Int { children.reduce(1) { $0 + $1.elementCount } }
+  package var elementCount: Int { children.reduce(1) { $0 + $1.elementCount } }
 }

@@ -5,7 +5,7 @@ extension HealthDate {
   /// or a bare day (`2024-01-02`, midnight). Fractions of a second are dropped (the export has
   /// whole seconds). A time without an offset is a wall-clock time and is kept with offset
   /// `+0000`, so that its day and time of day stay as written. Nil for anything else.
-  public static func flexible(_ bytes: UnsafeRawBufferPointer) -> HealthDate? {
+  package static func flexible(_ bytes: UnsafeRawBufferPointer) -> HealthDate? {
     if let date = HealthDate(utf8: bytes) { return date }
     var index = 0
     let count = bytes.count
@@ -71,7 +71,7 @@ extension HealthDate {
   }
 
   /// ``flexible(_:)-(UnsafeRawBufferPointer)`` for a String.
-  public static func flexible(_ text: String) -> HealthDate? {
+  package static func flexible(_ text: String) -> HealthDate? {
     var text = text
     return text.withUTF8 { flexible(UnsafeRawBufferPointer($0)) }
   }

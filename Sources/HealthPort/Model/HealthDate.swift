@@ -9,6 +9,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   /// The written offset from UTC, in seconds (`+0100` is 3600).
   public var offsetSeconds: Int32
 
+  /// The instant `secondsSince1970`, written with the UTC offset `offsetSeconds`.
   public init(secondsSince1970: Int64, offsetSeconds: Int32) {
     self.secondsSince1970 = secondsSince1970
     self.offsetSeconds = offsetSeconds
@@ -23,7 +24,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
   /// Parses the 25 bytes of `YYYY-MM-DD HH:MM:SS ±HHMM`; nil when the shape or a field range is wrong.
   @inlinable
-  public init?(utf8 bytes: UnsafeRawBufferPointer) {
+  package init?(utf8 bytes: UnsafeRawBufferPointer) {
     guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D else { return nil }
     let century = Self.twoDigits(bytes, 0)
     let yearLow = Self.twoDigits(bytes, 2)
@@ -46,7 +47,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   /// Parses the time and offset of a date whose `YYYY-MM-DD` is known to be valid and to fall
   /// on `days` (days since 1970-01-01); nil when the rest is malformed.
   @inlinable
-  public init?(utf8 bytes: UnsafeRawBufferPointer, daysSince1970 days: Int) {
+  package init?(utf8 bytes: UnsafeRawBufferPointer, daysSince1970 days: Int) {
     guard bytes.count == 25 else { return nil }
     let hour = Self.twoDigits(bytes, 11)
     let minute = Self.twoDigits(bytes, 14)
@@ -63,10 +64,10 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   }
 
   /// The local calendar day in the written offset, as days since 1970-01-01.
-  public var localDayNumber: Int { Self.floorDiv(secondsSince1970 + Int64(offsetSeconds), 86_400) }
+  package var localDayNumber: Int { Self.floorDiv(secondsSince1970 + Int64(offsetSeconds), 86_400) }
 
   /// The local day in another fixed offset.
-  public func dayNumber(inOffset offset: Int) -> Int { Self.floorDiv(secondsSince1970 + Int64(offset), 86_400) }
+  package func dayNumber(inOffset offset: Int) -> Int { Self.floorDiv(secondsSince1970 + Int64(offset), 86_400) }
 
   /// The string exactly as the export writes it.
   public var description: String {
@@ -77,7 +78,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   }
 
   /// Appends `YYYY-MM-DD HH:MM:SS ±HHMM` to a byte buffer.
-  public func append(to bytes: inout [UInt8]) {
+  package func append(to bytes: inout [UInt8]) {
     let local = secondsSince1970 + Int64(offsetSeconds)
     let days = Self.floorDiv(local, 86_400)
     let secondOfDay = Int(local - Int64(days) * 86_400)
@@ -105,6 +106,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     two(abs(offset) / 60 % 60)
   }
 
+  /// Orders by instant, then by offset.
   public static func < (lhs: HealthDate, rhs: HealthDate) -> Bool {
     (lhs.secondsSince1970, lhs.offsetSeconds) < (rhs.secondsSince1970, rhs.offsetSeconds)
   }
@@ -112,7 +114,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   // MARK: Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days_from_civil)
 
   @inlinable
-  public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+  package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
@@ -121,7 +123,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+  package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -134,7 +136,7 @@ public struct HealthDate: Hashable, Comparable, Sendable, CustomStringConvertibl
   }
 
   @inlinable
-  public static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+  package static func daysInMonth(_ year: Int, _ month: Int) -> Int {
     switch month {
     case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
     case 4, 6, 9, 11: return 30

@@ -2,21 +2,21 @@
 /// the text as written (GPX reals have six decimals), so that outputs keep it exactly; the
 /// numeric accessors parse it.
 public struct RoutePoint: Hashable, Sendable {
-  public var latitude: String
-  public var longitude: String
+  package var latitude: String
+  package var longitude: String
   /// Metres above sea level (`ele`, or a Location's `altitude`).
-  public var elevation: String?
+  package var elevation: String?
   /// As written: `2019-09-24T10:22:37Z` in GPX (UTC), the export's date form for a Location.
-  public var time: String?
+  package var time: String?
   /// m/s.
-  public var speed: String?
+  package var speed: String?
   /// Degrees from north; -1 means invalid in old Location data.
-  public var course: String?
+  package var course: String?
   /// Metres (`hAcc`, `vAcc`).
-  public var horizontalAccuracy: String?
-  public var verticalAccuracy: String?
+  package var horizontalAccuracy: String?
+  package var verticalAccuracy: String?
 
-  public init(
+  package init(
     latitude: String, longitude: String, elevation: String? = nil, time: String? = nil, speed: String? = nil,
     course: String? = nil, horizontalAccuracy: String? = nil, verticalAccuracy: String? = nil
   ) {
@@ -30,15 +30,18 @@ public struct RoutePoint: Hashable, Sendable {
     self.verticalAccuracy = verticalAccuracy
   }
 
+  /// The latitude in degrees; nil when the text is not a number.
   public var latitudeDegrees: Double? { Double(latitude) }
+  /// The longitude in degrees; nil when the text is not a number.
   public var longitudeDegrees: Double? { Double(longitude) }
+  /// The elevation in metres; nil when absent or not a number.
   public var elevationMetres: Double? { elevation.flatMap { Double($0) } }
   /// The time as an instant, for GPX (`…Z`) and export-form times alike.
   public var instant: HealthDate? { time.flatMap { HealthDate.flexible($0) } }
 }
 
 /// Where a route's points were stored.
-public enum RouteOrigin: String, Sendable {
+package enum RouteOrigin: String, Sendable {
   /// A GPX file under `workout-routes/`.
   case gpx
   /// `Location` elements inside the `WorkoutRoute` (iOS 12 and older).
@@ -47,17 +50,17 @@ public enum RouteOrigin: String, Sendable {
 
 /// How a route file is joined to export.xml: the `Workout` whose `WorkoutRoute` has a
 /// `FileReference` naming the file.
-public struct RouteJoin: Hashable, Sendable {
+package struct RouteJoin: Hashable, Sendable {
   /// The workout's position among the export's top-level Workouts (0-based, document order; a
   /// ``FilteringSink`` renumbers it among the workouts it keeps).
-  public var workoutIndex: Int
+  package var workoutIndex: Int
   /// The `WorkoutRoute`'s position among that workout's routes (0-based).
-  public var routeIndex: Int
+  package var routeIndex: Int
   /// The `WorkoutActivity` (0-based, among the workout's activities) whose time range holds the
   /// route's first point; nil when the workout has none or none holds it.
-  public var activityIndex: Int?
+  package var activityIndex: Int?
 
-  public init(workoutIndex: Int, routeIndex: Int, activityIndex: Int? = nil) {
+  package init(workoutIndex: Int, routeIndex: Int, activityIndex: Int? = nil) {
     self.workoutIndex = workoutIndex
     self.routeIndex = routeIndex
     self.activityIndex = activityIndex
@@ -72,13 +75,13 @@ public struct RouteFile: Hashable, Sendable {
   /// Where it was read, for messages (`export.zip:apple_health_export/workout-routes/…`).
   public var displayName: String
   /// nil for a file that no workout references.
-  public var join: RouteJoin?
+  package var join: RouteJoin?
   /// `trk/name` (`Route 2019-09-24 1:07pm`).
-  public var name: String?
+  package var name: String?
   /// `metadata/time`: when the export was written.
-  public var metadataTime: String?
+  package var metadataTime: String?
 
-  public init(path: String, displayName: String, join: RouteJoin? = nil) {
+  package init(path: String, displayName: String, join: RouteJoin? = nil) {
     self.path = path
     self.displayName = displayName
     self.join = join

@@ -1,7 +1,7 @@
 /// Something bytes can be appended to: a `[UInt8]`, or the writers' `ByteBuffer`. The
 /// escaping and formatting primitives are generic over it, so that they serve both the writers'
 /// hot paths and the occasional `[UInt8]` of the other commands.
-public protocol ByteAppender: ~Copyable {
+package protocol ByteAppender: ~Copyable {
   mutating func append(_ byte: UInt8)
   mutating func append(bytes: UnsafeBufferPointer<UInt8>)
   /// Lets `body` write up to `maxCount` bytes through a pointer; it returns how many it wrote.
@@ -13,30 +13,30 @@ public protocol ByteAppender: ~Copyable {
 
 extension ByteAppender where Self: ~Copyable {
   @inline(__always)
-  public mutating func noteRemovedCharacter() {}
+  package mutating func noteRemovedCharacter() {}
 
   /// Appends a literal's bytes.
   @inline(__always)
-  public mutating func append(_ text: StaticString) {
+  package mutating func append(_ text: StaticString) {
     append(bytes: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   @inline(__always)
-  public mutating func append(bytes: [UInt8]) {
+  package mutating func append(bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { append(bytes: $0) }
   }
 
   @inline(__always)
-  public mutating func append(bytes: UnsafeRawBufferPointer) {
+  package mutating func append(bytes: UnsafeRawBufferPointer) {
     append(bytes: bytes.assumingMemoryBound(to: UInt8.self))
   }
 }
 
 extension Array: ByteAppender where Element == UInt8 {
   @inline(__always)
-  public mutating func append(bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+  package mutating func append(bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 
-  public mutating func appendUnsafe(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+  package mutating func appendUnsafe(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { scratch in
       let written = body(scratch.baseAddress!)
       append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<written]))

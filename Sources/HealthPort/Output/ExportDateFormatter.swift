@@ -9,9 +9,9 @@
 /// the written offset (`YYYY-MM-DDTHH:MM:SS±HH:MM`, also 25 bytes) and the instant in UTC
 /// (`YYYY-MM-DDTHH:MM:SSZ`). The style only changes what the cold paths cache (the day's
 /// separator, the offset's bytes), so the hot path is the same for all three.
-public struct ExportDateFormatter {
+package struct ExportDateFormatter {
   /// How dates are written.
-  public enum Style: Sendable {
+  package enum Style: Sendable {
     /// `2016-08-05 10:00:00 +0100`, as the export writes it.
     case export
     /// `2016-08-05T10:00:00+01:00`: ISO 8601 in the written offset.
@@ -20,7 +20,7 @@ public struct ExportDateFormatter {
     case utc
   }
 
-  public let style: Style
+  package let style: Style
   /// Bytes of the date without a trailer: 25, or 20 in UTC.
   private let length: Int
   /// Where a trailer goes in the offset word: after its six bytes, or after the `Z`.
@@ -36,7 +36,7 @@ public struct ExportDateFormatter {
   /// ` ±HHMM` of `lastOffset`, in the low six bytes.
   private var offsetWord: UInt64 = 0
 
-  public init(style: Style = .export) {
+  package init(style: Style = .export) {
     self.style = style
     length = style == .utc ? 20 : 25
     trailerShift = style == .utc ? 8 : 48
@@ -52,12 +52,12 @@ public struct ExportDateFormatter {
   }
 
   /// Room ``write(_:to:)`` needs at its destination.
-  public static let writeRoom = 32
+  package static let writeRoom = 32
 
   /// For other modules (`load` binds three dates a record straight from memory it owns): writes
   /// the date at `out`, which has room for ``writeRoom`` bytes, and returns its length (25), or
   /// nil if it would not fit (a year beyond four digits, never read from an export).
-  public mutating func write(_ date: HealthDate, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+  package mutating func write(_ date: HealthDate, to out: UnsafeMutablePointer<UInt8>) -> Int? {
     var destination = FixedDestination(base: out, capacity: Self.writeRoom)
     append(date, to: &destination, trailer: nil)
     return destination.overflowed ? nil : destination.count

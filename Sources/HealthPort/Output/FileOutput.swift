@@ -12,8 +12,8 @@
 ///   appears at PATH and an old file there is kept. An old file's permissions carry over.
 ///
 /// No output may be a file the command reads (``ReadFiles``).
-public final class FileOutput {
-  public enum Placement: Sendable {
+package final class FileOutput {
+  package enum Placement: Sendable {
     case standardOutput
     /// A device or FIFO, opened as it is.
     case inPlace
@@ -22,23 +22,23 @@ public final class FileOutput {
   }
 
   /// The path as the user gave it, for messages.
-  public let path: String
+  package let path: String
   /// The file that ends up written: `path` with symbolic links followed.
-  public let target: String
-  public let placement: Placement
+  package let target: String
+  package let placement: Placement
   /// Where to write the bytes.
-  public let descriptor: Int32
+  package let descriptor: Int32
   private var registration: TemporaryFiles.Registration?
   private var ended = false
 
   /// True for the names that mean standard output.
-  public static func isStandardOutput(_ path: String) -> Bool {
+  package static func isStandardOutput(_ path: String) -> Bool {
     ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path)
   }
 
   /// Opens the output at `path`. Refuses (exit 64) a path that is a file the command reads
   /// (`reads`), a folder or a block device.
-  public init(path: String, reads: ReadFiles) throws {
+  package init(path: String, reads: ReadFiles) throws {
     self.path = path
     if Self.isStandardOutput(path) {
       target = path
@@ -79,20 +79,20 @@ public final class FileOutput {
   }
 
   /// The output at `path` for a command reading `input` (nil or `-`: stdin).
-  public convenience init(path: String, protecting input: String?, wholeFolders: Bool = false) throws {
+  package convenience init(path: String, protecting input: String?, wholeFolders: Bool = false) throws {
     try self.init(path: path, reads: ReadFiles([input], wholeFolders: wholeFolders))
   }
 
   deinit { abort() }
 
   /// True when the bytes can be rewound (a regular file), which the zip writer needs to start over.
-  public var isSeekable: Bool {
+  package var isSeekable: Bool {
     if case .replacing = placement { return true }
     return false
   }
 
   /// Makes the output appear: a temporary file is synced and renamed over the target.
-  public func commit() throws {
+  package func commit() throws {
     guard !ended else { return }
     ended = true
     switch placement {
@@ -115,7 +115,7 @@ public final class FileOutput {
   }
 
   /// Drops the output: a temporary file is removed, the target stays as it was.
-  public func abort() {
+  package func abort() {
     guard !ended else { return }
     ended = true
     switch placement {

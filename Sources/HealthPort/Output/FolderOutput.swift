@@ -20,30 +20,30 @@ import Foundation
 /// it is the user's. ``abort()`` (or dropping it uncommitted) removes the temporary folder; the
 /// target keeps what it held. The temporary folder is registered in ``TemporaryFiles``; the
 /// writers register the files they make inside it.
-public final class FolderOutput {
-  public static let manifestName = ".healthport-manifest.json"
+package final class FolderOutput {
+  package static let manifestName = ".healthport-manifest.json"
 
   /// One file healthport wrote, by its path relative to the folder.
-  public struct ManifestEntry: Equatable, Sendable {
-    public var path: String
-    public var bytes: Int64
+  package struct ManifestEntry: Equatable, Sendable {
+    package var path: String
+    package var bytes: Int64
   }
 
   /// The path as the user gave it, for messages.
-  public let path: String
+  package let path: String
   /// The folder that ends up written: `path` without trailing slashes, links followed.
-  public let target: String
+  package let target: String
   /// Where the run writes its files.
-  public let root: String
+  package let root: String
   /// The files the target's manifest lists; nil when the target is new or empty.
-  public let earlier: [ManifestEntry]?
+  package let earlier: [ManifestEntry]?
   private var registration: TemporaryFiles.Registration?
   private var ended = false
 
   /// Prepares the temporary folder for an output at `path`. `writes` is the output, for errors
   /// (``HealthPortError/Reason/outputIsNotAFolder(writer:)``). Refuses a target that holds or is inside what the
   /// command reads (exit 64), a file (exit 64) and a non-empty folder without a manifest (exit 1).
-  public init(path: String, reads: ReadFiles, writes: HealthPortError.Setting) throws {
+  package init(path: String, reads: ReadFiles, writes: HealthPortError.Setting) throws {
     self.path = path
     var trimmed = path
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -84,7 +84,7 @@ public final class FolderOutput {
   }
 
   /// The output at `path` for a command reading `input` (nil or `-`: stdin).
-  public convenience init(
+  package convenience init(
     path: String, protecting input: String?, writes: HealthPortError.Setting, wholeFolders: Bool = false
   )
     throws
@@ -95,12 +95,12 @@ public final class FolderOutput {
   deinit { abort() }
 
   /// True when the target holds an earlier run's files.
-  public var isExisting: Bool { earlier != nil }
+  package var isExisting: Bool { earlier != nil }
 
   /// Makes the run's files appear at the target. `replaces` says which files of the earlier
   /// manifest this run stands for (by default all): those it did not write again are removed;
   /// the others stay and stay listed.
-  public func commit(replaces: (String) -> Bool = { _ in true }) throws {
+  package func commit(replaces: (String) -> Bool = { _ in true }) throws {
     guard !ended else { return }
     var written: [ManifestEntry] = []
     Self.walk(root, prefix: "") { relative, bytes in written.append(ManifestEntry(path: relative, bytes: bytes)) }
@@ -158,14 +158,14 @@ public final class FolderOutput {
 
   /// `error` naming, instead of a path in the temporary folder (which the user never asked for
   /// and which is gone once the run has failed), the same path in the folder the user named.
-  public func describing(_ error: Error) -> Error {
+  package func describing(_ error: Error) -> Error {
     guard var failure = error as? HealthPortError, let file = failure.file else { return error }
     failure.file = userPath(file)
     return failure
   }
 
   /// `path` with the temporary folder replaced by the folder as the user named it.
-  public func userPath(_ path: String) -> String {
+  package func userPath(_ path: String) -> String {
     guard path == root || path.hasPrefix(root + "/") else { return path }
     var named = self.path
     while named.count > 1, named.hasSuffix("/") { named.removeLast() }
@@ -173,7 +173,7 @@ public final class FolderOutput {
   }
 
   /// Drops the run's files; the target stays as it was.
-  public func abort() {
+  package func abort() {
     guard !ended else { return }
     ended = true
     FolderEntries.removeTree(root)

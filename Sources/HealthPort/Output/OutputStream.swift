@@ -3,29 +3,29 @@
 #endif
 
 /// Raised when the reader of stdout went away (`| head`): the command ends quietly.
-public struct BrokenPipeError: Error {}
+package struct BrokenPipeError: Error {}
 
 /// A buffered byte output to stdout or to a file (a ``FileOutput``: atomic, or a device in place).
 ///
 /// Bytes are appended to a buffer and written in blocks of 256 KiB by a loop that writes
 /// everything. ``commit()`` flushes and makes a file output appear; ``abort()`` (or deinit
 /// without commit) drops it, so no half-written file is ever left at the target path.
-public final class OutputStream {
-  public static let blockSize = 256 << 10
+package final class OutputStream {
+  package static let blockSize = 256 << 10
 
   /// The pending bytes; append to it directly, then call ``flushIfNeeded()``.
-  public var buffer: [UInt8] = []
-  public let displayName: String
+  package var buffer: [UInt8] = []
+  package let displayName: String
   private let fileDescriptor: Int32
   /// The file written, nil for stdout or a consumer.
   private let file: FileOutput?
   private var committed = false
-  public private(set) var bytesWritten: Int64 = 0
+  package private(set) var bytesWritten: Int64 = 0
   /// Takes the bytes instead of a file descriptor (a zip member being written).
   private var consumer: ((UnsafeRawBufferPointer) throws -> Void)?
 
   /// Standard output.
-  public init() {
+  package init() {
     fileDescriptor = 1
     file = nil
     displayName = "<stdout>"
@@ -33,7 +33,7 @@ public final class OutputStream {
   }
 
   /// Hands the bytes, in blocks, to `consumer` (which owns atomicity: a bundle's zip or folder).
-  public init(name: String, consumer: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+  package init(name: String, consumer: @escaping (UnsafeRawBufferPointer) throws -> Void) {
     fileDescriptor = -1
     file = nil
     displayName = name
@@ -42,7 +42,7 @@ public final class OutputStream {
   }
 
   /// The output `-o path` names (see ``FileOutput``), never a file the command reads (`reads`).
-  public init(path: String, reads: ReadFiles) throws {
+  package init(path: String, reads: ReadFiles) throws {
     let file = try FileOutput(path: path, reads: reads)
     self.file = file
     fileDescriptor = file.descriptor
@@ -51,7 +51,7 @@ public final class OutputStream {
   }
 
   /// The output `-o path` names, for a command that reads `protectedPath` (nil or `-`: stdin).
-  public convenience init(path: String, protecting protectedPath: String? = nil) throws {
+  package convenience init(path: String, protecting protectedPath: String? = nil) throws {
     try self.init(path: path, reads: ReadFiles([protectedPath]))
   }
 
@@ -60,22 +60,22 @@ public final class OutputStream {
   }
 
   @inline(__always)
-  public func flushIfNeeded() throws {
+  package func flushIfNeeded() throws {
     if buffer.count >= Self.blockSize { try flush() }
   }
 
-  public func write(_ bytes: [UInt8]) throws {
+  package func write(_ bytes: [UInt8]) throws {
     buffer.append(contentsOf: bytes)
     try flushIfNeeded()
   }
 
-  public func write(_ text: String) throws {
+  package func write(_ text: String) throws {
     buffer.append(contentsOf: text.utf8)
     try flushIfNeeded()
   }
 
   /// Writes out everything buffered.
-  public func flush() throws {
+  package func flush() throws {
     guard !buffer.isEmpty else { return }
     try buffer.withUnsafeBytes { try writeAll($0) }
     buffer.removeAll(keepingCapacity: true)
@@ -113,14 +113,14 @@ public final class OutputStream {
   }
 
   /// Flushes and, for a file, moves it into place.
-  public func commit() throws {
+  package func commit() throws {
     try flush()
     committed = true
     try file?.commit()
   }
 
   /// Drops a file output: the temporary file is removed and nothing appears at the target.
-  public func abort() {
+  package func abort() {
     guard !committed else { return }
     committed = true
     file?.abort()

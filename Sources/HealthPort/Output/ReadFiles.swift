@@ -16,7 +16,7 @@
 ///
 /// A new path inside an input folder is allowed when the command does not read that folder
 /// whole (`convert fol --to csv -o fol/records.csv`).
-public struct ReadFiles: Sendable {
+package struct ReadFiles: Sendable {
   /// A file the command reads, or a folder it reads everything under.
   struct Region: Sendable {
     let path: String
@@ -29,7 +29,7 @@ public struct ReadFiles: Sendable {
 
   /// The files read from `inputs` (nil or `-`: stdin, which no output can overwrite).
   /// `wholeFolders`: the output copies an export folder whole.
-  public init(_ inputs: [String?], wholeFolders: Bool = false) {
+  package init(_ inputs: [String?], wholeFolders: Bool = false) {
     var regions: [Region] = []
     for input in inputs {
       guard let input, input != "-", let real = Self.realPath(input) else { continue }
@@ -72,7 +72,7 @@ public struct ReadFiles: Sendable {
 
   /// The error for a file output at `path` that is, or is inside a folder of, what the command
   /// reads; nil when it is neither.
-  public func conflict(withFile path: String) -> HealthPortError? {
+  package func conflict(withFile path: String) -> HealthPortError? {
     guard let real = Self.realPath(path) else { return nil }
     for region in regions where real == region.path || (region.isFolder && real.hasPrefix(region.path + "/")) {
       return Self.error(path, region)
@@ -97,7 +97,7 @@ public struct ReadFiles: Sendable {
   }
 
   /// The error for a folder output at `path` that holds, or is inside, what the command reads.
-  public func conflict(withFolder path: String) -> HealthPortError? {
+  package func conflict(withFolder path: String) -> HealthPortError? {
     guard let real = Self.realPath(path) else { return nil }
     for region in regions
     where real == region.path || region.path.hasPrefix(real + "/")

@@ -1,6 +1,7 @@
 /// A member of an export bundle (a zip's entry, or a file of an unzipped folder), as the bundle
 /// round trip (`--to zip`, `--to xml -o DIR/`, lossless JSON Lines) needs it.
 public struct BundleMember: Hashable, Sendable {
+  /// What a member holds, which decides how it is read.
   public enum Kind: String, Sendable {
     /// export.xml (its content is the element stream).
     case export
@@ -13,15 +14,16 @@ public struct BundleMember: Hashable, Sendable {
   }
 
   /// Position among the input's members (0-based, in the zip's order).
-  public var index: Int
+  package var index: Int
   /// The member's path as stored: `apple_health_export/export.xml`, `export.xml` when the zip
   /// has no top folder.
   public var path: String
+  /// What the member holds.
   public var kind: Kind
   /// The member's modification time (Unix seconds) when known.
-  public var modified: Int64?
+  package var modified: Int64?
 
-  public init(index: Int, path: String, kind: Kind, modified: Int64? = nil) {
+  package init(index: Int, path: String, kind: Kind, modified: Int64? = nil) {
     self.index = index
     self.path = path
     self.kind = kind
@@ -29,7 +31,7 @@ public struct BundleMember: Hashable, Sendable {
   }
 
   /// The export of an input that names none (a lone export.xml, JSON Lines without a bundle).
-  public static let defaultExport = BundleMember(index: 0, path: "apple_health_export/export.xml", kind: .export)
+  package static let defaultExport = BundleMember(index: 0, path: "apple_health_export/export.xml", kind: .export)
 }
 
 /// What a bundle reader hands a sink that has ``SinkCapabilities/bundleMembers``, beside the elements and
@@ -41,10 +43,13 @@ public struct BundleMember: Hashable, Sendable {
 ///   the side-file events of a route or ECG that Apple's layout would not give back byte for
 ///   byte), then `.memberEnd`.
 public enum BundleEvent: Sendable {
+  /// A member begins (its content follows, up to `.memberEnd`).
   case member(BundleMember)
   /// Raw content, in chunks of at most ``BundleEvent/chunkSize`` bytes.
   case bytes([UInt8])
+  /// The member's content is complete.
   case memberEnd
 
+  /// The largest `.bytes` chunk, in bytes.
   public static let chunkSize = 48 << 10
 }

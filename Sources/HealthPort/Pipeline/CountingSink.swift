@@ -1,17 +1,17 @@
 /// A pipeline stage that counts the top-level elements passing through, by element name, and
 /// hands everything on unchanged. `convert` puts it in front of the writer; a filter stage slots
 /// in the same way (an ``ExportSink`` that wraps the next one).
-public final class CountingSink: ExportStage {
-  public let next: ExportSink
+package final class CountingSink: ExportStage {
+  package let next: ExportSink
   private var tally = ElementNameCounts()
 
-  public init(_ next: ExportSink) { self.next = next }
+  package init(_ next: ExportSink) { self.next = next }
 
   /// Top-level elements handed on, by element name, in order of first appearance.
-  public var counts: [(name: String, count: Int)] { tally.counts }
-  public var total: Int { tally.total }
+  package var counts: [(name: String, count: Int)] { tally.counts }
+  package var total: Int { tally.total }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     try next.consume(element)
     tally.add(element)
   }

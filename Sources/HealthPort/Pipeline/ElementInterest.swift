@@ -10,19 +10,23 @@
 public struct ElementInterest: Sendable {
   /// Record types wanted; nil for every type.
   public var recordTypes: Set<String>?
+  /// Whether Records are wanted (of ``recordTypes``).
   public var records = true
+  /// Whether Correlations are wanted.
   public var correlations = true
+  /// Whether Workouts are wanted.
   public var workouts = true
   /// ActivitySummary, ClinicalRecord, Audiogram, VisionPrescription and unknown elements.
   public var others = true
 
+  /// Every element, as ``everything``.
   public init() {}
 
   /// Every element (the default).
   public static let everything = ElementInterest()
 
   /// Only Records of these types.
-  public static func records(ofTypes types: Set<String>) -> ElementInterest {
+  package static func records(ofTypes types: Set<String>) -> ElementInterest {
     var interest = ElementInterest.nothing
     interest.records = true
     interest.recordTypes = types
@@ -30,14 +34,14 @@ public struct ElementInterest: Sendable {
   }
 
   /// Only Workouts.
-  public static var workoutsOnly: ElementInterest {
+  package static var workoutsOnly: ElementInterest {
     var interest = ElementInterest.nothing
     interest.workouts = true
     return interest
   }
 
   /// Nothing but the header, ExportDate and Me (which are always read).
-  public static var nothing: ElementInterest {
+  package static var nothing: ElementInterest {
     var interest = ElementInterest()
     interest.records = false
     interest.correlations = false
@@ -47,7 +51,7 @@ public struct ElementInterest: Sendable {
   }
 
   /// What both want.
-  public func intersection(_ other: ElementInterest) -> ElementInterest {
+  package func intersection(_ other: ElementInterest) -> ElementInterest {
     var result = ElementInterest()
     result.records = records && other.records
     result.correlations = correlations && other.correlations

@@ -3,8 +3,8 @@
 /// by content, never by the file name) and hands it to that format's reader. Every reader streams:
 /// memory stays flat whatever the input size.
 public final class ExportReader {
-  public let path: String?
-  public var options: ReadOptions
+  package let path: String?
+  package var options: ReadOptions
 
   /// `path` may name an `export.xml`, an `export.zip`, an unzipped export folder, a JSON Lines,
   /// JSON or CSV file written by healthport (or a CSV from another tool), a `--split` folder, or

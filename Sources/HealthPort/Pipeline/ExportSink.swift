@@ -9,8 +9,11 @@ public protocol ExportSink: AnyObject {
   /// What the sink wants of a read besides its elements, in one value: none by default. A
   /// stage that wraps another (``ExportStage``) has the next one's.
   var capabilities: SinkCapabilities { get }
+  /// The export's header, before the first element.
   func begin(_ header: ExportHeader) throws
+  /// One top-level element, in document order.
   func consume(_ element: ExportElement) throws
+  /// The read is complete: what it found, counted.
   func end(_ report: ReadReport) throws
   /// With ``SinkCapabilities/sideFiles``: the export's side files, after the last element and
   /// before ``end(_:)``.
@@ -21,7 +24,9 @@ public protocol ExportSink: AnyObject {
 
 /// What a sink wants of a read besides its elements (``ExportSink/capabilities``).
 public struct SinkCapabilities: OptionSet, Sendable {
+  /// The capabilities' bits.
   public let rawValue: UInt8
+  /// The capabilities whose bits are `rawValue`.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// The export's side files (GPX routes, ECG recordings), through
@@ -37,8 +42,11 @@ public struct SinkCapabilities: OptionSet, Sendable {
 }
 
 extension ExportSink {
+  /// None: only elements.
   public var capabilities: SinkCapabilities { [] }
+  /// Ignores side files.
   public func consumeSideFile(_ event: SideFileEvent) throws {}
+  /// Ignores bundle members.
   public func consumeBundleEvent(_ event: BundleEvent) throws {}
 }
 
@@ -48,14 +56,21 @@ extension ExportSink {
 /// ``SinkCapabilities/recordTallies``, since a stage sees every Record unless it says otherwise
 /// (one that hands Records on untouched, as `info`'s side-file tally, forwards it too).
 public protocol ExportStage: ExportSink {
+  /// The sink this stage hands on to.
   var next: ExportSink { get }
 }
 
 extension ExportStage {
+  /// The next sink's interest.
   public var interest: ElementInterest { next.interest }
+  /// The next sink's capabilities, but for ``SinkCapabilities/recordTallies``.
   public var capabilities: SinkCapabilities { next.capabilities.subtracting(.recordTallies) }
+  /// Hands the header on.
   public func begin(_ header: ExportHeader) throws { try next.begin(header) }
+  /// Hands the report on.
   public func end(_ report: ReadReport) throws { try next.end(report) }
+  /// Hands the side-file event on.
   public func consumeSideFile(_ event: SideFileEvent) throws { try next.consumeSideFile(event) }
+  /// Hands the bundle event on.
   public func consumeBundleEvent(_ event: BundleEvent) throws { try next.consumeBundleEvent(event) }
 }

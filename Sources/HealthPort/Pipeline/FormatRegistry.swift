@@ -5,23 +5,23 @@
 /// format is one folder under `Formats/` plus one line in ``FormatRegistry/standard`` (or, for a
 /// format in another module such as SQLite, one line where the command-line tool assembles its
 /// registry).
-public struct OutputFormat: Sendable {
+package struct OutputFormat: Sendable {
   /// What `--to` names (lowercase; matched ignoring case).
-  public let name: String
+  package let name: String
   /// One line for `--help`.
-  public let summary: String
+  package let summary: String
   /// Options of this format only, e.g. `--split`; given with another format they are a usage error.
-  public let options: [OutputFormatOption]
+  package let options: [OutputFormatOption]
   /// True when the format needs `-o PATH` (a folder or a database, never stdout).
-  public let needsPath: Bool
+  package let needsPath: Bool
   /// Which filters apply (a database takes everything and is queried later).
-  public let filters: FilterSupport
+  package let filters: FilterSupport
   /// Makes the writer for one conversion.
-  public let makeWriter: @Sendable (OutputRequest) throws -> FormatWriter
+  package let makeWriter: @Sendable (OutputRequest) throws -> FormatWriter
 
-  public enum FilterSupport: Sendable { case all, typesOnly }
+  package enum FilterSupport: Sendable { case all, typesOnly }
 
-  public init(
+  package init(
     name: String, summary: String, options: [OutputFormatOption] = [], needsPath: Bool = false,
     filters: FilterSupport = .all,
     makeWriter: @escaping @Sendable (OutputRequest) throws -> FormatWriter
@@ -36,15 +36,15 @@ public struct OutputFormat: Sendable {
 }
 
 /// An option that belongs to one output format (`--split`, later `--compression zstd`).
-public struct OutputFormatOption: Sendable, Hashable {
-  public let name: String
+package struct OutputFormatOption: Sendable, Hashable {
+  package let name: String
   /// The placeholder of its value, nil for a flag.
-  public let valueName: String?
-  public let help: String
+  package let valueName: String?
+  package let help: String
   /// True when the option needs `-o PATH` (e.g. `--split` writes a folder).
-  public let needsPath: Bool
+  package let needsPath: Bool
 
-  public init(name: String, valueName: String? = nil, help: String, needsPath: Bool = false) {
+  package init(name: String, valueName: String? = nil, help: String, needsPath: Bool = false) {
     self.name = name
     self.valueName = valueName
     self.help = help
@@ -53,30 +53,30 @@ public struct OutputFormatOption: Sendable, Hashable {
 }
 
 /// What one conversion asks of an output format.
-public struct OutputRequest: Sendable {
+package struct OutputRequest: Sendable {
   /// `-o PATH`, nil for stdout.
-  public var path: String?
+  package var path: String?
   /// The input path (nil or `-` for stdin): an output may never overwrite it.
-  public var input: String?
+  package var input: String?
   /// The values of the format's own options that were given; a flag maps to `[]`.
-  public var options: [String: [String]]
+  package var options: [String: [String]]
   /// `--skip-invalid` was given.
-  public var skipInvalid = false
+  package var skipInvalid = false
   /// `--quiet` was given.
-  public var quiet = false
+  package var quiet = false
 
-  public init(path: String?, input: String?, options: [String: [String]] = [:]) {
+  package init(path: String?, input: String?, options: [String: [String]] = [:]) {
     self.path = path
     self.input = input
     self.options = options
   }
 
-  public func flag(_ name: String) -> Bool { options[name] != nil }
-  public func value(_ name: String) -> String? { options[name]?.last }
+  package func flag(_ name: String) -> Bool { options[name] != nil }
+  package func value(_ name: String) -> String? { options[name]?.last }
 }
 
 /// A sink that writes one output, plus the two ways it can end.
-public protocol FormatWriter: AnyObject {
+package protocol FormatWriter: AnyObject {
   /// Where the elements go (the reader's filters and counters wrap it).
   var sink: ExportSink { get }
   /// Makes the output appear (renames the temporary file or folder into place).
@@ -101,13 +101,13 @@ public protocol FormatWriter: AnyObject {
 }
 
 extension FormatWriter {
-  public var heldElements: Set<String>? { nil }
-  public func summary(_ report: ReadReport) -> String? { nil }
-  public func describing(_ error: Error) -> Error { error }
-  public func warnings(_ report: ReadReport) -> [String] { readWarnings(report) }
+  package var heldElements: Set<String>? { nil }
+  package func summary(_ report: ReadReport) -> String? { nil }
+  package func describing(_ error: Error) -> Error { error }
+  package func warnings(_ report: ReadReport) -> [String] { readWarnings(report) }
 
   /// The reader's warnings about what this output holds, without the skip total.
-  public func readWarnings(_ report: ReadReport) -> [String] {
+  package func readWarnings(_ report: ReadReport) -> [String] {
     report.warnings(holding: heldElements)
   }
 }
@@ -120,16 +120,16 @@ protocol WriterWarnings: AnyObject {
 /// The formats one program reads and writes: the one list of them is ``standard``, which the
 /// input recogniser asks and which the command-line tool extends with the formats of modules the
 /// core does not link.
-public struct FormatRegistry: Sendable {
+package struct FormatRegistry: Sendable {
   /// What `convert --to` writes, in the order `--help` lists them.
-  public private(set) var outputs: [OutputFormat]
+  package private(set) var outputs: [OutputFormat]
   /// The formats read from a byte stream (a file, stdin, bytes in memory), asked in this order; a
   /// stream that none recognises is read as the last, whose parser names the problem.
   let streamInputs: [StreamInputFormat]
   /// The formats read from a folder given by path, asked in this order; the last takes any folder.
   let folderInputs: [FolderInputFormat]
 
-  public init(outputs: [OutputFormat]) { self.init(streams: [], folders: [], outputs: outputs) }
+  package init(outputs: [OutputFormat]) { self.init(streams: [], folders: [], outputs: outputs) }
 
   init(streams: [StreamInputFormat], folders: [FolderInputFormat], outputs: [OutputFormat]) {
     self.streamInputs = streams
@@ -138,21 +138,21 @@ public struct FormatRegistry: Sendable {
   }
 
   /// Adds a format (a later one with the same name replaces the earlier).
-  public mutating func register(_ format: OutputFormat) {
+  package mutating func register(_ format: OutputFormat) {
     outputs.removeAll { $0.name == format.name }
     outputs.append(format)
   }
 
   /// The format named `name`, ignoring case.
-  public func output(named name: String) -> OutputFormat? {
+  package func output(named name: String) -> OutputFormat? {
     let lowered = name.lowercased()
     return outputs.first { $0.name == lowered }
   }
 
-  public var outputNames: [String] { outputs.map(\.name) }
+  package var outputNames: [String] { outputs.map(\.name) }
 
   /// Every format's own options, each once, in the order of the formats.
-  public var outputOptions: [OutputFormatOption] {
+  package var outputOptions: [OutputFormatOption] {
     var seen: Set<String> = []
     return outputs.flatMap(\.options).filter { seen.insert($0.name).inserted }
   }
@@ -160,7 +160,7 @@ public struct FormatRegistry: Sendable {
   /// Every format the core library reads and writes, each defined in its folder under `Formats/`.
   /// SQLite and Parquet, in modules of their own (the core links neither libsqlite3 nor libzstd),
   /// are registered beside these by the command-line tool (`ConvertCommand.registry`).
-  public static let standard = FormatRegistry(
+  package static let standard = FormatRegistry(
     streams: [.zip, .ecg, .csv, .json, .gpx, .xml],
     folders: [.csvSplit, .exportFolder],
     outputs: [.csv, .jsonl, .json, .xml, .zip])

@@ -1,5 +1,5 @@
 /// What an input turned out to be (``ReadReport/format``, `info`'s `input.format`).
-public enum InputFormat: String, Sendable {
+package enum InputFormat: String, Sendable {
   case xml, zip, folder
   /// A CSV table, or a `convert --split` folder of CSV tables.
   case csv

@@ -5,22 +5,22 @@
 /// Options for ``ExportReader``.
 public struct ReadOptions: Sendable {
   /// Bytes read and parsed at a time.
-  public var chunkSize = 1 << 20
+  package var chunkSize = 1 << 20
   /// Called after each chunk with the input bytes consumed and the input's size when known.
   public var progress: (@Sendable (Int64, Int64?) -> Void)?
   /// CSV input: the type of every row of a file without a `type` column (`--type`).
-  public var csvDefaultType: String?
+  package var csvDefaultType: String?
   /// CSV input: the source name of rows without one (default: the file's base name).
-  public var csvDefaultSourceName: String?
+  package var csvDefaultSourceName: String?
   /// Pass over damaged top-level elements (reported through `onSkip` and
   /// ``ReadReport/skipped``) instead of stopping at the first.
   public var skipInvalid = false
   /// The command answers from the export alone (`info`): a zip that ends after its export, inside
   /// a later member, is read up to that member with a warning (``ReadReport/notes``) rather than
   /// an error, as with ``skipInvalid``.
-  public var answersFromExport = false
+  package var answersFromExport = false
   /// Called with each skip as it happens (`path:line:col: error: …`).
-  public var onSkip: (@Sendable (String) -> Void)?
+  package var onSkip: (@Sendable (String) -> Void)?
   /// Build elements and run the sink on a second thread while libxml2 parses (XML inputs): the
   /// two then share the cores instead of taking turns. On by default when the machine has more
   /// than one processor; the environment variable `HEALTHPORT_THREADS` overrides that (`1`: one
@@ -32,9 +32,9 @@ public struct ReadOptions: Sendable {
   /// Parsers that read one export file (or bytes in memory) at once, each on its own range of it
   /// (`ParallelExportReader`); used when `concurrent` is on and this is above one. Default: the
   /// processors; `HEALTHPORT_THREADS` overrides it.
-  public var threads = ReadOptions.threadsByDefault
+  package var threads = ReadOptions.threadsByDefault
   /// Bytes per range of a parallel read. `HEALTHPORT_RANGE_BYTES` overrides it (for tests).
-  public var rangeSize = ReadOptions.rangeSizeByDefault
+  package var rangeSize = ReadOptions.rangeSizeByDefault
 
   static let threadsByDefault: Int = {
     if let threads = getenv("HEALTHPORT_THREADS"), let count = Int(String(cString: threads)), count > 0 {
@@ -52,5 +52,6 @@ public struct ReadOptions: Sendable {
     return 512 << 10
   }()
 
+  /// The defaults: concurrent on a machine with more than one processor; an invalid element stops the read.
   public init() {}
 }

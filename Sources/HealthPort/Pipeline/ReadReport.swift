@@ -1,37 +1,38 @@
 /// What a read saw besides the elements: sizes and the warnings for known quirks.
 public struct ReadReport: Sendable {
+  /// The name of the document read (a path, `<stdin>`, `archive.zip:member.xml`).
   public var documentName: String
-  public var format: InputFormat
+  package var format: InputFormat
   /// Bytes of the export document (uncompressed).
   public var documentBytes: Int64 = 0
   /// Control characters that XML forbids, removed before parsing (some exports hold `\u{0B}`).
-  public var removedControlCharacters = 0
-  public var firstControlCharacterOffset: Int?
+  package var removedControlCharacters = 0
+  package var firstControlCharacterOffset: Int?
   /// Elements in places healthport does not know (kept generically).
-  public var unknownElements = 0
+  package var unknownElements = 0
   /// Elements holding character data (kept, but Apple writes none).
-  public var textNodes = 0
+  package var textNodes = 0
   /// True when the prolog's DTD was one that strict parsers reject (iOS 16.0).
-  public var hasBrokenDTD = false
+  package var hasBrokenDTD = false
   /// Other notes for stderr (e.g. a CSV input with a header but no rows).
-  public var notes: [String] = []
+  package var notes: [String] = []
   /// With `--skip-invalid`: each damaged element passed over, as `path:line:col: error: …`.
   public var skipped: [String] = []
   /// Workouts whose metadata block is written twice (v13/v14 exports; both copies are kept).
-  public var duplicatedWorkoutMetadata = 0
+  package var duplicatedWorkoutMetadata = 0
   /// Records without a `value` (not-applicable category samples of 2019–2023 exports).
-  public var recordsWithoutValue = 0
+  package var recordsWithoutValue = 0
   /// Attributes healthport does not know, kept on their elements.
-  public var unknownAttributes = 0
+  package var unknownAttributes = 0
   /// The GPX routes and ECG recordings read beside the export (when the sink wanted them).
-  public var sideFiles = SideFileReport()
+  package var sideFiles = SideFileReport()
 
   /// Human-readable warnings, one per kind, with counts.
   public var warnings: [String] { warnings(holding: nil) }
 
   /// The warnings about what an output holding only the `held` top-level elements holds (nil:
   /// every element): the single records table is not told about workouts, unknown elements or text.
-  public func warnings(holding held: Set<String>?) -> [String] {
+  package func warnings(holding held: Set<String>?) -> [String] {
     var result: [String] = []
     if removedControlCharacters > 0 {
       let at = firstControlCharacterOffset.map { " (first at byte \($0))" } ?? ""

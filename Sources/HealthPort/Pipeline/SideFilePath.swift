@@ -34,23 +34,23 @@ struct SideFilePath: Hashable, Sendable {
 }
 
 /// What a read found of the export's side files (``ReadReport/sideFiles``).
-public struct SideFileReport: Sendable {
-  public var routeFiles = 0
-  public var routePoints = 0
-  public var ecgRecordings = 0
-  public var ecgSamples = 0
+package struct SideFileReport: Sendable {
+  package var routeFiles = 0
+  package var routePoints = 0
+  package var ecgRecordings = 0
+  package var ecgSamples = 0
   /// GPX files that no workout's `FileReference` names, by path (`/workout-routes/…`).
-  public var unreferencedRoutes: [String] = []
+  package var unreferencedRoutes: [String] = []
   /// `FileReference`s whose file the export does not hold: the path, and where the workout is.
-  public var missingRoutes: [(path: String, workout: String)] = []
+  package var missingRoutes: [(path: String, workout: String)] = []
   /// The zip ended inside a member after the export: a missing route may be past the cut.
-  public var cutShort = false
+  package var cutShort = false
   /// Files in an `electrocardiograms/` folder without an ECG header, left out, by where they
   /// were read; `notECGsCopied` when they went into a bundle written back as they are.
-  public var notECGs: [String] = []
-  public var notECGsCopied = false
+  package var notECGs: [String] = []
+  package var notECGsCopied = false
 
-  public init() {}
+  package init() {}
 
   /// The warnings these make, for ``ReadReport/warnings`` and stderr.
   var notes: [String] {

@@ -2,8 +2,8 @@
 /// a file name: only ASCII letters, digits, `_`, `-` and `.` are kept, anything else (a `/`, a
 /// control character, a non-ASCII byte) becomes `_`, so that a crafted name can neither leave
 /// its folder nor upset a shell.
-public enum FileNames {
-  public static func sanitized(_ text: some StringProtocol) -> String {
+package enum FileNames {
+  package static func sanitized(_ text: some StringProtocol) -> String {
     var bytes = Array(text.utf8)
     for index in bytes.indices {
       let byte = bytes[index]

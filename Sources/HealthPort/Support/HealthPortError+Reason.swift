@@ -1,6 +1,6 @@
 extension HealthPortError {
   /// A choice the caller made, by what it sets; the command-line tool names each as its option.
-  public enum Setting: Sendable, Hashable {
+  package enum Setting: Sendable, Hashable {
     /// The record types to keep.
     case types
     /// The workout activities to keep.
@@ -28,7 +28,7 @@ extension HealthPortError {
   }
 
   /// What is wrong, as data: the values involved, never the words of a command line.
-  public enum Reason: Sendable, Equatable {
+  package enum Reason: Sendable, Equatable {
     /// A name (a record type, an activity) that is not known, with the closest known short names
     /// and one example of a short name.
     case unknownName(Setting, value: String, suggestions: [String], example: String)
@@ -72,7 +72,7 @@ extension HealthPortError {
     case noPostGIS(why: String, server: String, detail: String)
 
     /// The kind of problem this reason is.
-    public var kind: Kind {
+    package var kind: Kind {
       switch self {
       case .unknownName, .unknownTimeZone, .badDate, .badValue, .repeatedValue, .emptyValue, .reservedValue,
         .needsOutputPath, .outputIsNotAFolder, .outputIsInput:
@@ -85,7 +85,7 @@ extension HealthPortError {
     }
 
     /// The reason in neutral words, for a program that uses the library.
-    public var neutralMessage: String {
+    package var neutralMessage: String {
       switch self {
       case .unknownName(_, let value, _, _): "unknown name '\(value)'"
       case .unknownTimeZone(let value, _): "unknown time zone '\(value)'"

@@ -6,7 +6,7 @@
 /// docs/errors.md). ``description`` prints the neutral form: `path:line:col: error: message`,
 /// `path: error: message`, or `error: message` when no file is involved.
 public struct HealthPortError: Error, CustomStringConvertible, Sendable {
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// A bad command line; thrown by the command-line tool only.
     case usage
     /// A value the caller chose cannot be used: a name, a date, an output path.
@@ -17,7 +17,7 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
     case malformed
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The file the problem is in or about (a path, `<stdin>`, `archive.zip:member.xml`); nil when
   /// it concerns no file (an option's value, a sample's contents).
   public var file: String?
@@ -26,11 +26,11 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   /// 1-based (a field number for CSV); nil when not known.
   public var column: Int?
   /// What is wrong, as data; nil when ``message`` says it all in words that name no option.
-  public var reason: Reason?
+  package var reason: Reason?
   /// The problem in neutral words (no option names).
   public var message: String
 
-  public init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
+  package init(_ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
     self.kind = kind
     self.file = file
     self.line = line
@@ -39,21 +39,22 @@ public struct HealthPortError: Error, CustomStringConvertible, Sendable {
   }
 
   /// An error that carries its reason; its kind and neutral message follow from it.
-  public init(_ reason: Reason, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+  package init(_ reason: Reason, file: String? = nil, line: Int? = nil, column: Int? = nil) {
     self.init(reason.kind, file: file, line: line, column: column, message: reason.neutralMessage)
     self.reason = reason
   }
 
   /// A located input problem.
-  public static func malformed(_ path: String, line: Int, column: Int, _ message: String) -> HealthPortError {
+  package static func malformed(_ path: String, line: Int, column: Int, _ message: String) -> HealthPortError {
     HealthPortError(.malformed, file: path, line: line, column: column, message: message)
   }
 
+  /// `path:line:column: error: message`, or as much of it as is known.
   public var description: String { located(message) }
 
   /// `message` after this error's location: `path:line:col: error: message`, `path: error:
   /// message` or `error: message`.
-  public func located(_ message: String) -> String {
+  package func located(_ message: String) -> String {
     guard let file else { return "error: \(message)" }
     guard let line else { return "\(file): error: \(message)" }
     return "\(file):\(line):\(column.map { "\($0):" } ?? "") error: \(message)"

@@ -11,13 +11,13 @@ private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 /// they leave between live blocks are not returned. `convert --to parquet`, whose page buffers
 /// grow to megabytes and are freed at every row group, peaked at 70 MB on a 100 MB export and
 /// 85 MB on a 1 GB one that way; with the threshold fixed, 69 and 72 MB.
-public enum LargeAllocations {
+package enum LargeAllocations {
   /// `M_MMAP_THRESHOLD`.
   private static let mmapThreshold: Int32 = -3
 
   /// Serves every request of more than `bytes` with a mapping of its own, and stops glibc
   /// from raising that threshold. Without effect on other C libraries.
-  public static func mapAbove(_ bytes: Int = 128 << 10) {
+  package static func mapAbove(_ bytes: Int = 128 << 10) {
     #if os(Linux)
       _ = mallopt(mmapThreshold, Int32(clamping: bytes))
     #endif

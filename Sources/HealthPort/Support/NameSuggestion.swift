@@ -1,6 +1,6 @@
 /// Finds the closest name for "did you mean" hints (Levenshtein distance, case-insensitive).
-public enum NameSuggestion {
-  public static func closest(to input: String, in candidates: [String], maxDistance: Int? = nil) -> String? {
+package enum NameSuggestion {
+  package static func closest(to input: String, in candidates: [String], maxDistance: Int? = nil) -> String? {
     let limit = maxDistance ?? max(2, input.count / 3)
     var best: (String, Int)?
     for candidate in candidates {
@@ -10,7 +10,7 @@ public enum NameSuggestion {
     return best?.0
   }
 
-  public static func distance(_ a: String, _ b: String) -> Int {
+  package static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a.utf8)
     let b = Array(b.utf8)
     if a.isEmpty { return b.count }

@@ -20,9 +20,9 @@ import Synchronization
 /// reads the path) and calls only `unlink` and `rmdir`. A path that does not fit (too long, or
 /// every slot taken) is simply not registered: it is still removed on every error path, only an
 /// interruption may leave it.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
   /// A registered path; give it back to `unregister(_:)`.
-  public struct Registration: Sendable {
+  package struct Registration: Sendable {
     fileprivate let slot: Int
   }
 
@@ -68,28 +68,28 @@ public enum TemporaryFiles {
 
   /// Allocates the table; call it before installing a handler that calls ``removeAll()``, so that
   /// the handler never runs the table's one-time initialization.
-  public static func prepare() {
+  package static func prepare() {
     _ = table
   }
 
   /// Registers a temporary file at `path`, to be removed if the process is interrupted.
-  public static func registerFile(_ path: String) -> Registration? {
+  package static func registerFile(_ path: String) -> Registration? {
     register(path, as: State.file)
   }
 
   /// Registers a temporary folder; ``removeAll()`` removes it after every registered file, so
   /// register the files it holds too.
-  public static func registerFolder(_ path: String) -> Registration? {
+  package static func registerFolder(_ path: String) -> Registration? {
     register(path, as: State.folder)
   }
 
   /// Registers a new SQLite database and the side files SQLite may create beside it.
-  public static func registerDatabase(_ path: String) -> [Registration] {
+  package static func registerDatabase(_ path: String) -> [Registration] {
     ([path] + ["-journal", "-wal", "-shm"].map { path + $0 }).compactMap { registerFile($0) }
   }
 
   /// Forgets a path that was renamed into place or removed.
-  public static func unregister(_ registration: Registration?) {
+  package static func unregister(_ registration: Registration?) {
     guard let registration else { return }
     let state = table.states + registration.slot
     for expected in [State.file, State.folder] {
@@ -102,7 +102,7 @@ public enum TemporaryFiles {
     }
   }
 
-  public static func unregister(_ registrations: [Registration]) {
+  package static func unregister(_ registrations: [Registration]) {
     for registration in registrations { unregister(registration) }
   }
 
@@ -134,7 +134,7 @@ public enum TemporaryFiles {
   /// path and creates it, and returns it; when the handler has begun meanwhile, what `body` made
   /// is removed here (the handler waits for creations in progress, so none is made after its
   /// removal without being removed). For writers that create files while the run goes on.
-  public static func whileCreating(_ body: () throws -> (path: String, isFolder: Bool)?) rethrows {
+  package static func whileCreating(_ body: () throws -> (path: String, isFolder: Bool)?) rethrows {
     creating.add(1, ordering: .sequentiallyConsistent)
     defer { creating.subtract(1, ordering: .sequentiallyConsistent) }
     guard let made = try body() else { return }
@@ -147,7 +147,7 @@ public enum TemporaryFiles {
   /// folder registered after its parent goes before it), once the creations in progress on
   /// other threads have ended (a bounded wait: the handler may have interrupted one). Async-signal-safe:
   /// no allocation, no lock, only atomics, `unlink` and `rmdir`.
-  public static func removeAll() {
+  package static func removeAll() {
     ending.store(true, ordering: .sequentiallyConsistent)
     var spins = 0
     while creating.load(ordering: .sequentiallyConsistent) > 0 && spins < 50_000_000 { spins += 1 }

@@ -1,3 +1,3 @@
 /// healthport's version: `healthport --version` prints it and folder outputs record it in their
 /// manifest.
-public let healthportVersion = "0.2.0"
+package let healthportVersion = "0.2.0"

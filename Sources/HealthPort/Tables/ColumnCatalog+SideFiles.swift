@@ -11,7 +11,7 @@ extension ColumnCatalog {
   }
 
   /// `route_points.csv`: every point of every route, from GPX files and inline `Location`s alike.
-  public static let routePoints = TableDefinition(
+  package static let routePoints = TableDefinition(
     "route_points", element: nil, rows: "route point (a GPX `trkpt`, or a legacy inline `Location`)",
     columns: [
       structure("workout_id", "the `id` of the route's `Workout`; empty for a GPX file that no workout references"),
@@ -30,7 +30,7 @@ extension ColumnCatalog {
     ])
 
   /// `ecg_recordings.csv`: one row per ECG file, its header block as columns.
-  public static let ecgRecordings = TableDefinition(
+  package static let ecgRecordings = TableDefinition(
     "ecg_recordings", element: nil, rows: "ECG recording (a file under `electrocardiograms/`)",
     columns: [
       structure("id", "the recording's number, from 1, in the order read", required: true),
@@ -51,7 +51,7 @@ extension ColumnCatalog {
     ])
 
   /// `ecg_samples.csv`: the voltages of every recording, in file order.
-  public static let ecgSamples = TableDefinition(
+  package static let ecgSamples = TableDefinition(
     "ecg_samples", element: nil, rows: "ECG sample",
     columns: [
       structure("recording_id", "the `id` of its recording", required: true),
@@ -61,5 +61,5 @@ extension ColumnCatalog {
     ])
 
   /// The side files' tables, in the README's order.
-  public static let sideFileTables = [routePoints, ecgRecordings, ecgSamples]
+  package static let sideFileTables = [routePoints, ecgRecordings, ecgSamples]
 }

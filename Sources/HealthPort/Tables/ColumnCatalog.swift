@@ -2,7 +2,7 @@
 /// `convert --to csv` and the tables of a `--split` folder (the README's column tables list the
 /// same names; a test keeps them equal). The CSV schemas take their headers and cell order from
 /// here; typed outputs (SQLite, Parquet) map each ``ColumnType`` to a type of their own.
-public enum ColumnCatalog {
+package enum ColumnCatalog {
   // MARK: Shared columns
 
   static let id = TableColumn(
@@ -52,7 +52,7 @@ public enum ColumnCatalog {
   // MARK: The single table
 
   /// `convert --to csv`: one row per top-level `Record`, one kind of value per column.
-  public static let records = TableDefinition(
+  package static let records = TableDefinition(
     "records", element: "Record", rows: "top-level `Record`",
     columns: Array(recordAttributes.prefix(6)) + [
       TableColumn(
@@ -68,13 +68,13 @@ public enum ColumnCatalog {
     ])
 
   /// The single table that healthport wrote before `value` and the dates were split (still read).
-  public static let legacyRecords = TableDefinition(
+  package static let legacyRecords = TableDefinition(
     "records", element: "Record", rows: "top-level `Record`", columns: recordAttributes + [metadataColumn])
 
   // MARK: The tables of a `--split` folder
 
   /// `export.csv`: the root (id 0), then each top-level `ExportDate`.
-  public static let export = TableDefinition(
+  package static let export = TableDefinition(
     "export", element: nil, rows: "the root, then each top-level `ExportDate`",
     columns: [
       id, TableColumn("element", .text, .structure, required: true, "`HealthData` on row 0, then `ExportDate`"),
@@ -86,10 +86,10 @@ public enum ColumnCatalog {
     ])
 
   /// `<Type>.csv`: the top-level Records of one type (or of types whose names differ in case).
-  public static let recordsOfType = TableDefinition(
+  package static let recordsOfType = TableDefinition(
     "<Type>", element: "Record", rows: "top-level `Record` of that type", columns: [id] + recordAttributes)
 
-  public static let correlations = TableDefinition(
+  package static let correlations = TableDefinition(
     "correlations", element: "Correlation", rows: "`Correlation`",
     columns: [
       id,
@@ -97,11 +97,11 @@ public enum ColumnCatalog {
         "type", .text, required: true, "the correlation type, e.g. `HKCorrelationTypeIdentifierBloodPressure`"),
     ] + source + dates)
 
-  public static let correlationRecords = TableDefinition(
+  package static let correlationRecords = TableDefinition(
     "correlation_records", element: "Record", rows: "`Record` inside a `Correlation`",
     columns: [id, parentID] + recordAttributes)
 
-  public static let workouts = TableDefinition(
+  package static let workouts = TableDefinition(
     "workouts", element: "Workout", rows: "`Workout`",
     columns: [
       id, TableColumn("workoutActivityType", .text, required: true, "e.g. `HKWorkoutActivityTypeRunning`"),
@@ -109,14 +109,14 @@ public enum ColumnCatalog {
       + quantity("totalDistance", "the distance (older exports)")
       + quantity("totalEnergyBurned", "the active energy (older exports)") + source + dates)
 
-  public static let workoutEvents = TableDefinition(
+  package static let workoutEvents = TableDefinition(
     "workout_events", element: "WorkoutEvent", rows: "`WorkoutEvent` (of a workout or of a workout activity)",
     columns: [
       id, parentID, workoutID, TableColumn("type", .text, required: true, "e.g. `HKWorkoutEventTypePause`"),
       TableColumn("date", .exportDate, required: true, "when it happens"),
     ] + quantity("duration", "how long it lasts (laps, segments)"))
 
-  public static let workoutActivities = TableDefinition(
+  package static let workoutActivities = TableDefinition(
     "workout_activities", element: "WorkoutActivity", rows: "`WorkoutActivity`",
     columns: [
       id, parentID, workoutID, TableColumn("uuid", .text, required: true, "the activity's UUID"),
@@ -124,7 +124,7 @@ public enum ColumnCatalog {
       TableColumn("endDate", .exportDate, "when it ends"),
     ] + quantity("duration", "its duration"))
 
-  public static let workoutStatistics = TableDefinition(
+  package static let workoutStatistics = TableDefinition(
     "workout_statistics", element: "WorkoutStatistics",
     rows: "`WorkoutStatistics` (of a workout or of a workout activity)",
     columns: [
@@ -135,33 +135,33 @@ public enum ColumnCatalog {
       TableColumn("sum", .number, "the total (cumulative types)"), TableColumn("unit", .text, "the unit of the four"),
     ])
 
-  public static let workoutRoutes = TableDefinition(
+  package static let workoutRoutes = TableDefinition(
     "workout_routes", element: "WorkoutRoute", rows: "`WorkoutRoute`",
     columns: [id, parentID, workoutID] + source + dates)
 
-  public static let fileReferences = TableDefinition(
+  package static let fileReferences = TableDefinition(
     "file_references", element: "FileReference", rows: "`FileReference` of a route",
     columns: [id, parentID, TableColumn("path", .text, required: true, "the GPX file in the export's folder")])
 
-  public static let metadata = TableDefinition(
+  package static let metadata = TableDefinition(
     "metadata", element: "MetadataEntry", rows: "`MetadataEntry` of any element",
     columns: [
       id, parentID, workoutID, TableColumn("key", .text, required: true, "the key, e.g. `HKTimeZone`"),
       TableColumn("value", .text, required: true, "the value, always text"),
     ])
 
-  public static let hrvLists = TableDefinition(
+  package static let hrvLists = TableDefinition(
     "hrv_lists", element: "HeartRateVariabilityMetadataList", rows: "`HeartRateVariabilityMetadataList`",
     columns: [id, parentID])
 
-  public static let hrvBeats = TableDefinition(
+  package static let hrvBeats = TableDefinition(
     "hrv_beats", element: "InstantaneousBeatsPerMinute", rows: "`InstantaneousBeatsPerMinute`",
     columns: [
       id, parentID, TableColumn("bpm", .integer, required: true, "beats per minute"),
       TableColumn("time", .localTime, required: true, "the local time of day, as written"),
     ])
 
-  public static let me = TableDefinition(
+  package static let me = TableDefinition(
     "me", element: "Me", rows: "`Me`",
     columns: [
       id, parentID,
@@ -172,7 +172,7 @@ public enum ColumnCatalog {
       TableColumn("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", .text, "e.g. `None`"),
     ])
 
-  public static let activitySummaries = TableDefinition(
+  package static let activitySummaries = TableDefinition(
     "activity_summaries", element: "ActivitySummary", rows: "`ActivitySummary`",
     columns: [
       id, parentID, TableColumn("dateComponents", .localDay, "the day"),
@@ -189,7 +189,7 @@ public enum ColumnCatalog {
       TableColumn("appleStandHoursGoal", .number, "its goal"),
     ])
 
-  public static let clinicalRecords = TableDefinition(
+  package static let clinicalRecords = TableDefinition(
     "clinical_records", element: "ClinicalRecord", rows: "`ClinicalRecord`",
     columns: [
       id, parentID, TableColumn("type", .text, "the FHIR resource type"),
@@ -199,14 +199,14 @@ public enum ColumnCatalog {
       TableColumn("resourceFilePath", .text, "the JSON file in the export's folder"),
     ])
 
-  public static let audiograms = TableDefinition(
+  package static let audiograms = TableDefinition(
     "audiograms", element: "Audiogram", rows: "`Audiogram`",
     columns: [
       id, parentID, TableColumn("type", .text, "the audiogram type"), sourceName.optional, sourceVersion, device,
     ]
       + dates.map(\.optional))
 
-  public static let sensitivityPoints = TableDefinition(
+  package static let sensitivityPoints = TableDefinition(
     "sensitivity_points", element: "SensitivityPoint", rows: "`SensitivityPoint` of an audiogram",
     columns: [
       id, parentID, TableColumn("frequencyValue", .number, "the frequency"),
@@ -224,7 +224,7 @@ public enum ColumnCatalog {
     ]
   }
 
-  public static let visionPrescriptions = TableDefinition(
+  package static let visionPrescriptions = TableDefinition(
     "vision_prescriptions", element: "VisionPrescription", rows: "`VisionPrescription`",
     columns: [
       id, parentID, TableColumn("type", .text, "the prescription type"),
@@ -232,7 +232,7 @@ public enum ColumnCatalog {
       TableColumn("expirationDate", .exportDate, "when it expires"), TableColumn("brand", .text, "the lens brand"),
     ])
 
-  public static let visionEyes = TableDefinition(
+  package static let visionEyes = TableDefinition(
     "vision_eyes", element: nil, rows: "`RightEye` / `LeftEye`",
     columns: [id, parentID, TableColumn("element", .text, .structure, required: true, "`RightEye` or `LeftEye`")]
       + [
@@ -240,7 +240,7 @@ public enum ColumnCatalog {
         "diameter",
       ].flatMap { quantity($0, "the prescription's `\($0)`") })
 
-  public static let locations = TableDefinition(
+  package static let locations = TableDefinition(
     "locations", element: "Location", rows: "legacy `Location` route point (iOS 12 and older)",
     columns: [id, parentID, TableColumn("date", .exportDate, "when the point was recorded")]
       + [
@@ -249,13 +249,13 @@ public enum ColumnCatalog {
         ("speed", "metres per second"),
       ].map { TableColumn($0.0, .number, $0.1) })
 
-  public static let elements = TableDefinition(
+  package static let elements = TableDefinition(
     "elements", element: nil,
     rows: "any other element (unknown elements, `Attachment`, elements whose attributes do not fit their table, "
       + "and a `Record`, `Correlation`, `Workout` or `MetadataEntry` holding text, which no table has a column for)",
     columns: [id, parentID, element, TableColumn("text", .text, .content, "the character data, empty when none")])
 
-  public static let attributes = TableDefinition(
+  package static let attributes = TableDefinition(
     "attributes", element: nil, rows: "attribute without a column",
     columns: [
       TableColumn("element_id", .integer, .structure, required: true, "the `id` of the element that has it"),
@@ -264,7 +264,7 @@ public enum ColumnCatalog {
     ])
 
   /// Every table of a `--split` folder, in the README's order.
-  public static let splitTables = [
+  package static let splitTables = [
     export, recordsOfType, correlations, correlationRecords, workouts, workoutEvents, workoutActivities,
     workoutStatistics, workoutRoutes, fileReferences, locations, metadata, hrvLists, hrvBeats, me, activitySummaries,
     clinicalRecords, audiograms, sensitivityPoints, visionPrescriptions, visionEyes, elements, attributes,

@@ -2,10 +2,10 @@
 /// writer gave each Workout, its `WorkoutRoute`s and its own `WorkoutActivity`s, in document order
 /// (a few integers per workout). One book for `--split`, Parquet and SQLite; `ID` is the writer's
 /// id type.
-public struct SideFileJoins<ID: Sendable>: Sendable {
+package struct SideFileJoins<ID: Sendable>: Sendable {
   /// The ids written on a route point's row.
-  public typealias RowIDs = (workout: ID?, activity: ID?, route: ID?)
-  public typealias Activity = (id: ID, start: Int64, end: Int64?)
+  package typealias RowIDs = (workout: ID?, activity: ID?, route: ID?)
+  package typealias Activity = (id: ID, start: Int64, end: Int64?)
 
   private struct Workout: Sendable {
     var workout: ID
@@ -15,27 +15,27 @@ public struct SideFileJoins<ID: Sendable>: Sendable {
 
   private var workouts: [Workout] = []
 
-  public init() {}
+  package init() {}
 
   /// A workout, with the routes and activities it already has (a database's rows), or none yet.
-  public mutating func noteWorkout(_ id: ID, routes: [ID] = [], activities: [Activity] = []) {
+  package mutating func noteWorkout(_ id: ID, routes: [ID] = [], activities: [Activity] = []) {
     workouts.append(Workout(workout: id, routes: routes, activities: activities))
   }
 
   /// A route of the last workout noted.
-  public mutating func noteRoute(_ id: ID) {
+  package mutating func noteRoute(_ id: ID) {
     if !workouts.isEmpty { workouts[workouts.count - 1].routes.append(id) }
   }
 
   /// A `WorkoutActivity` of the last workout noted.
-  public mutating func noteActivity(_ id: ID, _ activity: WorkoutActivity) {
+  package mutating func noteActivity(_ id: ID, _ activity: WorkoutActivity) {
     guard !workouts.isEmpty else { return }
     workouts[workouts.count - 1].activities.append(
       (id, activity.startDate.secondsSince1970, activity.endDate?.secondsSince1970))
   }
 
   /// The ids of a GPX file's rows, from the join the bundle reader made (all nil when unreferenced).
-  public func ids(of file: RouteFile) -> RowIDs {
+  package func ids(of file: RouteFile) -> RowIDs {
     guard let join = file.join, join.workoutIndex >= 0, join.workoutIndex < workouts.count else {
       return (nil, nil, nil)
     }
@@ -46,7 +46,7 @@ public struct SideFileJoins<ID: Sendable>: Sendable {
 
   /// The ids of a legacy route's inline `Location` rows (route `routeID` of the last workout): the
   /// activity is the one whose time range holds the first point. Nil before any workout.
-  public func inlineIDs(routeID: ID, firstPoint: HealthDate?) -> RowIDs? {
+  package func inlineIDs(routeID: ID, firstPoint: HealthDate?) -> RowIDs? {
     guard let workout = workouts.last else { return nil }
     let seconds = firstPoint?.secondsSince1970
     let activity = seconds.flatMap { time in workout.activities.first { time >= $0.start && time <= ($0.end ?? .max) } }

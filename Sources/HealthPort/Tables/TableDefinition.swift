@@ -1,7 +1,7 @@
 /// What the cells of a column hold: the value type a typed writer (SQL, Parquet) maps to its own.
 ///
 /// CSV writes every type as text; the type says how to read that text.
-public enum ColumnType: Sendable, Hashable {
+package enum ColumnType: Sendable, Hashable {
   /// A string, kept as written.
   case text
   /// A whole number: an id healthport assigns, the export version, a beat's `bpm`.
@@ -29,7 +29,7 @@ public enum ColumnType: Sendable, Hashable {
 }
 
 /// Where the cells of a column come from.
-public enum ColumnRole: Sendable, Hashable {
+package enum ColumnRole: Sendable, Hashable {
   /// The row's place in the export: `id`, `parent_id`, `workout_id`, `element_id`, `element`.
   case structure
   /// The attribute of the same name of the row's element.
@@ -41,17 +41,17 @@ public enum ColumnRole: Sendable, Hashable {
 }
 
 /// One column of a table healthport writes.
-public struct TableColumn: Sendable, Hashable {
-  public let name: String
-  public let type: ColumnType
-  public let role: ColumnRole
+package struct TableColumn: Sendable, Hashable {
+  package let name: String
+  package let type: ColumnType
+  package let role: ColumnRole
   /// True when every row healthport writes has a value; readers that read the column refuse a
   /// row without one.
-  public let isRequired: Bool
+  package let isRequired: Bool
   /// One line for people (the README's tables say the same).
-  public let meaning: String
+  package let meaning: String
 
-  public init(_ name: String, _ type: ColumnType, _ role: ColumnRole, required: Bool = false, _ meaning: String) {
+  package init(_ name: String, _ type: ColumnType, _ role: ColumnRole, required: Bool = false, _ meaning: String) {
     self.name = name
     self.type = type
     self.role = role
@@ -60,7 +60,7 @@ public struct TableColumn: Sendable, Hashable {
   }
 
   /// An attribute column.
-  public init(_ name: String, _ type: ColumnType, required: Bool = false, _ meaning: String) {
+  package init(_ name: String, _ type: ColumnType, required: Bool = false, _ meaning: String) {
     self.init(name, type, .attribute, required: required, meaning)
   }
 
@@ -69,16 +69,16 @@ public struct TableColumn: Sendable, Hashable {
 }
 
 /// A table healthport writes: its name, what a row is, and its columns in order.
-public struct TableDefinition: Sendable, Hashable {
+package struct TableDefinition: Sendable, Hashable {
   /// The table's name: a file's name without `.csv`; `<Type>` for the per-type record tables.
-  public let name: String
+  package let name: String
   /// The element name of the rows (nil: several names, in an `element` column, or none).
-  public let elementName: String?
+  package let elementName: String?
   /// What one row is, for people.
-  public let rows: String
-  public let columns: [TableColumn]
+  package let rows: String
+  package let columns: [TableColumn]
 
-  public init(_ name: String, element elementName: String?, rows: String, columns: [TableColumn]) {
+  package init(_ name: String, element elementName: String?, rows: String, columns: [TableColumn]) {
     self.name = name
     self.elementName = elementName
     self.rows = rows
@@ -86,8 +86,8 @@ public struct TableDefinition: Sendable, Hashable {
   }
 
   /// The header row.
-  public var columnNames: [String] { columns.map(\.name) }
+  package var columnNames: [String] { columns.map(\.name) }
 
   /// The position of the column called `name`.
-  public func position(of name: String) -> Int? { columns.firstIndex { $0.name == name } }
+  package func position(of name: String) -> Int? { columns.firstIndex { $0.name == name } }
 }

@@ -2,7 +2,7 @@
 /// (``TableRowRouter`` numbers the children of a row's element from these counts).
 extension TableRowRouter {
   /// The elements of a subtree (each takes one id).
-  public static func count(_ node: ElementNode) -> Int { 1 + count(node.children) }
+  package static func count(_ node: ElementNode) -> Int { 1 + count(node.children) }
   static func count(_ nodes: [ElementNode]) -> Int { nodes.reduce(0) { $0 + count($1) } }
   static func count(_ entry: MetadataEntry) -> Int { 1 + count(entry.extraChildren) }
   static func count(_ list: HeartRateVariabilityList) -> Int {

@@ -1,16 +1,16 @@
 /// Where one row goes in the export's tables: its `id` (document order; `HealthData` is 0), the
 /// `id` of the enclosing element (nil directly under `HealthData`) and of the enclosing
 /// `Workout` (nil outside workouts; a table without `workout_id` ignores it).
-public struct TableRowPlace: Sendable, Equatable {
-  public let id: Int
-  public let parent: Int?
-  public let workout: Int?
+package struct TableRowPlace: Sendable, Equatable {
+  package let id: Int
+  package let parent: Int?
+  package let workout: Int?
 }
 
 /// What a table writer does with the rows ``TableRowRouter`` finds: one call per row, in
 /// document order, with the row's element typed. A row's attributes without a column follow it
 /// as ``attribute(_:of:)`` calls, then its children's rows.
-public protocol TableRowReceiver: AnyObject {
+package protocol TableRowReceiver: AnyObject {
   /// Row 0 of `export`: the root.
   func root(_ header: ExportHeader) throws
   /// A top-level `ExportDate` (a row of `export`).
@@ -45,8 +45,8 @@ public protocol TableRowReceiver: AnyObject {
 }
 
 extension TableRowReceiver {
-  public var embedsExtras: Bool { false }
-  public func rowExtras(_ extras: TableRowExtras) throws {}
+  package var embedsExtras: Bool { false }
+  package func rowExtras(_ extras: TableRowExtras) throws {}
 }
 
 /// What a row's element holds beyond its table's columns, for a receiver that keeps it on the row
@@ -54,9 +54,9 @@ extension TableRowReceiver {
 /// the children that `--split` writes to `elements`, each whole (its attributes, text and
 /// descendants, whatever their kinds) with its id; its descendants number on from it in document
 /// order, as the rows do.
-public struct TableRowExtras: Sendable {
-  public var attributes: [Attribute] = []
-  public var children: [(id: Int, node: ElementNode)] = []
+package struct TableRowExtras: Sendable {
+  package var attributes: [Attribute] = []
+  package var children: [(id: Int, node: ElementNode)] = []
 }
 
 /// The routing of `--split`'s tables, shared by its typed writers: which table each element of
@@ -64,19 +64,19 @@ public struct TableRowExtras: Sendable {
 /// hold everything the export does. Generic elements (`Me`, `ActivitySummary`, …) go to their
 /// kind's table when their attributes fit its columns (known names, in order, no text),
 /// otherwise to `elements` with every attribute in `attributes`.
-public final class TableRowRouter {
-  public unowned let receiver: TableRowReceiver
+package final class TableRowRouter {
+  package unowned let receiver: TableRowReceiver
   private var nextID = 1
   private var currentWorkout: Int?
   private let embeds: Bool
 
-  public init(_ receiver: TableRowReceiver) {
+  package init(_ receiver: TableRowReceiver) {
     self.receiver = receiver
     embeds = receiver.embedsExtras
   }
 
   /// The tables of the generic element kinds, by element name.
-  public static let genericTables: [String: TableDefinition] = [
+  package static let genericTables: [String: TableDefinition] = [
     "Me": ColumnCatalog.me, "ActivitySummary": ColumnCatalog.activitySummaries,
     "ClinicalRecord": ColumnCatalog.clinicalRecords, "Audiogram": ColumnCatalog.audiograms,
     "SensitivityPoint": ColumnCatalog.sensitivityPoints, "VisionPrescription": ColumnCatalog.visionPrescriptions,
@@ -84,7 +84,7 @@ public final class TableRowRouter {
   ]
 
   /// The columns of a generic table that hold its element's attributes, in the Health app's order.
-  public static func attributeColumns(of definition: TableDefinition) -> [String] {
+  package static func attributeColumns(of definition: TableDefinition) -> [String] {
     definition.columns.filter { $0.role == .attribute || $0.role == .derived }.map(\.name)
   }
 
@@ -97,9 +97,9 @@ public final class TableRowRouter {
     return TableRowPlace(id: id, parent: parent, workout: currentWorkout)
   }
 
-  public func begin(_ header: ExportHeader) throws { try receiver.root(header) }
+  package func begin(_ header: ExportHeader) throws { try receiver.root(header) }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .record(let record): try route(record, parent: nil)
     case .correlation(let correlation): try route(correlation)
@@ -429,7 +429,7 @@ public final class TableRowRouter {
 
   /// For each column, the index of the attribute that fills it (-1 for none); nil when the
   /// attributes are not a subsequence of the columns in order.
-  public static func slots(of attributes: [Attribute], in columns: [String]) -> [Int]? {
+  package static func slots(of attributes: [Attribute], in columns: [String]) -> [Int]? {
     var slots = Array(repeating: -1, count: columns.count)
     var column = 0
     for (index, attribute) in attributes.enumerated() {

@@ -8,7 +8,7 @@
 /// when it is a present but empty string. An absent value (`nil`) is an empty unquoted field, so
 /// `,,` reads back as "absent" and `,"",` as "present and empty" (the convention of PostgreSQL's
 /// `COPY … CSV`), which keeps `unit=""` apart from no `unit` at all.
-public enum CSVEncoding {
+package enum CSVEncoding {
   static let comma = UInt8(ascii: ",")
   static let quote = UInt8(ascii: "\"")
   static let newline = UInt8(ascii: "\n")
@@ -16,7 +16,7 @@ public enum CSVEncoding {
 
   /// Appends one field's bytes, quoted if needed; an empty field as `""` (present, empty).
   @inline(__always)
-  public static func appendField<Out: ByteAppender & ~Copyable>(
+  package static func appendField<Out: ByteAppender & ~Copyable>(
     _ bytes: UnsafeBufferPointer<UInt8>, to out: inout Out
   ) {
     if bytes.isEmpty {
@@ -30,7 +30,7 @@ public enum CSVEncoding {
   /// The one quoting rule of every CSV healthport writes: the bytes as they are, or in quotes
   /// with each `"` doubled when they hold a comma, a quote, CR or LF. Empty stays empty.
   @inline(__always)
-  public static func appendQuotingIfNeeded<Out: ByteAppender & ~Copyable>(
+  package static func appendQuotingIfNeeded<Out: ByteAppender & ~Copyable>(
     _ bytes: UnsafeBufferPointer<UInt8>, to out: inout Out
   ) {
     guard needsQuotes(bytes) else {
@@ -44,7 +44,7 @@ public enum CSVEncoding {
 
   /// Appends a cell of a report table (`steps`, `stats`, `workouts` as CSV), which has no absent
   /// values: quoted if needed, nothing for an empty cell.
-  public static func appendCell<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
+  package static func appendCell<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
     text.withUTF8Bytes { appendQuotingIfNeeded($0, to: &out) }
   }
 
@@ -94,14 +94,14 @@ public enum CSVEncoding {
 
   /// Appends a string field, quoted if needed; nothing for nil.
   @inline(__always)
-  public static func appendField<Out: ByteAppender & ~Copyable>(_ text: String?, to out: inout Out) {
+  package static func appendField<Out: ByteAppender & ~Copyable>(_ text: String?, to out: inout Out) {
     guard let text else { return }
     text.withUTF8Bytes { appendField($0, to: &out) }
   }
 
   /// Appends a device string without building it as a String first: its `<<HKDevice: 0x…`
   /// head and address never need quoting, its shared rest may (it holds commas).
-  public static func appendField<Out: ByteAppender & ~Copyable>(_ device: DeviceString?, to out: inout Out) {
+  package static func appendField<Out: ByteAppender & ~Copyable>(_ device: DeviceString?, to out: inout Out) {
     guard let device else { return }
     device.rest.withUTF8Bytes { appendDevice(address: device.address, zeros: device.addressZeros, rest: $0, to: &out) }
   }
@@ -134,13 +134,13 @@ public enum CSVEncoding {
   }
 
   /// Appends a byte-array field (the prolog), quoted if needed.
-  public static func appendField<Out: ByteAppender & ~Copyable>(bytes: [UInt8], to out: inout Out) {
+  package static func appendField<Out: ByteAppender & ~Copyable>(bytes: [UInt8], to out: inout Out) {
     bytes.withUnsafeBufferPointer { appendField($0, to: &out) }
   }
 
   /// Appends a decimal integer.
   @inline(__always)
-  public static func appendInteger<Out: ByteAppender & ~Copyable>(_ value: Int, to out: inout Out) {
+  package static func appendInteger<Out: ByteAppender & ~Copyable>(_ value: Int, to out: inout Out) {
     out.appendUnsafe(maxCount: 20) { pointer in
       var magnitude = value.magnitude
       var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -169,7 +169,7 @@ public enum CSVEncoding {
   /// it needs them or not, unlike data fields: a reader that guesses the quote character from the
   /// first lines (DuckDB's sniffer) then sees it, even when the first hundred thousand rows need
   /// no quotes and a later one does. healthport's readers take a header quoted or not.
-  public static func appendHeader<Out: ByteAppender & ~Copyable>(_ columns: [String], to out: inout Out) {
+  package static func appendHeader<Out: ByteAppender & ~Copyable>(_ columns: [String], to out: inout Out) {
     for (index, column) in columns.enumerated() {
       if index > 0 { out.append(comma) }
       out.append(quote)

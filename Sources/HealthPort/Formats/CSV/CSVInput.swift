@@ -3,7 +3,7 @@
 #endif
 
 /// What a CSV input is.
-public enum CSVInputKind: Sendable, Equatable {
+package enum CSVInputKind: Sendable, Equatable {
   /// A `convert --split` folder (it holds an `export.csv` with healthport's header).
   case splitFolder
   /// One CSV table of samples: healthport's single-table CSV or CSV from another tool.
@@ -11,12 +11,12 @@ public enum CSVInputKind: Sendable, Equatable {
 }
 
 /// How CSV inputs are recognised, by content (`InputRecognizer` asks).
-public enum CSVInput {
+package enum CSVInput {
   /// `.splitFolder` for a folder holding healthport's `export.csv`; `.table` for a file whose
   /// first line is a CSV header with a type-like or start-date-like column (or any file named
   /// `*.csv` that is not XML or zip, so that its problems are reported as CSV problems); nil
   /// for everything else (XML, zip, export folders, unreadable paths).
-  public static func detect(path: String) -> CSVInputKind? {
+  package static func detect(path: String) -> CSVInputKind? {
     switch InputRecognizer.format(ofPath: path) {
     case .csvSplit: .splitFolder
     case .csv: .table
@@ -136,13 +136,13 @@ public enum CSVInput {
 
 /// Reads a CSV input (a `--split` folder or one CSV table) into an ``ExportSink``, like
 /// ``ExportReader`` reads XML.
-public final class CSVExportReader {
-  public let path: String
-  public var options: ReadOptions
-  public let kind: CSVInputKind
+package final class CSVExportReader {
+  package let path: String
+  package var options: ReadOptions
+  package let kind: CSVInputKind
 
   /// `kind` defaults to what ``CSVInput/detect(path:)`` finds (a table when it finds nothing).
-  public init(path: String, kind: CSVInputKind? = nil, options: ReadOptions = ReadOptions()) {
+  package init(path: String, kind: CSVInputKind? = nil, options: ReadOptions = ReadOptions()) {
     self.path = path
     self.options = options
     self.kind = kind ?? CSVInput.detect(path: path) ?? .table
@@ -150,7 +150,7 @@ public final class CSVExportReader {
 
   /// Reads the whole input into `sink`. Throws ``HealthPortError`` (`path:line:field: error: …`).
   @discardableResult
-  public func read(into sink: ExportSink) throws -> ReadReport {
+  package func read(into sink: ExportSink) throws -> ReadReport {
     switch kind {
     case .splitFolder:
       var directory = path

@@ -12,20 +12,20 @@
 /// attributes of Records.
 ///
 /// ``end(_:)`` flushes the output; committing a file output is the caller's job.
-public final class CSVRecordsWriter: ExportSink {
-  public static let columns = CSVRecordsTable.columns
+package final class CSVRecordsWriter: ExportSink {
+  package static let columns = CSVRecordsTable.columns
 
-  public let output: OutputStream
-  public private(set) var rowCount = 0
+  package let output: OutputStream
+  package private(set) var rowCount = 0
   private var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
   private var rows = CSVRecordRows()
   private var wroteHeader = false
 
-  public init(output: OutputStream) {
+  package init(output: OutputStream) {
     self.output = output
   }
 
-  public func begin(_ header: ExportHeader) throws {
+  package func begin(_ header: ExportHeader) throws {
     writeHeaderIfNeeded()
   }
 
@@ -35,7 +35,7 @@ public final class CSVRecordsWriter: ExportSink {
     CSVEncoding.appendHeader(Self.columns, to: &out)
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .record(let record) = element else { return }
     writeHeaderIfNeeded()
     rows.append(record, to: &out)
@@ -43,7 +43,7 @@ public final class CSVRecordsWriter: ExportSink {
     if out.count >= OutputStream.blockSize { try flush() }
   }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     writeHeaderIfNeeded()
     try flush()
   }

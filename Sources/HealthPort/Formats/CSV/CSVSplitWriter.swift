@@ -10,11 +10,11 @@
 /// ``end(_:)`` with its manifest; if anything fails before, or the writer is dropped without
 /// reaching the end, nothing new appears at the target. Each table's file is registered in
 /// ``TemporaryFiles`` meanwhile, so that an interrupted process removes it too.
-public final class CSVSplitWriter: ExportSink {
+package final class CSVSplitWriter: ExportSink {
   /// Descriptors the writer keeps open at once; other tables reopen their file per flush.
-  public static let openFileBudget = 48
+  package static let openFileBudget = 48
 
-  public var directory: String { folder.target }
+  package var directory: String { folder.target }
   private let folder: FolderOutput
   /// Where the tables are written until the end.
   private var temporaryDirectory: String { folder.root }
@@ -36,7 +36,7 @@ public final class CSVSplitWriter: ExportSink {
   private let sideFiles: CSVSideFileTables
 
   /// Prepares the temporary folder. `protectedPath` (the input) may not be the target.
-  public init(directory: String, protecting protectedPath: String? = nil) throws {
+  package init(directory: String, protecting protectedPath: String? = nil) throws {
     folder = try FolderOutput(path: directory, protecting: protectedPath, writes: .split)
     tables = Array(repeating: nil, count: CSVSplitSchema.Table.allCases.count)
     sideFiles = CSVSideFileTables(folder: folder.root)
@@ -48,7 +48,7 @@ public final class CSVSplitWriter: ExportSink {
   func describing(_ error: Error) -> Error { folder.describing(error) }
 
   /// Removes the temporary folder; nothing is left at the target.
-  public func abort() {
+  package func abort() {
     guard !finished else { return }
     finished = true
     folder.abort()
@@ -66,7 +66,7 @@ public final class CSVSplitWriter: ExportSink {
 
   // MARK: ExportSink
 
-  public func begin(_ header: ExportHeader) throws {
+  package func begin(_ header: ExportHeader) throws {
     self.header = header
     let table = self.table(.export)
     CSVEncoding.appendInteger(0, to: &table.buffer)
@@ -86,7 +86,7 @@ public final class CSVSplitWriter: ExportSink {
     try table.endRow(budget: &budget)
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     switch element {
     case .record(let record): try write(record, parent: nil)
     case .correlation(let correlation): try write(correlation)
@@ -102,12 +102,12 @@ public final class CSVSplitWriter: ExportSink {
   }
 
   /// Route points and ECG recordings go to their own tables (README, "Side-file tables").
-  public var capabilities: SinkCapabilities { .sideFiles }
+  package var capabilities: SinkCapabilities { .sideFiles }
 
-  public func consumeSideFile(_ event: SideFileEvent) throws { try sideFiles.consume(event, budget: &budget) }
+  package func consumeSideFile(_ event: SideFileEvent) throws { try sideFiles.consume(event, budget: &budget) }
 
   /// Flushes every table and moves the folder into place.
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     if header == nil { try begin(ExportHeader(prolog: [], rootAttributes: [])) }
     do {
       for table in tables.compactMap({ $0 }) + Array(recordTables.values) + sideFiles.files {

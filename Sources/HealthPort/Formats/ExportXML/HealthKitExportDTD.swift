@@ -11,9 +11,9 @@
 ///
 /// It carries no `HealthKit Export Version` comment: such a file was not written by the Health
 /// app, and `info` reports its export version as unknown.
-public enum HealthKitExportDTD {
+package enum HealthKitExportDTD {
   /// The XML declaration, the DOCTYPE with the internal subset, and the line feed after `]>`.
-  public static let prolog = """
+  package static let prolog = """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE HealthData [
     <!-- healthport export DTD 1: the elements and attributes of Apple Health exports up to Export Version 14 -->

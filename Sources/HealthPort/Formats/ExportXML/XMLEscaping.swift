@@ -1,8 +1,8 @@
 /// XML escaping on bytes, for the export writer and the SQLite store's XML fragments: unescaped
 /// runs are copied in one go.
-public enum XMLEscaping {
+package enum XMLEscaping {
   /// Which escaping rules apply beyond `&` `<` `>` and carriage return, which are always escaped.
-  public enum Form: Sendable {
+  package enum Form: Sendable {
     /// The export writer's: `"` everywhere, line feed and tab in attribute values (so that they
     /// survive attribute normalisation); control characters XML 1.0 forbids are dropped.
     case export
@@ -21,7 +21,7 @@ public enum XMLEscaping {
   /// Appends `text` escaped for an attribute value (or, with `isText`, for character data, where
   /// line feeds and tabs stay raw).
   @inline(__always)
-  public static func appendEscaped<Out: ByteAppender & ~Copyable>(
+  package static func appendEscaped<Out: ByteAppender & ~Copyable>(
     _ text: String, to out: inout Out, isText: Bool = false, form: Form = .export
   ) {
     text.withUTF8Bytes { appendEscaped(bytes: $0, to: &out, isText: isText, form: form) }

@@ -15,17 +15,17 @@
 ///   dropped, and counted for a warning (``removedControlCharacters``).
 /// - An element holding text (never in Apple exports) is written on one line, its children
 ///   included, so that the text reads back exactly.
-public final class XMLExportWriter: ExportSink, WriterWarnings {
+package final class XMLExportWriter: ExportSink, WriterWarnings {
   private let output: OutputStream
   private var emitter = XMLEmitter()
   private var rootName = "HealthData"
 
   /// Writes into `output`; the caller commits or aborts it.
-  public init(output: OutputStream) {
+  package init(output: OutputStream) {
     self.output = output
   }
 
-  public func begin(_ header: ExportHeader) throws {
+  package func begin(_ header: ExportHeader) throws {
     rootName = header.rootName
     if header.prolog.isEmpty {
       emitter.out.append(bytes: Array(HealthKitExportDTD.prolog.utf8))
@@ -39,15 +39,15 @@ public final class XMLExportWriter: ExportSink, WriterWarnings {
     try flushIfNeeded()
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     emitter.emit(element)
     try flushIfNeeded()
   }
 
   /// Control characters left out of what was written so far, because XML 1.0 forbids them.
-  public var removedControlCharacters: Int { emitter.out.removedCharacters }
+  package var removedControlCharacters: Int { emitter.out.removedCharacters }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     emitter.out.append(bytes: Array("</\(rootName)>\n".utf8))
     try flush()
   }

@@ -3,7 +3,7 @@
 /// `time`, the `extensions`), two-space indentation, no line feed after `</gpx>`. The writer
 /// renders with it, and `GPXLayoutCheck` tells whether a file read is exactly this rendering;
 /// `routes --to gpx` writes its points with ``appendPoint(_:to:)`` too.
-public enum GPXLayout {
+package enum GPXLayout {
   static func head(name: String?, metadataTime: String?) -> [UInt8] {
     var out = Array(
       (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
@@ -29,7 +29,7 @@ public enum GPXLayout {
   static let tail = Array("\n    </trkseg>\n  </trk>\n</gpx>".utf8)
 
   /// A line feed, six spaces and the point's `trkpt` element, its texts escaped.
-  public static func appendPoint(_ point: RoutePoint, to out: inout [UInt8]) {
+  package static func appendPoint(_ point: RoutePoint, to out: inout [UInt8]) {
     out += Array("\n      <trkpt lon=\"".utf8)
     appendText(point.longitude, to: &out)
     out += Array("\" lat=\"".utf8)

@@ -19,8 +19,8 @@ import Foundation
 ///
 /// The JSON document: `{"format":"healthport-json","version":1,"header":{…},"elements":[` then
 /// one element per line separated by commas, then `]}`.
-public final class JSONLinesWriter: ExportSink {
-  public enum Style: Sendable {
+package final class JSONLinesWriter: ExportSink {
+  package enum Style: Sendable {
     /// One JSON value per line.
     case lines
     /// One JSON document.
@@ -35,17 +35,17 @@ public final class JSONLinesWriter: ExportSink {
   private var sideLines = JSONSideFileLines()
   private var sideOut: [UInt8] = []
 
-  public init(output: OutputStream, style: Style = .lines) {
+  package init(output: OutputStream, style: Style = .lines) {
     self.output = output
     self.style = style
   }
 
-  public func begin(_ header: ExportHeader) throws {
+  package func begin(_ header: ExportHeader) throws {
     // Held back until the first element, so that the header line can show the export date.
     pendingHeader = header
   }
 
-  public func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     if let header = pendingHeader {
       pendingHeader = nil
       var exportDate: String?
@@ -60,14 +60,14 @@ public final class JSONLinesWriter: ExportSink {
   }
 
   /// JSON Lines carries the whole bundle (the JSON document does not).
-  public var capabilities: SinkCapabilities { style == .lines ? [.sideFiles, .bundleMembers] : [] }
+  package var capabilities: SinkCapabilities { style == .lines ? [.sideFiles, .bundleMembers] : [] }
 
-  public func consumeSideFile(_ event: SideFileEvent) throws {
+  package func consumeSideFile(_ event: SideFileEvent) throws {
     sideLines.append(event, to: &sideOut)
     try flushSideLines()
   }
 
-  public func consumeBundleEvent(_ event: BundleEvent) throws {
+  package func consumeBundleEvent(_ event: BundleEvent) throws {
     if case .member(let member) = event, member.kind == .export, pendingHeader != nil || elementsWritten == 0 {
       sideLines.exportMember = member
       return
@@ -91,7 +91,7 @@ public final class JSONLinesWriter: ExportSink {
     try flush()
   }
 
-  public func end(_ report: ReadReport) throws {
+  package func end(_ report: ReadReport) throws {
     if !sideOut.isEmpty { try writeSideLines() }
     if let header = pendingHeader {
       pendingHeader = nil

@@ -1,10 +1,10 @@
 /// The one JSON string codec: writes JSON text to byte buffers (the shared primitive of every
 /// JSON output) and decodes JSON string literals (`decodeString(_:at:into:lenient:)`) for
 /// every JSON input: JSON Lines, and the JSON inside CSV cells.
-public enum JSONEscaping {
+package enum JSONEscaping {
   /// Appends `text` as a JSON string literal, copying runs that need no escape in one go.
   @inline(__always)
-  public static func appendString<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
+  package static func appendString<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
     out.append(UInt8(ascii: "\""))
     appendContents(text, to: &out)
     out.append(UInt8(ascii: "\""))
@@ -12,7 +12,7 @@ public enum JSONEscaping {
 
   /// Appends `text` escaped for the inside of a JSON string literal (without the quotes).
   @inline(__always)
-  public static func appendContents<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
+  package static func appendContents<Out: ByteAppender & ~Copyable>(_ text: String, to out: inout Out) {
     text.withUTF8Bytes { appendEscaped($0, to: &out) }
   }
 
@@ -80,12 +80,12 @@ public enum JSONEscaping {
   }
 
   /// Appends a string literal, or `null`.
-  public static func appendOptional<Out: ByteAppender & ~Copyable>(_ text: String?, to out: inout Out) {
+  package static func appendOptional<Out: ByteAppender & ~Copyable>(_ text: String?, to out: inout Out) {
     if let text { appendString(text, to: &out) } else { out.append("null") }
   }
 
   /// Appends a number: integers without a fraction, others in the shortest form that reads back.
-  public static func appendNumber<Out: ByteAppender & ~Copyable>(_ value: Double, to out: inout Out) {
+  package static func appendNumber<Out: ByteAppender & ~Copyable>(_ value: Double, to out: inout Out) {
     guard value.isFinite else {
       out.append("null")
       return
@@ -97,7 +97,7 @@ public enum JSONEscaping {
     }
   }
 
-  public static func appendInteger<Out: ByteAppender & ~Copyable>(_ value: Int, to out: inout Out) {
+  package static func appendInteger<Out: ByteAppender & ~Copyable>(_ value: Int, to out: inout Out) {
     CSVEncoding.appendInteger(value, to: &out)
   }
 }
