@@ -20,7 +20,6 @@ final class SideFileReader {
   private(set) var report = SideFileReport()
   private(set) var skipped: [String] = []
   private var pool: BundleSideFilePool?
-  private var filesReadHere = 0
 
   init(options: ReadOptions, bundle: BundleSink) {
     self.options = options
@@ -49,9 +48,18 @@ final class SideFileReader {
     try readHere(path, reference, from: source, member: member)
     // glibc keeps pages that routes parsed on this thread freed (their input buffers, their
     // batches) instead of reusing them all: without this, the peak grows with the files read.
-    filesReadHere += 1
-    if filesReadHere % 16 == 0 { _ = mallocTrim(0) }
+    // A trim walks the whole heap, so it comes after enough points or samples, not after a
+    // number of files: every 16 files made 100,000 one-point routes quadratic.
+    if valuesReadHere >= Self.valuesPerTrim {
+      valuesReadHere = 0
+      _ = mallocTrim(0)
+    }
   }
+
+  /// Route points and ECG samples read on this thread since the last trim, and how many call
+  /// for one (about 5 MB of Apple's GPX).
+  private var valuesReadHere = 0
+  static let valuesPerTrim = 16_384
 
   /// Waits for the files queued for the workers and hands them on (the first error, in file
   /// order, is thrown).
@@ -225,6 +233,7 @@ final class SideFileReader {
   }
 
   private func count(_ parse: SideFileParse, _ count: Int) {
+    valuesReadHere += count
     switch parse.path.kind {
     case .route:
       report.routeFiles += 1
