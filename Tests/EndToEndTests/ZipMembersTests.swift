@@ -3,7 +3,7 @@ import Testing
 
 /// Zip members as the input holds them: symbolic links, backslashes and names given twice go
 /// through `--to zip` (and JSON Lines) unchanged, and `--to xml -o DIR/` refuses what a folder
-/// cannot hold as the zip names it. docs/bundle.md describes both.
+/// cannot hold as the zip names it. docs/convert.md and docs/outputs.md describe both.
 @Suite("Zip members kept as they are")
 struct ZipMembersTests {
   /// Writes a zip of the sample export and, after it, the members `members` (Python literals of
