@@ -65,11 +65,20 @@ struct ContentHash {
     add(entry.value)
     add(entry.extraAttributes)
     for child in entry.extraChildren { add(child) }
+    add(text: entry.text)
+  }
+
+  /// An element's text (kept as an `extras` row of kind `text`): nothing for none, so that the
+  /// hash of an element without text, every stored row's before text was kept, stays the same.
+  mutating func add(text: String?) {
+    guard let text else { return }
+    add(byte: 0x08)
+    add(text)
   }
 
   var signed: Int64 { Int64(bitPattern: value) }
 
-  /// The hash of a Record's content besides type, source and dates: unit, value, metadata,
+  /// The hash of a Record's content besides type, source and dates: unit, value, text, metadata,
   /// beats, unknown attributes and children. Top-level Records and their copies inside a
   /// Correlation hash alike.
   static func of(_ record: Record) -> Int64 {
@@ -77,6 +86,7 @@ struct ContentHash {
     hash.add(tag: 0x10, record.unit)
     hash.add(tag: 0x11, record.value)
     hash.add(record.extraAttributes)
+    hash.add(text: record.text)
     for child in record.children {
       switch child {
       case .metadata(let entry): hash.add(metadata: entry)
@@ -103,6 +113,7 @@ struct ContentHash {
   static func of(_ correlation: Correlation) -> Int64 {
     var hash = ContentHash()
     hash.add(correlation.extraAttributes)
+    hash.add(text: correlation.text)
     for child in correlation.children {
       switch child {
       case .metadata(let entry): hash.add(metadata: entry)

@@ -197,6 +197,15 @@ package enum SQLiteDatabase {
         message: "cannot write the database: it, or its folder, is read-only (a load writes the database and "
           + "the -wal and -shm files SQLite keeps beside it); it was left unchanged")
     }
+    // A full disk, a file size limit, a failing device: the system's cause, not SQLite's codes.
+    if error.isIOError || error.isFull {
+      let cause =
+        error.systemErrno > 0
+        ? String(cString: strerror(error.systemErrno))
+        : error.isFull ? "the disk is full" : "the system refused a read or write (\(error.message))"
+      return HealthPortError(
+        .failure, file: path, message: "cannot write the database: \(cause)")
+    }
     return HealthPortError(.failure, file: path, message: "\(error)")
   }
 

@@ -7,12 +7,18 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   public var message: String
   /// The SQL or the operation that failed, when known.
   public var context: String?
+  /// The system's error number behind an I/O error (`sqlite3_system_errno`), 0 when none.
+  public var systemErrno: Int32 = 0
 
-  public init(code: Int32, message: String, context: String? = nil) {
+  public init(code: Int32, message: String, context: String? = nil, systemErrno: Int32 = 0) {
     self.code = code
     self.message = message
     self.context = context
+    self.systemErrno = systemErrno
   }
+
+  /// True for a failed read or write of the file (`SQLITE_IOERR_…`).
+  public var isIOError: Bool { primaryCode == SQLITE_IOERR }
 
   /// The primary result code (`SQLITE_CONSTRAINT` for `SQLITE_CONSTRAINT_UNIQUE`).
   public var primaryCode: Int32 { code & 0xFF }
@@ -98,7 +104,20 @@ public final class SQLiteConnection {
 
   /// The error for a failed call, with SQLite's message for this connection.
   @usableFromInline func error(_ rc: Int32, _ context: String?) -> SQLiteError {
-    SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context)
+    SQLiteError(
+      code: rc, message: String(cString: sqlite3_errmsg(handle)), context: context, systemErrno: systemErrno(rc))
+  }
+
+  /// The system's error number behind a failed read or write: SQLite's for the connection, else
+  /// the main file's last one (kept by the file, where a rollback after the failure resets the
+  /// connection's).
+  private func systemErrno(_ rc: Int32) -> Int32 {
+    guard rc & 0xFF == SQLITE_IOERR || rc & 0xFF == SQLITE_FULL else { return 0 }
+    let connection = sqlite3_system_errno(handle)
+    if connection > 0 { return connection }
+    var last: Int32 = 0
+    guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_LAST_ERRNO, &last) == SQLITE_OK else { return 0 }
+    return last
   }
 
   /// Runs one or more statements that return no rows needed by the caller.

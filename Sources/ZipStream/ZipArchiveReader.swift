@@ -131,18 +131,30 @@ public final class ZipArchiveReader {
     memberFinished = false
     memberOutput = 0
     memberInputStart = archive_filter_bytes(archive, -1)
-    let path =
+    var path =
       archive_entry_pathname_utf8(entry).map { String(cString: $0) }
       ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    // The name as stored when libarchive turned its backslashes into slashes (a zip file only:
+    // a stream's names are not known beforehand).
+    if let stored = layout?.backslashNames[memberIndex], stored.replacing("\\", with: "/") == path {
+      path = stored
+    }
     memberPath = path
     memberEncrypted = archive_entry_is_encrypted(entry) != 0
     let type = archive_entry_filetype(entry)
     let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
     memberDeclaredSize = size
     let modified: Int64? = archive_entry_mtime_is_set(entry) != 0 ? Int64(archive_entry_mtime(entry)) : nil
+    // A symbolic link's target is the member's data; libarchive reads it with the header (from
+    // the central directory's Unix mode: a zip streamed from stdin shows the link as a regular
+    // file holding its target).
+    let target: String? =
+      type == 0o120000
+      ? archive_entry_symlink_utf8(entry).map { String(cString: $0) }
+        ?? archive_entry_symlink(entry).map { String(cString: $0) } ?? "" : nil
     return ZipEntry(
       path: path, isRegularFile: type == 0o100000, declaredSize: size, isDirectory: type == 0o040000,
-      modified: modified)
+      modified: modified, symlinkTarget: target)
   }
 
   /// Reads the current member's next bytes; returns 0 at its end.
@@ -238,6 +250,20 @@ public struct ZipEntry: Sendable {
   public let isDirectory: Bool
   /// Modification time, Unix seconds.
   public let modified: Int64?
+  /// For a symbolic link, its target (nil for any other member).
+  public let symlinkTarget: String?
+
+  public init(
+    path: String, isRegularFile: Bool, declaredSize: Int64?, isDirectory: Bool, modified: Int64?,
+    symlinkTarget: String? = nil
+  ) {
+    self.path = path
+    self.isRegularFile = isRegularFile
+    self.declaredSize = declaredSize
+    self.isDirectory = isDirectory
+    self.modified = modified
+    self.symlinkTarget = symlinkTarget
+  }
 }
 
 /// Serves libarchive's read callback from a prefix, then from a file descriptor.

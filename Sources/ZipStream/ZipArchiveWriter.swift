@@ -19,6 +19,9 @@ public final class ZipArchiveWriter {
     archive = archive_write_new()
     archive_write_set_format_zip(archive)
     archive_write_set_format_option(archive, "zip", "compression", "deflate")
+    // Names are given as UTF-8 and marked so (the UTF-8 flag), whatever the locale: without it
+    // a reader takes a name beyond ASCII for CP437.
+    archive_write_set_format_option(archive, "zip", "hdrcharset", "UTF-8")
     // One block per write call: no padding of the archive's end.
     archive_write_set_bytes_in_last_block(archive, 1)
     if archive_write_open_fd(archive, fileDescriptor) != ARCHIVE_OK {
@@ -41,6 +44,23 @@ public final class ZipArchiveWriter {
     archive_entry_set_perm(entry, isDirectory ? 0o755 : 0o644)
     if let modified { archive_entry_set_mtime(entry, time_t(modified), 0) }
     if let size { archive_entry_set_size(entry, size) }
+    try check(archive_write_header(archive, entry))
+    open = true
+  }
+
+  /// Writes a symbolic link member named `path` (UTF-8) pointing at `target`, as `zip --symlinks`
+  /// stores one: the Unix mode says link, the data is the target.
+  public func symlinkEntry(path: String, target: String, modified: Int64? = nil) throws {
+    try endEntryIfOpen()
+    guard let entry = archive_entry_new() else {
+      throw ZipStreamError(archiveName: archiveName, message: "cannot write the zip archive: out of memory")
+    }
+    defer { archive_entry_free(entry) }
+    archive_entry_set_pathname_utf8(entry, path)
+    archive_entry_set_filetype(entry, 0o120000)
+    archive_entry_set_perm(entry, 0o777)
+    archive_entry_set_symlink_utf8(entry, target)
+    if let modified { archive_entry_set_mtime(entry, time_t(modified), 0) }
     try check(archive_write_header(archive, entry))
     open = true
   }

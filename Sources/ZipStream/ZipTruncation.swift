@@ -76,6 +76,15 @@ struct ZipLayout {
   var cut: ZipTruncation?
   /// Members in the central directory, when there is one.
   var totalMembers: Int?
+  /// The names, as stored, of the members that hold a backslash and no slash, by their position
+  /// in the file (libarchive's order): libarchive takes such a name for a Windows path and turns
+  /// its backslashes into slashes (`C:\evil\win.txt` read as `C:/evil/win.txt`).
+  var backslashNames: [Int: String] = [:]
+
+  /// True for a name libarchive rewrites as a Windows path: a backslash and no slash.
+  static func readAsWindowsPath(_ name: String) -> Bool {
+    name.utf8.contains(UInt8(ascii: "\\")) && !name.utf8.contains(UInt8(ascii: "/"))
+  }
 
   /// Reads the layout of the zip file open as `descriptor`, `size` bytes long.
   static func scan(descriptor: Int32, size: Int64) -> ZipLayout {
@@ -159,6 +168,9 @@ struct ZipLayout {
         position = nameEnd + extraLength + commentLength
       }
       entries.sort { $0.local < $1.local }
+      for (index, entry) in entries.enumerated() where ZipLayout.readAsWindowsPath(entry.name) {
+        layout.backslashNames[index] = entry.name
+      }
       for (index, entry) in entries.enumerated() {
         let bound = index + 1 < entries.count ? entries[index + 1].local : end.offset
         guard entry.dataEnd > bound else { continue }
@@ -187,6 +199,7 @@ struct ZipLayout {
           return layout
         }
         let name = String(decoding: rest[0..<nameLength], as: UTF8.self)
+        if ZipLayout.readAsWindowsPath(name) { layout.backslashNames[whole] = name }
         var ignored: Int64 = 0
         zip64(rest, from: nameLength, length: extraLength, &uncompressed, &compressed, &ignored)
         // Sizes only in a data descriptor: the stream has to reach the end to tell.

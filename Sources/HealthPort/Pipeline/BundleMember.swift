@@ -11,6 +11,8 @@ public struct BundleMember: Hashable, Sendable {
     case other
     /// A folder entry of a zip: no content.
     case directory
+    /// A symbolic link of a zip: its content is the link's target (as `zip --symlinks` stores it).
+    case symlink
   }
 
   /// Position among the input's members (0-based, in the zip's order).
@@ -22,12 +24,15 @@ public struct BundleMember: Hashable, Sendable {
   public var kind: Kind
   /// The member's modification time (Unix seconds) when known.
   package var modified: Int64?
+  /// A symbolic link's target, as a zip's reader found it (its content for a writer).
+  package var linkTarget: String?
 
-  package init(index: Int, path: String, kind: Kind, modified: Int64? = nil) {
+  package init(index: Int, path: String, kind: Kind, modified: Int64? = nil, linkTarget: String? = nil) {
     self.index = index
     self.path = path
     self.kind = kind
     self.modified = modified
+    self.linkTarget = linkTarget
   }
 
   /// The export of an input that names none (a lone export.xml, JSON Lines without a bundle).

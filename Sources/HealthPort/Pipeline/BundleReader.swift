@@ -40,21 +40,20 @@ enum BundleReader {
         do {
           guard let entry = try archive.nextEntry() else { break reading }
           if readExport { try archive.stopAtKnownCut() }
-          guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
+          guard members.counts(entry) else { continue }
           ordinal += 1
-          let member = BundleMember(
-            index: ordinal, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
+          let member = MemberEvents.member(entry, index: ordinal)
           // Members before the export are read in a second pass (spooled, from stdin); those after
           // it then wait for that pass too, so that members reach the sink in the zip's order whatever the command (route
           // ids follow it), and a writer keeping that order does not hold every later one, a
           // temporary file each, until the pass comes.
           if readExport, !later.isEmpty || !spooled.isEmpty {
-            if !entry.isDirectory { files += 1 }
+            if entry.isRegularFile { files += 1 }
             let prefix = try ExportFinder.refuseSecondExport(archive, entry: entry, first: exportPath, name: name)
             guard members.lossless || SideFilePath(entry.path) != nil else { continue }
             if stream.path != nil {
               later.insert(ordinal)
-            } else if entry.isDirectory {
+            } else if !entry.isRegularFile {
               spooled.append((member, nil, ""))
             } else {
               let source = memberSource(archive, entry: entry, name: name)
@@ -64,7 +63,7 @@ enum BundleReader {
             }
             continue
           }
-          if entry.isDirectory {
+          if !entry.isRegularFile {
             if readExport {
               try members.deliver(member, from: nil)
             } else if stream.path != nil {
@@ -102,7 +101,7 @@ enum BundleReader {
                   let again = try ZipArchiveReader(path: stream.path!)
                   var index = -1
                   while let entry = try again.nextEntry() {
-                    guard entry.isRegularFile || entry.isDirectory else { continue }
+                    guard entry.isRegularFile || entry.isDirectory || entry.symlinkTarget != nil else { continue }
                     index += 1
                     guard index == exportOrdinal else { continue }
                     try MemberEvents.copy(memberSource(again, entry: entry, name: name), $0)
@@ -140,13 +139,12 @@ enum BundleReader {
         var second = -1
         while let entry = try again.nextEntry() {
           if let cut, again.memberIndex >= cut.wholeMembers { break }
-          guard entry.isRegularFile || (entry.isDirectory && members.lossless) else { continue }
+          guard members.counts(entry) else { continue }
           second += 1
           guard later.contains(second) else { continue }
-          let member = BundleMember(
-            index: second, path: entry.path, kind: entry.isDirectory ? .directory : .other, modified: entry.modified)
           try members.deliver(
-            member, from: entry.isDirectory ? nil : .stream(memberSource(again, entry: entry, name: name)))
+            MemberEvents.member(entry, index: second),
+            from: entry.isRegularFile ? .stream(memberSource(again, entry: entry, name: name)) : nil)
         }
       }
       for (member, file, displayName) in spooled {
@@ -350,6 +348,20 @@ struct MemberEvents {
     lossless = sink.capabilities.contains(.bundleMembers)
   }
 
+  /// True when `entry` is a member to hand on: a regular file, and for a sink that has
+  /// ``SinkCapabilities/bundleMembers`` a folder or a symbolic link too.
+  func counts(_ entry: ZipEntry) -> Bool {
+    entry.isRegularFile || (lossless && (entry.isDirectory || entry.symlinkTarget != nil))
+  }
+
+  /// The member `entry` is, at position `index`.
+  static func member(_ entry: ZipEntry, index: Int) -> BundleMember {
+    BundleMember(
+      index: index, path: entry.path,
+      kind: entry.isDirectory ? .directory : entry.symlinkTarget != nil ? .symlink : .other,
+      modified: entry.modified, linkTarget: entry.symlinkTarget)
+  }
+
   func beginExport(_ member: BundleMember) throws {
     if lossless { try sink.consumeBundleEvent(.member(member)) }
   }
@@ -384,6 +396,12 @@ struct MemberEvents {
     }
     guard lossless else { return }
     try sink.consumeBundleEvent(.member(member))
+    if member.kind == .symlink, let target = member.linkTarget {
+      let bytes = Array(target.utf8)
+      for start in stride(from: 0, to: bytes.count, by: BundleEvent.chunkSize) {
+        try sink.consumeBundleEvent(.bytes(Array(bytes[start..<min(bytes.count, start + BundleEvent.chunkSize)])))
+      }
+    }
     if let source { try Self.copy(try sides.open(source)) { try sink.consumeBundleEvent(.bytes(Array($0))) } }
     try sink.consumeBundleEvent(.memberEnd)
   }

@@ -9,6 +9,8 @@ import ZipStream
 /// and dropped by ``abort()`` or on a signal.
 protocol BundleDestination: AnyObject {
   func beginMember(_ member: BundleMember, size: Int64?) throws
+  /// A symbolic link member, its target's bytes as the input held them.
+  func symlink(_ member: BundleMember, target: [UInt8]) throws
   func write(_ bytes: UnsafeRawBufferPointer) throws
   func endMember() throws
   /// Starts the first member written again, empty (its rendering is replaced by raw bytes).
@@ -57,14 +59,26 @@ final class ZipDestination: BundleDestination {
   deinit { abort() }
 
   func beginMember(_ member: BundleMember, size: Int64?) throws {
+    try checkName(member)
+    try wrap {
+      try zip.beginEntry(
+        path: member.path, isDirectory: member.kind == .directory, modified: member.modified, size: size)
+    }
+  }
+
+  private func checkName(_ member: BundleMember) throws {
     guard !member.path.isEmpty else {
       throw HealthPortError(
         .malformed, file: inputName(input, or: finalPath),
         message: "member \(member.index + 1) has an empty name, which libarchive cannot write into a zip")
     }
+  }
+
+  func symlink(_ member: BundleMember, target: [UInt8]) throws {
+    try checkName(member)
     try wrap {
-      try zip.beginEntry(
-        path: member.path, isDirectory: member.kind == .directory, modified: member.modified, size: size)
+      try zip.symlinkEntry(
+        path: member.path, target: String(decoding: target, as: UTF8.self), modified: member.modified)
     }
   }
 
@@ -146,6 +160,14 @@ final class FolderDestination: BundleDestination {
         .malformed, file: inputName(input, or: finalPath),
         message: "member \(member.index + 1) ('\(member.path.escapingNUL)') holds a NUL, which no file name can")
     }
+    // A backslash is a separator on Windows and a plain character here: either reading would
+    // give another name than the zip's.
+    guard !member.path.contains("\\") else {
+      throw HealthPortError(
+        .malformed, file: inputName(input, or: finalPath),
+        message: "member \(member.index + 1) ('\(member.path)') holds a backslash, which a folder cannot keep as the "
+          + "zip names it; write a zip (--to zip) instead")
+    }
     let components = member.path.split(separator: "/", omittingEmptySubsequences: true)
     guard !member.path.hasPrefix("/"), !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." })
     else {
@@ -169,6 +191,13 @@ final class FolderDestination: BundleDestination {
     made.append(TemporaryFiles.registerFile(filePath))
     file = open(filePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard file >= 0 else { throw systemError(filePath, "cannot create the file") }
+  }
+
+  func symlink(_ member: BundleMember, target: [UInt8]) throws {
+    throw HealthPortError(
+      .malformed, file: inputName(input, or: finalPath),
+      message: "member \(member.index + 1) ('\(member.path)') is a symbolic link, which a folder output does not "
+        + "make (it could point outside it); write a zip (--to zip) instead")
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -211,6 +211,12 @@ final class BundleWriter: ExportSink {
   private var waitingMemory = 0
 
   private func write(_ found: BundleMember, _ content: StagedBytes) throws {
+    if found.kind == .symlink {
+      var target: [UInt8] = []
+      try content.replay { target += $0 }
+      content.remove()
+      return try destination.symlink(found, target: target)
+    }
     try destination.beginMember(found, size: found.kind == .directory ? nil : content.count)
     try content.replay { try destination.write($0) }
     try destination.endMember()
