@@ -89,6 +89,8 @@ enum ErrorReport {
       return "the file is truncated: \(detail); --skip-invalid reads the members before it"
     case .duplicateMember(let name):
       return "the input holds two members named '\(name)'; a folder can hold only one: write a zip (--to zip) instead"
+    case .memberUnfitForFolder(let number, let name, let why):
+      return "member \(number) ('\(name)') \(why); write a zip (--to zip) instead"
     case .emptyTypeInCSV:
       return "the type is empty (fill it in or pass --type)"
     case .noTypeColumnInCSV:

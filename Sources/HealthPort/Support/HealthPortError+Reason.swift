@@ -54,6 +54,8 @@ extension HealthPortError {
     case truncatedArchive(detail: String)
     /// A bundle with two members of one name, which one folder cannot hold.
     case duplicateMember(name: String)
+    /// A member (1-based `number`) that a folder cannot hold as the zip names it, and why.
+    case memberUnfitForFolder(number: Int, name: String, why: String)
     /// A CSV row whose type is empty, in a table without a type named by the caller.
     case emptyTypeInCSV
     /// A CSV header without a type column, and no type named by the caller.
@@ -77,7 +79,8 @@ extension HealthPortError {
       case .unknownName, .unknownTimeZone, .badDate, .badValue, .repeatedValue, .emptyValue, .reservedValue,
         .needsOutputPath, .outputIsNotAFolder, .outputIsInput:
         .badRequest
-      case .truncatedArchive, .duplicateMember, .emptyTypeInCSV, .noTypeColumnInCSV, .nonNumericValue:
+      case .truncatedArchive, .duplicateMember, .memberUnfitForFolder, .emptyTypeInCSV, .noTypeColumnInCSV,
+        .nonNumericValue:
         .malformed
       case .notSQLiteDatabase, .damagedDatabase, .laterSchemaVersion, .foreignSchema, .noPostGIS:
         .failure
@@ -100,6 +103,7 @@ extension HealthPortError {
         "the output \(inside ? "is inside a folder" : "is a file") that this command reads (from \(input))"
       case .truncatedArchive(let detail): "the file is truncated: \(detail)"
       case .duplicateMember(let name): "the input holds two members named '\(name)'; a folder can hold only one"
+      case .memberUnfitForFolder(let number, let name, let why): "member \(number) ('\(name)') \(why)"
       case .emptyTypeInCSV: "the type is empty"
       case .noTypeColumnInCSV: "the header has no type column"
       case .nonNumericValue(let type, let start, let value):

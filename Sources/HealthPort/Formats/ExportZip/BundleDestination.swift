@@ -164,9 +164,10 @@ final class FolderDestination: BundleDestination {
     // give another name than the zip's.
     guard !member.path.contains("\\") else {
       throw HealthPortError(
-        .malformed, file: inputName(input, or: finalPath),
-        message: "member \(member.index + 1) ('\(member.path)') holds a backslash, which a folder cannot keep as the "
-          + "zip names it; write a zip (--to zip) instead")
+        .memberUnfitForFolder(
+          number: member.index + 1, name: member.path,
+          why: "holds a backslash, which a folder cannot keep as the zip names it"),
+        file: inputName(input, or: finalPath))
     }
     let components = member.path.split(separator: "/", omittingEmptySubsequences: true)
     guard !member.path.hasPrefix("/"), !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." })
@@ -195,9 +196,10 @@ final class FolderDestination: BundleDestination {
 
   func symlink(_ member: BundleMember, target: [UInt8]) throws {
     throw HealthPortError(
-      .malformed, file: inputName(input, or: finalPath),
-      message: "member \(member.index + 1) ('\(member.path)') is a symbolic link, which a folder output does not "
-        + "make (it could point outside it); write a zip (--to zip) instead")
+      .memberUnfitForFolder(
+        number: member.index + 1, name: member.path,
+        why: "is a symbolic link, which a folder output does not make (it could point outside it)"),
+      file: inputName(input, or: finalPath))
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws {
