@@ -34,7 +34,7 @@ instructions() {
   valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$DIR/$name.out" "$@" \
     > /dev/null 2> "$DIR/$name.stderr" || { echo "FAILED FAILED"; return; }
   # Each thread's file has a "summary: N" line.
-  awk '/^summary:/ { if ($2 > max) max = $2; all += $2 } END { printf "%d %d\n", max, all }' "$DIR/$name".out*
+  awk '/^summary:/ { if ($2 > max) max = $2; all += $2 } END { printf "%.0f %.0f\n", max, all }' "$DIR/$name".out*
 }
 
 COMMANDS=(
