@@ -219,22 +219,9 @@ struct StepTotalsTests {
 
   @Test("de-duplication agrees with 1-second buckets on random samples", arguments: 0..<40)
   func randomized(seed: Int) throws {
-    var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(bound))
-    }
-    let makers: [(Int, Int, Double, String) -> StepSample] = [
-      { Self.W($0, $1, $2, $3) }, { Self.P($0, $1, $2, $3) }, { Self.A($0, $1, $2, $3) },
-    ]
+    var dice = RandomSamples(seed: seed, multiplier: 0x9E37_79B9_7F4A_7C15, offset: 1)
     var samples: [StepSample] = []
-    for _ in 0..<(5 + next(30)) {
-      let start = next(1500)
-      let length = next(4) == 0 ? 0 : 1 + next(400)
-      let kind = next(3)
-      let name = ["Watch A", "Phone A", "App A", "Watch B", "Phone B", "App B"][kind + 3 * next(2)]
-      samples.append(makers[kind](start, start + length, Double(next(1000)), name))
-    }
+    for _ in 0..<(5 + dice.next(30)) { samples.append(dice.sample(span: 1500, maxLength: 400)) }
     let priority = seed % 3 == 0 ? ["App B", "iPhone"] : []
     Self.expectEqual(
       try Self.run(samples, dedupe: true, priority: priority), Self.bruteForce(samples, priority: priority),
@@ -243,25 +230,14 @@ struct StepTotalsTests {
 
   @Test("rewrites are dropped before the merge, on random samples with copies", arguments: 0..<30)
   func randomizedRewrites(seed: Int) throws {
-    var state = UInt64(seed) &* 0xD1B5_4A32_D192_ED03 &+ 7
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(bound))
-    }
-    let makers: [(Int, Int, Double, String) -> StepSample] = [
-      { Self.W($0, $1, $2, $3) }, { Self.P($0, $1, $2, $3) }, { Self.A($0, $1, $2, $3) },
-    ]
+    var dice = RandomSamples(seed: seed, multiplier: 0xD1B5_4A32_D192_ED03, offset: 7)
     var samples: [StepSample] = []
-    for _ in 0..<(5 + next(25)) {
-      let start = next(1500)
-      let length = next(4) == 0 ? 0 : 1 + next(400)
-      let kind = next(3)
-      let name = ["Watch A", "Phone A", "App A", "Watch B", "Phone B", "App B"][kind + 3 * next(2)]
-      samples.append(makers[kind](start, start + length, Double(next(1000)), name))
+    for _ in 0..<(5 + dice.next(25)) {
+      samples.append(dice.sample(span: 1500, maxLength: 400))
       // Up to 16 rewrites of a sample read so far, each at a random later place.
-      if next(3) == 0 {
-        let original = samples[next(samples.count)]
-        for _ in 0..<(1 + next(16)) { samples.insert(original, at: samples.count - next(2)) }
+      if dice.next(3) == 0 {
+        let original = samples[dice.next(samples.count)]
+        for _ in 0..<(1 + dice.next(16)) { samples.insert(original, at: samples.count - dice.next(2)) }
       }
     }
     var unique: [StepSample] = []
@@ -324,22 +300,11 @@ struct StepTotalsTests {
 
   @Test("de-duplication through sorted runs in a scratch file gives the same days, bit for bit", arguments: 0..<4)
   func spilled(seed: Int) throws {
-    var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 3
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(bound))
-    }
-    let makers: [(Int, Int, Double, String) -> StepSample] = [
-      { Self.W($0, $1, $2, $3) }, { Self.P($0, $1, $2, $3) }, { Self.A($0, $1, $2, $3) },
-    ]
+    var dice = RandomSamples(seed: seed, multiplier: 0x9E37_79B9_7F4A_7C15, offset: 3)
     var samples: [StepSample] = []
     for _ in 0..<600 {
-      let start = next(6_000)
-      let length = next(4) == 0 ? 0 : 1 + next(900)
-      let kind = next(3)
-      let name = ["Watch A", "Phone A", "App A", "Watch B", "Phone B", "App B"][kind + 3 * next(2)]
-      samples.append(makers[kind](start, start + length, Double(next(1000)) / 8, name))
-      if next(4) == 0 { samples.append(samples[next(samples.count)]) }
+      samples.append(dice.sample(span: 6_000, maxLength: 900, valueDivisor: 8))
+      if dice.next(4) == 0 { samples.append(samples[dice.next(samples.count)]) }
     }
     let priority = seed % 2 == 0 ? ["App B", "iPhone"] : []
     var results: [[PeriodTotal]] = []
@@ -376,4 +341,33 @@ struct StepTotalsTests {
 
 extension Int64 {
   fileprivate func quotient(_ divisor: Int64) -> Int64 { self >= 0 ? self / divisor : (self - divisor + 1) / divisor }
+}
+
+/// A seeded stream of random step samples for the randomized tests (a 64-bit linear congruential
+/// generator): the same seed, multiplier and offset give the same samples.
+struct RandomSamples {
+  private var state: UInt64
+
+  init(seed: Int, multiplier: UInt64, offset: UInt64) { state = UInt64(seed) &* multiplier &+ offset }
+
+  /// A number in `0..<bound`.
+  mutating func next(_ bound: Int) -> Int {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return Int((state >> 33) % UInt64(bound))
+  }
+
+  /// A Watch, iPhone or app sample from one of two sources of each kind, starting in `0..<span`:
+  /// a quarter of them instants, the others up to `maxLength` seconds long.
+  mutating func sample(span: Int, maxLength: Int, valueDivisor: Double = 1) -> StepSample {
+    let start = next(span)
+    let length = next(4) == 0 ? 0 : 1 + next(maxLength)
+    let kind = next(3)
+    let name = ["Watch A", "Phone A", "App A", "Watch B", "Phone B", "App B"][kind + 3 * next(2)]
+    let value = Double(next(1000)) / valueDivisor
+    switch kind {
+    case 0: return StepTotalsTests.W(start, start + length, value, name)
+    case 1: return StepTotalsTests.P(start, start + length, value, name)
+    default: return StepTotalsTests.A(start, start + length, value, name)
+    }
+  }
 }
