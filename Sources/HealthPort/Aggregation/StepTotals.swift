@@ -41,7 +41,7 @@ public struct PeriodTotal: Hashable, Sendable {
 ///    sample with `start ≤ t < end`, or a zero-length sample at the same instant.
 /// 4. `samples` counts the samples that contributed more than zero.
 ///
-/// Memory: 4 MiB of samples, then sorted runs in a scratch file (``RewriteCollapse``); without
+/// Memory: 4 MiB of samples, then sorted runs in a scratch file (`RewriteCollapse`); without
 /// `dedupe` but with `keepRewrites`, one running total per period. With `dedupe`, the runs are
 /// merged by start, end, rewrite group, value and document order (so rewrites lie side by side
 /// in document order and collapse in one pass) into the sweep, which keeps only the samples
@@ -331,7 +331,7 @@ struct StepSweep {
     active = [Int](repeating: 0, count: rankCount)
   }
 
-  /// A number's key for ``RewriteCollapse``: unsigned order is the numbers' order, -0 is 0.
+  /// A number's key for `RewriteCollapse`: unsigned order is the numbers' order, -0 is 0.
   static func orderedKey(_ value: Double) -> UInt64 {
     let bits = (value == 0 ? 0 : value).bitPattern
     return bits >> 63 == 1 ? ~bits : bits | 1 << 63

@@ -1,8 +1,9 @@
-/// An error healthport reports, as fields: what kind of problem, where (file, line, column, each
-/// when known), what is wrong as data (``reason``) and a message in neutral words.
+/// An error healthport reports, as fields: where (file, line, column, each when known) and a
+/// message in neutral words; inside the package also what kind of problem and what is wrong as
+/// data (`kind`, `reason`).
 ///
 /// The library never names a command-line option, nor picks an exit code: the command-line tool
-/// turns ``kind`` into the exit code and ``reason`` into the words a person reads (one function,
+/// turns `kind` into the exit code and `reason` into the words a person reads (one function,
 /// docs/errors.md). ``description`` prints the neutral form: `path:line:col: error: message`,
 /// `path: error: message`, or `error: message` when no file is involved.
 public struct HealthPortError: Error, CustomStringConvertible, Sendable {
