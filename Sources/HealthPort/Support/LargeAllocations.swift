@@ -1,6 +1,6 @@
-/// glibc's `mallopt` (in `malloc.h`, which the Glibc module leaves out).
-@_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where large buffers come from, for the commands that allocate and free many of them
 /// (`convert --to parquet`, `load`).
@@ -19,7 +19,11 @@ package enum LargeAllocations {
   /// from raising that threshold. Without effect on other C libraries.
   package static func mapAbove(_ bytes: Int = 128 << 10) {
     #if os(Linux)
-      _ = mallopt(mmapThreshold, Int32(clamping: bytes))
+      // `mallopt` is in `malloc.h`, which the Glibc module leaves out: look it up, and call it
+      // with the C calling convention.
+      typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+      _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, Int32(clamping: bytes))
     #endif
   }
 }
