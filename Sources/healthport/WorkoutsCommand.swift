@@ -70,18 +70,14 @@ enum WorkoutsCommand: Command {
             + "into a better-ranked source's (\(sources))\n")
       }
     }
-    if !totals.heartRateWindows.isEmpty, let path = input, path != "-" {
-      // Records come before workouts in the file: their heart rates need a second pass.
-      let heartRates = WorkoutHeartRates(totals.heartRateWindows, keepRewrites: configuration.keepRewrites)
-      let bar = ProgressBar.make(inputPath: path, quiet: arguments.flag("--quiet"))
-      var options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
-      options.onSkip = nil  // reported by the first pass
+    do {
+      // Records come before workouts in the file: the heart rates of workouts without statistics
+      // come from a second pass over a file (none on stdin).
+      let bar = ProgressBar.make(inputPath: input, quiet: quiet)
       defer { bar?.finish() }
-      try ExportReader(path: path, options: options).read(into: heartRates)
-      totals.apply(heartRates)
-      if !quiet {
-        RewriteNote.report(
-          samples: heartRates.rewrites, of: WorkoutTotals.heartRateType, sums: false, command: name)
+      let options = ReadOptions.with(bar, skipInvalid: arguments.flag("--skip-invalid"), filter: filter)
+      if let rewrites = try totals.readHeartRates(from: input, options: options), !quiet {
+        RewriteNote.report(samples: rewrites, of: WorkoutTotals.heartRateType, sums: false, command: name)
       }
     }
 

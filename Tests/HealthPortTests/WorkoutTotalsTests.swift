@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HealthPort
@@ -103,5 +104,33 @@ struct WorkoutTotalsTests {
       ])
     #expect(totals.summary.map(\.activity) == ["Cycling", "Walking", "Running"])
     #expect(totals.summary.map(\.count) == [2, 2, 1])
+  }
+
+  /// `Tests/Fixtures/workouts/heart-rate.xml`: a run (09:10–09:40) and a Strava ride without
+  /// heart-rate statistics, a yoga session with them (88.5, max 101). The run's own source and
+  /// device recorded 102 … 129 bpm every 3 minutes from 09:12 and 160 at 09:40: 1315 / 11, max
+  /// 160; the ride has one record of its own, 130.
+  @Test("the second pass reads a file again for the workouts without heart-rate statistics; stdin has none")
+  func heartRatePass() throws {
+    let path = TestEnvironment.repoRoot.appendingPathComponent("Tests/Fixtures/workouts/heart-rate.xml").path
+    func firstPass() throws -> WorkoutTotals {
+      let totals = WorkoutTotals(.init())
+      try ExportReader(path: path).read(into: totals)
+      return totals
+    }
+    func heartRates(_ totals: WorkoutTotals) -> [String: [Double?]] {
+      Dictionary(uniqueKeysWithValues: totals.rows.map { ($0.activity, [$0.averageHeartRate, $0.maximumHeartRate]) })
+    }
+    let read = try firstPass()
+    #expect(heartRates(read) == ["Running": [nil, nil], "Cycling": [nil, nil], "Yoga": [88.5, 101]])
+    let rewrites = try read.readHeartRates(from: path, options: ReadOptions())
+    #expect(rewrites?.isEmpty == true)
+    #expect(heartRates(read) == ["Running": [1315.0 / 11, 160], "Cycling": [130, 130], "Yoga": [88.5, 101]])
+    #expect(read.summary.first { $0.activity == "Running" }?.averageHeartRate == 1315.0 / 11)
+    for stdin in [nil, "-"] {
+      let piped = try firstPass()
+      #expect(try piped.readHeartRates(from: stdin, options: ReadOptions()) == nil)
+      #expect(heartRates(piped)["Running"] == [nil, nil])
+    }
   }
 }
