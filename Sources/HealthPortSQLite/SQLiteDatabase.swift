@@ -130,8 +130,7 @@ package enum SQLiteDatabase {
     let got = read(fd, &header, 100)
     Glibc.close(fd)
     if got == 0 && !hasWAL { return .empty }
-    let magic = Array("SQLite format 3\u{0}".utf8)
-    guard got == 100, Array(header[0..<16]) == magic else {
+    guard got == 100, Array(header[0..<16]) == SQLiteHeader.magic else {
       throw HealthPortError(.notSQLiteDatabase, file: path)
     }
     func word(_ at: Int) -> Int64 {

@@ -1,4 +1,5 @@
 import HealthPort
+import HealthPortSQLite
 
 #if canImport(Glibc)
   import Glibc
@@ -280,19 +281,9 @@ enum FilterOptions {
   }
 
   /// Refuses a SQLite database (what `healthport load` writes) with a message that says what it is,
-  /// told by the 16 bytes every SQLite database starts with. Stdin is not looked at.
+  /// told by its header (``SQLiteHeader``). Stdin is not looked at.
   static func refuseDatabase(_ input: String?) throws {
-    guard let input, input != "-" else { return }
-    // Only a regular file is peeked at: opening a FIFO (`<(cat export.xml)`) or reading a terminal
-    // would block, or take bytes the reader needs.
-    var status = stat()
-    guard stat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
-    let descriptor = open(input, O_RDONLY)
-    guard descriptor >= 0 else { return }  // the reader reports what is wrong
-    defer { Glibc.close(descriptor) }
-    var head = [UInt8](repeating: 0, count: 16)
-    let count = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 16) }
-    guard count == 16, head == Array("SQLite format 3\0".utf8) else { return }
+    guard let input, input != "-", SQLiteHeader.startsDatabase(atPath: input) else { return }
     throw HealthPortError(
       .malformed,
       file: input,
