@@ -194,11 +194,3 @@ enum CommandLineTool {
     text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
   }
 }
-
-extension String {
-  /// Padded with spaces to `width` terminal columns (``displayWidth``), at least one space after.
-  func padding(to width: Int) -> String {
-    let own = displayWidth
-    return own >= width ? self + " " : self + String(repeating: " ", count: width - own)
-  }
-}

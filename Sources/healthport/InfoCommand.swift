@@ -290,14 +290,6 @@ enum InfoRendering {
   }
 }
 
-extension String {
-  /// Padded on the left to `width` terminal columns (``displayWidth``).
-  func leftPadded(to width: Int) -> String {
-    let own = displayWidth
-    return own >= width ? self : String(repeating: " ", count: width - own) + self
-  }
-}
-
 /// Hands everything on to `info`'s summary and counts the side files that pass the filters:
 /// GPX routes and their points, inline `Location` routes, ECG recordings and their samples.
 final class SideFileTally: ExportStage {

@@ -5,7 +5,7 @@
 /// by the variation selector U+FE0F); 0 for a cluster that is only combining marks, format
 /// characters (zero-width space, joiners) or control characters; else 1.
 extension String {
-  var displayWidth: Int {
+  package var displayWidth: Int {
     var width = 0
     for character in self { width += character.displayWidth }
     return width
@@ -14,7 +14,7 @@ extension String {
   /// For tables: control characters shown as escapes (``escapingControls(keepingNewlines:)``)
   /// and a non-breaking space (U+00A0, or the narrow U+202F) as `⍽`, so that two names that
   /// differ only by one are told apart. Data outputs (CSV, JSON) keep them as written.
-  var shownInTable: String {
+  package var shownInTable: String {
     let escaped = escapingControls(keepingNewlines: false)
     guard escaped.unicodeScalars.contains(where: { $0 == "\u{A0}" || $0 == "\u{202F}" }) else { return escaped }
     // Built as UTF-8 bytes and decoded once: appending to `unicodeScalars` copies the whole
@@ -30,7 +30,7 @@ extension String {
   /// Control characters (C0, DEL, C1) as `\x1b`-style escapes, so that a name taken from an
   /// export can neither move a terminal's cursor nor recolour it, nor hide in a message.
   /// Linear in the length (names come from the input, up to its 16 MiB field cap).
-  func escapingControls(keepingNewlines: Bool) -> String {
+  package func escapingControls(keepingNewlines: Bool) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
       (scalar.value < 0x20 && !(keepingNewlines && scalar == "\n")) || (0x7F...0x9F).contains(scalar.value)
     }
@@ -53,7 +53,7 @@ extension String {
 }
 
 extension Character {
-  var displayWidth: Int {
+  package var displayWidth: Int {
     let scalars = unicodeScalars
     guard let first = scalars.first else { return 0 }
     if scalars.contains(where: { $0.properties.isEmojiPresentation })
@@ -71,7 +71,7 @@ extension Character {
 
 extension Unicode.Scalar {
   /// East Asian Wide (W) and Fullwidth (F) ranges of Unicode's EastAsianWidth.txt, main blocks.
-  var isEastAsianWide: Bool {
+  package var isEastAsianWide: Bool {
     switch value {
     case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
       0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
@@ -79,5 +79,32 @@ extension Unicode.Scalar {
       true
     default: false
     }
+  }
+}
+
+extension String {
+  /// Padded with spaces to `width` terminal columns (``displayWidth``).
+  package func rightPadded(to width: Int) -> String {
+    let own = displayWidth
+    return own >= width ? self : self + String(repeating: " ", count: width - own)
+  }
+
+  /// Padded on the left to `width` terminal columns (``displayWidth``).
+  package func leftPadded(to width: Int) -> String {
+    let own = displayWidth
+    return own >= width ? self : String(repeating: " ", count: width - own) + self
+  }
+
+  /// Padded with spaces to `width` terminal columns (``displayWidth``), at least one space after.
+  package func padding(to width: Int) -> String {
+    let own = displayWidth
+    return own >= width ? self + " " : self + String(repeating: " ", count: width - own)
+  }
+
+  /// Without the spaces at its end.
+  package func trimmingTrailingSpaces() -> String {
+    var text = Substring(self)
+    while text.last == " " { text.removeLast() }
+    return String(text)
   }
 }

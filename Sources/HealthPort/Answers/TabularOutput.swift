@@ -1,13 +1,11 @@
-import HealthPort
-
 /// Rows of text cells rendered as a table for people, as CSV (RFC 4180, LF) or as a JSON array of
 /// objects. Each cell knows whether it is a number (right-aligned, unquoted in JSON) or text.
 ///
 /// A number cell carries its value, and the renderer writes it: CSV and JSON exactly
 /// (``NumberText/exact(_:)``, `null` in JSON when not finite), tables rounded to the cell's decimals
 /// (``NumberText/format(_:decimals:)``), with thousands separators when ``groupsThousands``.
-struct TabularOutput {
-  enum Cell {
+package struct TabularOutput {
+  package enum Cell {
     case text(String)
     /// A number; a table shows it with at most `decimals` decimals.
     case number(Double, decimals: Int = 3)
@@ -15,10 +13,10 @@ struct TabularOutput {
     case empty
 
     /// A count: an integer everywhere.
-    static func count(_ value: Int) -> Cell { .number(Double(value), decimals: 0) }
+    package static func count(_ value: Int) -> Cell { .number(Double(value), decimals: 0) }
 
     /// The cell as CSV writes it.
-    var dataText: String {
+    package var dataText: String {
       switch self {
       case .text(let text): text
       case .number(let value, _): NumberText.exact(value)
@@ -27,7 +25,7 @@ struct TabularOutput {
     }
 
     /// The cell as a table shows it.
-    func tableText(grouped groups: Bool) -> String {
+    package func tableText(grouped groups: Bool) -> String {
       switch self {
       case .text(let text): text
       case .number(let value, let decimals):
@@ -39,19 +37,19 @@ struct TabularOutput {
     }
   }
 
-  var columns: [String]
-  var rows: [[Cell]] = []
+  package var columns: [String]
+  package var rows: [[Cell]] = []
   /// For tables: the column whose value draws a bar at the end of each row.
-  var barColumn: Int?
-  var barValues: [Double] = []
+  package var barColumn: Int?
+  package var barValues: [Double] = []
   /// For tables: a last line under the rows (e.g. totals).
-  var totalRow: [Cell]?
+  package var totalRow: [Cell]?
   /// For tables: numbers with thousands separators (`12,345`).
-  var groupsThousands = false
+  package var groupsThousands = false
 
-  init(columns: [String]) { self.columns = columns }
+  package init(columns: [String]) { self.columns = columns }
 
-  func render(_ format: String) -> [UInt8] {
+  package func render(_ format: String) -> [UInt8] {
     switch format {
     case "csv": csv()
     case "json": json()
@@ -59,7 +57,7 @@ struct TabularOutput {
     }
   }
 
-  func csv() -> [UInt8] {
+  package func csv() -> [UInt8] {
     var out: [UInt8] = []
     func line(_ cells: [String]) {
       for (index, cell) in cells.enumerated() {
@@ -73,7 +71,7 @@ struct TabularOutput {
     return out
   }
 
-  func json() -> [UInt8] {
+  package func json() -> [UInt8] {
     var out: [UInt8] = [UInt8(ascii: "[")]
     for (rowIndex, row) in rows.enumerated() {
       out.append(contentsOf: Array((rowIndex > 0 ? ",\n  {" : "\n  {").utf8))
@@ -93,7 +91,7 @@ struct TabularOutput {
     return out
   }
 
-  func table() -> String {
+  package func table() -> String {
     if rows.isEmpty { return columns.joined(separator: "  ") + "\n(no data)\n" }
     // Non-breaking spaces shown (text cells only); widths in terminal columns.
     let all: [[String]] = ([columns.map { Cell.text($0) }] + rows + (totalRow.map { [$0] } ?? [])).map { row in
@@ -129,19 +127,5 @@ struct TabularOutput {
       lines.append(line(last))
     }
     return lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n"
-  }
-}
-
-extension String {
-  /// Padded with spaces to `width` terminal columns (``displayWidth``).
-  func rightPadded(to width: Int) -> String {
-    let own = displayWidth
-    return own >= width ? self : self + String(repeating: " ", count: width - own)
-  }
-
-  func trimmingTrailingSpaces() -> String {
-    var text = Substring(self)
-    while text.last == " " { text.removeLast() }
-    return String(text)
   }
 }
