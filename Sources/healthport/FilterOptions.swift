@@ -295,12 +295,6 @@ enum FilterOptions {
   /// Writes `bytes` to `-o PATH` (atomically) or stdout.
   static func emit(_ bytes: [UInt8], to path: String?, input: String?) throws {
     let out = try path.map { try OutputStream(path: $0, protecting: input) } ?? OutputStream()
-    do {
-      try out.write(bytes)
-      try out.commit()
-    } catch {
-      out.abort()
-      throw error
-    }
+    try out.committing { try out.write(bytes) }
   }
 }

@@ -78,12 +78,6 @@ package enum ChartFile {
   package static func write(_ chart: ChartData, as kind: Kind, to path: String, protecting input: String?) throws {
     let text = kind == .svg ? SVGChart.document(chart) : HTMLChartPage.document(chart)
     let out = try OutputStream(path: path, protecting: input)
-    do {
-      try out.write(text)
-      try out.commit()
-    } catch {
-      out.abort()
-      throw error
-    }
+    try out.committing { try out.write(text) }
   }
 }

@@ -1,32 +1,56 @@
 /// A route file in the Health app's exact GPX layout: the XML declaration, the
 /// `gpx` start tag, `metadata/time`, `trk/name`, one `trkpt` a line (`lon` before `lat`, `ele`,
 /// `time`, the `extensions`), two-space indentation, no line feed after `</gpx>`. The writer
-/// renders with it, and `GPXLayoutCheck` tells whether a file read is exactly this rendering;
-/// `routes --to gpx` writes its points with ``appendPoint(_:to:)`` too.
+/// renders with it, and `GPXLayoutCheck` tells whether a file read is exactly this rendering.
+/// `routes --to gpx` writes its tracks from the same pieces (``writeRoutes(_:_:to:)``).
 package enum GPXLayout {
   static func head(name: String?, metadataTime: String?) -> [UInt8] {
-    var out = Array(
-      (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        + #"<gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" "#
-        + #"xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" "#
-        + #"xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">"#
-        + "\n").utf8)
+    var out = documentStart(creator: "Apple Health Export", schemaLocation: true)
     if let metadataTime {
       out += Array("  <metadata>\n    <time>".utf8)
       appendText(metadataTime, to: &out)
       out += Array("</time>\n  </metadata>\n".utf8)
     }
-    out += Array("  <trk>\n".utf8)
-    if let name {
-      out += Array("    <name>".utf8)
-      appendText(name, to: &out)
-      out += Array("</name>\n".utf8)
-    }
-    out += Array("    <trkseg>".utf8)
+    appendTrackStart(name: name, to: &out)
+    out += segmentStart
     return out
   }
 
-  static let tail = Array("\n    </trkseg>\n  </trk>\n</gpx>".utf8)
+  static let tail = segmentEnd + trackEnd + documentEnd
+
+  /// The XML declaration and the `gpx` start tag, each on its line; Apple's names the schema's
+  /// location too.
+  static func documentStart(creator: String, schemaLocation: Bool) -> [UInt8] {
+    let namespace = "http://www.topografix.com/GPX/1/1"
+    var text =
+      #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + #"<gpx version="1.1" creator=""# + creator
+      + #"" xmlns=""# + namespace + "\""
+    if schemaLocation {
+      text +=
+        #" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation=""# + namespace + " "
+        + namespace + #"/gpx.xsd""#
+    }
+    return Array((text + ">\n").utf8)
+  }
+
+  /// `<trk>` and its `<name>`, each on its line. Apple's files escape the name as every text
+  /// (``appendText(_:to:onlyAmpersandAndLessThan:)``); `routes --to gpx` has always escaped only
+  /// `&` and `<`, what XML requires in text.
+  static func appendTrackStart(name: String?, onlyAmpersandAndLessThan: Bool = false, to out: inout [UInt8]) {
+    out += Array("  <trk>\n".utf8)
+    guard let name else { return }
+    out += Array("    <name>".utf8)
+    appendText(name, to: &out, onlyAmpersandAndLessThan: onlyAmpersandAndLessThan)
+    out += Array("</name>\n".utf8)
+  }
+
+  /// A segment's start tag, after its track's lines; its first point starts a new line.
+  static let segmentStart = Array("    <trkseg>".utf8)
+  /// A line feed after the last point, and the segment's end tag on its line.
+  static let segmentEnd = Array("\n    </trkseg>\n".utf8)
+  static let trackEnd = Array("  </trk>\n".utf8)
+  /// Without a line feed: Apple's files end there.
+  static let documentEnd = Array("</gpx>".utf8)
 
   /// A line feed, six spaces and the point's `trkpt` element, its texts escaped.
   package static func appendPoint(_ point: RoutePoint, to out: inout [UInt8]) {
@@ -59,14 +83,15 @@ package enum GPXLayout {
     out.append(UInt8(ascii: ">"))
   }
 
-  /// Text and attribute values: `&`, `<`, `>` and `"` escaped, the rest as it is.
-  private static func appendText(_ text: String, to out: inout [UInt8]) {
+  /// Text and attribute values: `&`, `<`, `>` and `"` escaped, the rest as it is; `&` and `<`
+  /// alone with `onlyAmpersandAndLessThan`.
+  private static func appendText(_ text: String, to out: inout [UInt8], onlyAmpersandAndLessThan: Bool = false) {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "&"): out += Array("&amp;".utf8)
       case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-      case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-      case UInt8(ascii: "\""): out += Array("&quot;".utf8)
+      case UInt8(ascii: ">") where !onlyAmpersandAndLessThan: out += Array("&gt;".utf8)
+      case UInt8(ascii: "\"") where !onlyAmpersandAndLessThan: out += Array("&quot;".utf8)
       default: out.append(byte)
       }
     }

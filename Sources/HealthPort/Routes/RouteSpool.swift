@@ -1,61 +1,61 @@
-import HealthPort
-
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `healthport routes`' sink: the selected workouts, and every point of their routes (GPX files
+/// `healthport routes`' sink (docs/routes.md): the selected workouts, and every point of their routes (GPX files
 /// and inline `Location`s) spooled to a temporary file as they stream, so that a workout's routes
 /// can be written together, in flat memory, whatever order the files came in.
-final class RouteSpool: ExportSink {
+package final class RouteSpool: ExportSink {
   /// A workout with route points, or a GPX file that no workout references, as written out.
-  struct WorkoutRoutes {
+  package struct WorkoutRoutes {
     /// The workout's number among those selected; nil for an unreferenced route.
-    var number: Int?
+    package var number: Int?
     /// Without `HKWorkoutActivityType`; nil for an unreferenced route.
-    var activity: String?
-    var start: HealthDate
-    var end: HealthDate
+    package var activity: String?
+    package var start: HealthDate
+    package var end: HealthDate
     /// Seconds: the workout's `duration` when its unit is known, else end − start.
-    var duration: Double
+    package var duration: Double
     /// An unreferenced route's file (`/workout-routes/route_….gpx`) and its first and last
     /// points' times as written; nil for a workout.
-    var file: String?
-    var firstTime: String?
-    var lastTime: String?
+    package var file: String?
+    package var firstTime: String?
+    package var lastTime: String?
 
     /// `start` and `end` as written out: the workout's, or the points' times.
-    var startText: String { firstTime ?? start.description }
-    var endText: String { lastTime ?? end.description }
+    package var startText: String { firstTime ?? start.description }
+    package var endText: String { lastTime ?? end.description }
     /// Each route's points in the spool: byte offset and point count, in the order of the
     /// workout's `WorkoutRoute`s (GPX files may arrive in any order).
-    var routes: [(offset: Int64, points: Int)] { stored.sorted { $0.index < $1.index }.map { ($0.offset, $0.points) } }
+    package var routes: [(offset: Int64, points: Int)] {
+      stored.sorted { $0.index < $1.index }.map { ($0.offset, $0.points) }
+    }
     var stored: [(index: Int, offset: Int64, points: Int)] = []
   }
 
-  private(set) var workouts: [WorkoutRoutes] = []
+  package private(set) var workouts: [WorkoutRoutes] = []
   /// The GPX files that no workout references, in file order: written when no `--activity`,
   /// `--type` or source filter is given, and the first point is within the dates.
-  private(set) var unreferenced: [WorkoutRoutes] = []
+  package private(set) var unreferenced: [WorkoutRoutes] = []
   private let file: SpoolWriter
   private var current: Int?
   private let filter: ExportFilter
   /// An unreferenced route being read.
   private var pending: WorkoutRoutes?
 
-  init(filter: ExportFilter = ExportFilter()) throws {
+  package init(filter: ExportFilter = ExportFilter()) throws {
     file = try SpoolWriter()
     self.filter = filter
   }
 
   deinit { file.remove() }
 
-  var interest: ElementInterest { .workoutsOnly }
-  var capabilities: SinkCapabilities { .sideFiles }
-  func begin(_ header: ExportHeader) throws {}
-  func end(_ report: ReadReport) throws { try file.flush() }
+  package var interest: ElementInterest { .workoutsOnly }
+  package var capabilities: SinkCapabilities { .sideFiles }
+  package func begin(_ header: ExportHeader) throws {}
+  package func end(_ report: ReadReport) throws { try file.flush() }
 
-  func consume(_ element: ExportElement) throws {
+  package func consume(_ element: ExportElement) throws {
     guard case .workout(let workout) = element else { return }
     let seconds = Double(workout.endDate.secondsSince1970 - workout.startDate.secondsSince1970)
     let duration = workout.duration.flatMap(Double.init).flatMap { value in
@@ -82,7 +82,7 @@ final class RouteSpool: ExportSink {
     workouts.append(entry)
   }
 
-  func consumeSideFile(_ event: SideFileEvent) throws {
+  package func consumeSideFile(_ event: SideFileEvent) throws {
     switch event {
     case .routeBegin(let route):
       current = route.join.map(\.workoutIndex).flatMap { $0 >= 0 && $0 < workouts.count ? $0 : nil }
@@ -132,7 +132,7 @@ final class RouteSpool: ExportSink {
   }
 
   /// Calls `body` with each point of the route at `route`, in order.
-  func forEachPoint(_ route: (offset: Int64, points: Int), _ body: (RoutePoint) throws -> Void) throws {
+  package func forEachPoint(_ route: (offset: Int64, points: Int), _ body: (RoutePoint) throws -> Void) throws {
     try file.read(from: route.offset, points: route.points, body)
   }
 
@@ -142,8 +142,14 @@ final class RouteSpool: ExportSink {
     type.hasPrefix("HKWorkoutActivityType") ? String(type.dropFirst(21)) : type
   }
 
+  /// `route_x.gpx` of `/workout-routes/route_x.gpx`, without `dropping` at its end.
+  package static func baseName(_ path: String, dropping suffix: String = "") -> String {
+    let base = path.split(separator: "/").last.map(String.init) ?? path
+    return base.hasSuffix(suffix) ? String(base.dropLast(suffix.count)) : base
+  }
+
   /// `2019-09-24T10:22:37Z`.
-  static func utcText(_ date: HealthDate) -> String {
+  package static func utcText(_ date: HealthDate) -> String {
     let text = HealthDate(secondsSince1970: date.secondsSince1970, offsetSeconds: 0).description
     return String(text.prefix(10)) + "T" + String(text.dropFirst(11).prefix(8)) + "Z"
   }
