@@ -17,10 +17,8 @@ enum ChartCommand: Command {
         help:
           "As for steps and stats: merge overlapping sources the way the Health app does (see docs). Not for sleep, which merges sources already (it refuses --dedupe; --priority works alone)."
       ),
-      OptionSpec(
-        name: "--priority", short: nil, valueName: "list",
-        help: "With --dedupe (sleep: always): source products or names, best first (default: Watch,iPhone, …).",
-        repeatable: true),
+      FilterOptions.priorityOption(
+        help: "With --dedupe (sleep: always): source products or names, best first (default: Watch,iPhone, …)."),
       OptionSpec(
         name: "--output", short: "-o", valueName: "path",
         help: "The chart file: FILE.svg (the chart) or FILE.html (the chart and a data table). Required."),

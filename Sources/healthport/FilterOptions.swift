@@ -87,6 +87,18 @@ enum FilterOptions {
     return PeriodKind(rawValue: text) ?? .day
   }
 
+  /// `--priority LIST`: with `--dedupe` for `steps`, `stats` and `workouts`; `sleep` and `chart`
+  /// word how they use it in their own `help`.
+  static func priorityOption(
+    help: String = "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance)."
+  ) -> OptionSpec {
+    OptionSpec(name: "--priority", short: nil, valueName: "list", help: help, repeatable: true)
+  }
+
+  /// What every command with a table answer takes after its own options: `--keep-rewrites`,
+  /// `--format`, `-o` and `--quiet`.
+  static var answerOptions: [OptionSpec] { [RewriteNote.option, formatOption, outputOption, quietOption] }
+
   /// `--dedupe` and its `--priority LIST`: the ranking only decides which source a de-duplication
   /// keeps (docs/steps.md), so `--priority` without `--dedupe` is a usage error.
   static func dedupe(_ arguments: ParsedArguments) throws -> (dedupe: Bool, priority: [String]) {

@@ -83,6 +83,20 @@ enum InfoRendering {
       }
       out.append(UInt8(ascii: "}"))
     }
+    /// A list of objects, one a line (`[]` when empty); `object` writes an item's fields.
+    func objects<Item>(_ items: [Item], _ object: (Item) -> Void) {
+      out.append(UInt8(ascii: "["))
+      for (index, item) in items.enumerated() {
+        out.append(contentsOf: Array((index > 0 ? ",\n    " : "\n    ").utf8))
+        object(item)
+        out.append(UInt8(ascii: "}"))
+      }
+      out.append(contentsOf: Array((items.isEmpty ? "]" : "\n  ]").utf8))
+    }
+    /// An object's field name: the first opens the object.
+    func field(_ name: String, first: Bool = false) {
+      out.append(contentsOf: Array(((first ? "{" : ", ") + "\"\(name)\": ").utf8))
+    }
     key("exportVersion", first: true)
     if let version = s.exportVersion {
       JSONEscaping.appendInteger(version, to: &out)
@@ -122,11 +136,6 @@ enum InfoRendering {
       ("correlationCount", s.correlationCount), ("correlationRecordCount", s.correlationRecordCount),
       ("activitySummaryCount", s.activitySummaryCount), ("clinicalRecordCount", s.clinicalRecordCount),
       ("audiogramCount", s.audiogramCount), ("visionPrescriptionCount", s.visionPrescriptionCount),
-    ] {
-      key(name)
-      JSONEscaping.appendInteger(value, to: &out)
-    }
-    for (name, value) in [
       ("routeFileCount", side.routeFiles), ("routePointCount", side.routePoints),
       ("inlineRouteCount", side.inlineRoutes), ("inlineRoutePointCount", side.inlinePoints),
       ("ecgRecordingCount", side.ecgRecordings), ("ecgSampleCount", side.ecgSamples),
@@ -149,18 +158,14 @@ enum InfoRendering {
     key("elementCounts")
     counts(s.elementCounts)
     key("sources")
-    out.append(UInt8(ascii: "["))
-    for (index, source) in s.sources.enumerated() {
-      out.append(contentsOf: Array((index > 0 ? ",\n    " : "\n    ").utf8))
-      out.append(contentsOf: Array("{\"name\": ".utf8))
+    objects(s.sources) { source in
+      field("name", first: true)
       JSONEscaping.appendString(source.name, to: &out)
-      out.append(contentsOf: Array(", \"product\": ".utf8))
+      field("product")
       JSONEscaping.appendOptional(source.product, to: &out)
-      out.append(contentsOf: Array(", \"records\": ".utf8))
+      field("records")
       JSONEscaping.appendInteger(source.records, to: &out)
-      out.append(UInt8(ascii: "}"))
     }
-    out.append(contentsOf: Array((s.sources.isEmpty ? "]" : "\n  ]").utf8))
     key("warnings")
     out.append(UInt8(ascii: "["))
     for (index, warning) in s.warnings.map(InfoRendering.text).enumerated() {
@@ -170,18 +175,14 @@ enum InfoRendering {
     out.append(UInt8(ascii: "]"))
     if let rewrites {
       key("rewrites")
-      out.append(UInt8(ascii: "["))
-      for (index, entry) in rewrites.enumerated() {
-        out.append(contentsOf: Array((index > 0 ? ",\n    " : "\n    ").utf8))
-        out.append(contentsOf: Array("{\"source\": ".utf8))
+      objects(rewrites) { entry in
+        field("source", first: true)
         JSONEscaping.appendString(entry.sourceName, to: &out)
-        out.append(contentsOf: Array(", \"type\": ".utf8))
+        field("type")
         JSONEscaping.appendString(entry.type, to: &out)
-        out.append(contentsOf: Array(", \"count\": ".utf8))
+        field("count")
         JSONEscaping.appendInteger(entry.count, to: &out)
-        out.append(UInt8(ascii: "}"))
       }
-      out.append(contentsOf: Array((rewrites.isEmpty ? "]" : "\n  ]").utf8))
     }
     key("input")
     out.append(contentsOf: Array("{\"path\": ".utf8))

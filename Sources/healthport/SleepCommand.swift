@@ -9,12 +9,10 @@ enum SleepCommand: Command {
       OptionSpec(
         name: "--by", short: nil, valueName: "night|week|month",
         help: "One row per night (default), or averages per night over each week or month."),
-      OptionSpec(
-        name: "--priority", short: nil, valueName: "list",
-        help: "Source products or names, best first (default: Watch,iPhone, then by appearance).",
-        repeatable: true),
-      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + [FilterOptions.singleTypeOption("SleepAnalysis")] + FilterOptions.specs(excluding: ["--activity", "--type"])
+      FilterOptions.priorityOption(
+        help: "Source products or names, best first (default: Watch,iPhone, then by appearance)."),
+    ] + FilterOptions.answerOptions + [FilterOptions.singleTypeOption("SleepAnalysis")]
+    + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
     USAGE: healthport sleep [INPUT] [--by night|week|month] [--priority LIST] [--keep-rewrites] [--type SleepAnalysis]
                             [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]

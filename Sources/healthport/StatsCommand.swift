@@ -13,12 +13,8 @@ enum StatsCommand: Command {
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
         help: "Merge overlapping sources for a cumulative type summed, the way the Health app does (see docs)."),
-      OptionSpec(
-        name: "--priority", short: nil, valueName: "list",
-        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
-        repeatable: true),
-      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs(excluding: ["--activity"])
+      FilterOptions.priorityOption(),
+    ] + FilterOptions.answerOptions + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
     USAGE: healthport stats [INPUT] --type T [--by day|week|month|year] [--agg sum|min|max|avg|count|latest]
                             [--dedupe [--priority LIST]] [--keep-rewrites] [--source-product P] [--source TEXT]

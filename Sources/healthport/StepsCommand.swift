@@ -10,12 +10,9 @@ enum StepsCommand: Command {
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
         help: "Merge overlapping sources the way the Health app does (see docs)."),
-      OptionSpec(
-        name: "--priority", short: nil, valueName: "list",
-        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
-        repeatable: true),
-      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + [FilterOptions.singleTypeOption("StepCount")] + FilterOptions.specs(excluding: ["--activity", "--type"])
+      FilterOptions.priorityOption(),
+    ] + FilterOptions.answerOptions + [FilterOptions.singleTypeOption("StepCount")]
+    + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
     USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]] [--keep-rewrites]
                             [--type StepCount] [--source-product P] [--source TEXT] [--from D] [--to D] [--tz ZONE]

@@ -13,12 +13,8 @@ enum WorkoutsCommand: Command {
       OptionSpec(
         name: "--dedupe", short: nil, valueName: nil,
         help: "Count one workout recorded by several sources once, the best-ranked source's (see docs)."),
-      OptionSpec(
-        name: "--priority", short: nil, valueName: "list",
-        help: "With --dedupe: source products or names, best first (default: Watch,iPhone, then by appearance).",
-        repeatable: true),
-      RewriteNote.option, FilterOptions.formatOption, FilterOptions.outputOption, FilterOptions.quietOption,
-    ] + FilterOptions.specs
+      FilterOptions.priorityOption(),
+    ] + FilterOptions.answerOptions + FilterOptions.specs
   static let usage = """
     USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--units metric|imperial] [--energy-unit kcal|kJ]
                                [--dedupe [--priority LIST]] [--keep-rewrites]
