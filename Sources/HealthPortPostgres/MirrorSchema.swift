@@ -44,7 +44,8 @@ struct MirrorSchema {
   /// Reads the schema of the SQLite database `db`.
   init(_ db: SQLiteConnection) throws {
     let names = try db.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        + "AND name NOT LIKE 'healthport\\_%' ESCAPE '\\' ORDER BY rowid")
     var tableNames: [String] = []
     while try names.step() { tableNames.append(names.text(0) ?? "") }
     for name in tableNames {

@@ -77,6 +77,17 @@ final class PostgresStore {
     let db = try SQLiteDatabase.open(path: path)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
+    // A private file, removed after any failure: no journal, no fsync, and the indexes built once
+    // the rows are in (a sorted build instead of one insertion per row).
+    try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+    var indexes: [String] = []
+    let listed = try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+    var names: [String] = []
+    while try listed.step() {
+      names.append(listed.text(0) ?? "")
+      indexes.append(listed.text(1) ?? "")
+    }
+    for name in names { try db.execute("DROP INDEX \(name)") }
     try db.execute("BEGIN")
     let existing = try guarded { try columns() }
     for table in mirror.tables {
@@ -110,6 +121,7 @@ final class PostgresStore {
         }
       }
     }
+    for index in indexes { try db.execute(index) }
     try db.execute("COMMIT")
   }
 
@@ -133,9 +145,11 @@ final class PostgresStore {
   }
 
   /// Makes the store hold exactly what the SQLite database at `path` holds, in one transaction:
-  /// a new store is created and filled by COPY; an existing one gets its rows through a staging
-  /// table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone deleted).
-  func sync(from path: String, mode: SyncMode, createPostGIS: Bool = false) throws {
+  /// a new store is created and filled by COPY; an existing one gets only the rows `changes`
+  /// noted (deleted, then copied in again) and the new ones, or, for tables not tracked, its rows
+  /// through a staging table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone
+  /// deleted).
+  func sync(from path: String, mode: SyncMode, changes: MirrorChanges? = nil, createPostGIS: Bool = false) throws {
     let db = try SQLiteConnection(path: path, mode: .readOnly)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
@@ -162,8 +176,13 @@ final class PostgresStore {
         case .update: break
         case .migrate: tightened = try migrateTables(mirror)
         }
+        var gone = false
         for table in mirror.tables {
-          try copy(table, from: db, into: mode == .create ? table.name : nil)
+          if mode == .update, let changes, changes.deleteColumn(table.name) != nil {
+            try sendChanges(table, from: db, changes: changes, goneTable: &gone)
+          } else {
+            try copy(table, from: db, into: mode == .create ? table.name : nil)
+          }
         }
         if mode != .update {
           for (table, column) in tightened {
@@ -260,27 +279,9 @@ final class PostgresStore {
         "CREATE TEMP TABLE healthport_staging ("
           + table.columns.map { "\($0.name) \($0.type.postgres)" }.joined(separator: ", ") + ") ON COMMIT DROP")
     }
-    let writer = try PGCopyWriter(
-      connection: connection,
-      sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary\(target == nil ? "" : ", FREEZE"))")
-    let select = try db.prepare("SELECT \(list) FROM \(table.name)")
-    while try select.step() {
-      try writer.beginRow(fields: names.count)
-      for (index, column) in table.columns.enumerated() {
-        let position = Int32(index)
-        if select.isNull(position) {
-          writer.appendNull()
-          continue
-        }
-        switch column.type {
-        case .integer: writer.append(select.int64(position))
-        case .real: writer.append(select.double(position))
-        case .text, .bytes: writer.append(select.text(position) ?? "")
-        case .json: writer.append(json: select.text(position) ?? "")
-        }
-      }
-    }
-    try writer.finish()
+    try stream(
+      table, try db.prepare("SELECT \(list) FROM \(table.name)"), into: destination, freeze: target != nil,
+      always: true)
     guard target == nil else { return }
     let key = table.key.joined(separator: ", ")
     let matches = table.key.map { "s.\($0) = t.\($0)" }.joined(separator: " AND ")
@@ -296,6 +297,70 @@ final class PostgresStore {
     try connection.execute(
       "INSERT INTO \(table.name) (\(list)) SELECT \(list) FROM healthport_staging ON CONFLICT (\(key)) \(conflict)")
     try connection.execute("DROP TABLE healthport_staging")
+  }
+
+  /// Streams the rows of `select` (`table`'s columns in order) into `COPY destination` (`FREEZE`
+  /// into a table created in this transaction); sends nothing when there are no rows, unless
+  /// `always`.
+  private func stream(
+    _ table: MirrorSchema.Table, _ select: SQLiteStatement, into destination: String, freeze: Bool,
+    always: Bool = false
+  ) throws {
+    var more = try select.step()
+    guard more || always else { return }
+    let list = table.columns.map(\.name).joined(separator: ", ")
+    let writer = try PGCopyWriter(
+      connection: connection,
+      sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary\(freeze ? ", FREEZE" : ""))")
+    let types = table.columns.map(\.type)
+    while more {
+      try writer.beginRow(fields: types.count)
+      for (index, type) in types.enumerated() {
+        let position = Int32(index)
+        if select.isNull(position) {
+          writer.appendNull()
+          continue
+        }
+        switch type {
+        case .integer: writer.append(select.int64(position))
+        case .real: writer.append(select.double(position))
+        case .text, .bytes: select.withBytes(position) { writer.append(bytes: $0) }
+        case .json: select.withBytes(position) { writer.append(json: $0) }
+        }
+      }
+      more = try select.step()
+    }
+    try writer.finish()
+  }
+
+  /// Brings `table` of an existing store to the mirror through what `changes` noted: the noted
+  /// rows deleted (their ids copied into the temporary table `healthport_gone`, created once per
+  /// transaction: `goneTable`), then the mirror's new and noted rows copied in.
+  private func sendChanges(
+    _ table: MirrorSchema.Table, from db: SQLiteConnection, changes: MirrorChanges, goneTable: inout Bool
+  ) throws {
+    guard let column = changes.deleteColumn(table.name),
+      let sql = changes.select(table.name, columns: table.columns.map(\.name).joined(separator: ", "))
+    else { return }
+    let noted = try db.prepare("SELECT id FROM \(MirrorChanges.table) WHERE tbl = ?")
+    try noted.bind(1, table.name)
+    if try noted.step() {
+      if goneTable {
+        try connection.execute("TRUNCATE healthport_gone")
+      } else {
+        try connection.execute("CREATE TEMP TABLE healthport_gone (id bigint NOT NULL) ON COMMIT DROP")
+        goneTable = true
+      }
+      let writer = try PGCopyWriter(connection: connection, sql: "COPY healthport_gone (id) FROM STDIN (FORMAT binary)")
+      repeat {
+        try writer.beginRow(fields: 1)
+        writer.append(noted.int64(0))
+      } while try noted.step()
+      try writer.finish()
+      try connection.execute("ANALYZE healthport_gone")
+      try connection.execute("DELETE FROM \(table.name) AS t USING healthport_gone AS g WHERE t.\(column) = g.id")
+    }
+    try stream(table, try db.prepare(sql), into: table.name, freeze: false)
   }
 
   private func monotonicSeconds() -> Double {
