@@ -54,7 +54,13 @@ package struct PostgresLoadJob: Sendable {
     let scratch = try Self.scratchFolder()
     defer { Self.remove(scratch) }
     let mirror = scratch + "/store.db"
-    if version != nil { try store.dump(into: mirror) }
+    if version != nil {
+      try store.dump(into: mirror)
+    } else {
+      let db = try SQLiteDatabase.open(path: mirror)
+      for index in MirrorSchema.indexesNotLoaded { try db.execute("DROP INDEX \(index)") }
+      try db.close()
+    }
     // A store of the current version gets only what each load changes in the mirror.
     var changes: MirrorChanges?
     var results: [SQLiteLoader.Result] = []

@@ -121,7 +121,9 @@ final class PostgresStore {
         }
       }
     }
-    for index in indexes { try db.execute(index) }
+    for (name, index) in zip(names, indexes) where !MirrorSchema.indexesNotLoaded.contains(name) {
+      try db.execute(index)
+    }
     try db.execute("COMMIT")
   }
 
