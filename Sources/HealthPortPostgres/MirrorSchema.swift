@@ -129,6 +129,13 @@ struct MirrorSchema {
     return "CREATE TABLE \(table.name) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
   }
 
+  /// The name of the index that `sql` (`CREATE [UNIQUE] INDEX name ON …`) creates.
+  static func indexName(_ sql: String) -> String {
+    let words = sql.split(separator: " ")
+    let at = words.count > 3 && words[1] == "UNIQUE" ? 3 : 2
+    return words.count > at ? String(words[at]) : ""
+  }
+
   /// The primary key of a table made by `createTable(table, key: false)`: built from the sorted
   /// rows, which is faster than keeping it up to date through a bulk `COPY`.
   static func addKey(_ table: Table) -> String {

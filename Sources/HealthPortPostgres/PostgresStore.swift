@@ -344,6 +344,13 @@ final class PostgresStore {
     guard let column = changes.deleteColumn(table.name),
       let sql = changes.select(table.name, columns: table.columns.map(\.name).joined(separator: ", "))
     else { return }
+    let count = try db.prepare("SELECT count(*) FROM \(MirrorChanges.table) WHERE tbl = ?")
+    try count.bind(1, table.name)
+    let changed = try count.step() ? count.int64(0) : 0
+    if changed >= Self.rewriteRows, try changed * 2 > db.scalarInt("SELECT count(*) FROM \(table.name)") ?? 0 {
+      try rewrite(table, from: db)
+      return
+    }
     let noted = try db.prepare("SELECT id FROM \(MirrorChanges.table) WHERE tbl = ?")
     try noted.bind(1, table.name)
     if try noted.step() {
@@ -363,6 +370,28 @@ final class PostgresStore {
       try connection.execute("DELETE FROM \(table.name) AS t USING healthport_gone AS g WHERE t.\(column) = g.id")
     }
     try stream(table, try db.prepare(sql), into: table.name, freeze: false)
+  }
+
+  /// A table with at least this many changed rows, more than half of its rows, is written anew
+  /// (``rewrite(_:from:)``) rather than row by row.
+  static let rewriteRows: Int64 = 10_000
+
+  /// Writes `table` anew from the mirror, as a new store's: emptied (`TRUNCATE`, which holds the
+  /// table exclusively until the commit), its key and indexes dropped, every row copied in frozen,
+  /// the key and indexes built from the sorted rows. A second load of the same export changes
+  /// every record (each notes the last export that held it): one index insertion per row and
+  /// index was most of such a load's time.
+  private func rewrite(_ table: MirrorSchema.Table, from db: SQLiteConnection) throws {
+    try connection.execute("TRUNCATE \(table.name)")
+    for index in table.indexes { try connection.execute("DROP INDEX IF EXISTS \(MirrorSchema.indexName(index))") }
+    if let key = try connection.scalar(
+      "SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'", [qualified(table.name)])
+    {
+      try connection.execute("ALTER TABLE \(table.name) DROP CONSTRAINT \(PGConnection.quoteIdentifier(key))")
+    }
+    try copy(table, from: db, into: table.name)
+    try connection.execute(MirrorSchema.addKey(table))
+    for index in table.indexes { try connection.execute(index) }
   }
 
   private func monotonicSeconds() -> Double {

@@ -300,6 +300,46 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test(
+    "a second load that changes most of a table writes it anew: SQLite's rows, frozen, with its key and indexes",
+    .needsExportGenerator)
+  func secondLoadRewritesAChangedTable() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let export = scratch.appendingPathComponent("export.xml")
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--records", "30000", "--seed", "7", "-o", sys.argv[2]],
+                     check=True, stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path])
+    #expect(made["ok"] as? Bool == true)
+    let sqlite = scratch.appendingPathComponent("health.db")
+    for _ in 0..<2 {
+      let result = try Self.load([export.path, "--db", sqlite.path, "-q"])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    try PostgresCluster.with { cluster in
+      let indexes =
+        "SELECT string_agg(indexdef, E'\\n' ORDER BY indexname) FROM pg_indexes WHERE schemaname = 'healthport'"
+      let first = try Self.load([export.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let before = try cluster.psql(indexes)
+      let second = try Self.load([export.path, "--db", cluster.uri(), "-q"])
+      #expect(second.status == 0, "\(second.stderr)")
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
+      #expect(try cluster.psql(indexes) == before)
+      // Every record was seen again: the table was written anew, frozen, rather than row by row.
+      let notFrozen = try cluster.psql(
+        """
+        CREATE EXTENSION IF NOT EXISTS pg_visibility;
+        SELECT count(*) FROM pg_visibility_map('healthport.records') WHERE NOT all_frozen
+        """)
+      #expect(notFrozen == "0\n", "records: \(notFrozen) pages not frozen")
+    }
+  }
+
   @Test("a new store's rows are written frozen, its keys built after them: no later pass rewrites a page")
   func newStoreWrittenFrozen() throws {
     try PostgresCluster.with { cluster in
