@@ -112,9 +112,12 @@ final class PostgresStore {
             switch column.type {
             case .integer: try insert.bind(position, Int64(bitPattern: Self.bigEndian(field)))
             case .real: try insert.bind(position, Double(bitPattern: Self.bigEndian(field)))
-            case .text, .bytes: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self)))
+            // Read in place: the row's bytes live until the insert has run.
+            case .text, .bytes: try insert.bindStatic(position, utf8: field.bindMemory(to: UInt8.self))
             // jsonb's binary form: a version byte (1), then the text.
-            case .json: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self).dropFirst()))
+            case .json:
+              try insert.bindStatic(
+                position, utf8: UnsafeBufferPointer(rebasing: field.bindMemory(to: UInt8.self).dropFirst()))
             }
           }
           try insert.run()
