@@ -1,3 +1,4 @@
+import HealthPortSQLite
 import SQLiteStore
 
 /// The tables, indexes and views of a healthport SQLite database, read from the database itself,
@@ -41,10 +42,14 @@ struct MirrorSchema {
   /// `(name, CREATE VIEW …)` in creation order.
   var views: [(name: String, sql: String)] = []
 
-  /// Reads the schema of the SQLite database `db`.
+  /// Reads the schema of the SQLite database `db`; the indexes are those of a new healthport
+  /// database (the mirror goes without ``indexesNotLoaded`` while it is loaded).
   init(_ db: SQLiteConnection) throws {
+    let reference = try SQLiteDatabase.open(path: ":memory:")
+    defer { try? reference.close() }
     let names = try db.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        + "AND name NOT LIKE 'healthport\\_%' ESCAPE '\\' ORDER BY rowid")
     var tableNames: [String] = []
     while try names.step() { tableNames.append(names.text(0) ?? "") }
     for name in tableNames {
@@ -66,7 +71,7 @@ struct MirrorSchema {
         if info.int64(3) > 0 { keyed.append((info.int64(3), column)) }
       }
       var indexes: [String] = []
-      let sqls = try db.prepare(
+      let sqls = try reference.prepare(
         "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY rowid")
       try sqls.bind(1, name)
       // SQLite's ifnull() is PostgreSQL's coalesce().
@@ -91,6 +96,10 @@ struct MirrorSchema {
     let viewRows = try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid")
     while try viewRows.step() { views.append((viewRows.text(0) ?? "", viewRows.text(1) ?? "")) }
   }
+
+  /// Indexes the loader never reads through: the mirror goes without them (fewer pages to write
+  /// per row), the store has them.
+  static let indexesNotLoaded = ["extras_owner", "hrv_beats_record", "records_source", "route_points_workout"]
 
   /// The text columns that may hold NUL characters (``ColumnType/bytes``).
   static let binaryTextColumns: Set<String> = ["sources.source_key"]
@@ -118,6 +127,13 @@ struct MirrorSchema {
     }
     if key { lines.append("PRIMARY KEY (\(table.key.joined(separator: ", ")))") }
     return "CREATE TABLE \(table.name) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
+  }
+
+  /// The name of the index that `sql` (`CREATE [UNIQUE] INDEX name ON …`) creates.
+  static func indexName(_ sql: String) -> String {
+    let words = sql.split(separator: " ")
+    let at = words.count > 3 && words[1] == "UNIQUE" ? 3 : 2
+    return words.count > at ? String(words[at]) : ""
   }
 
   /// The primary key of a table made by `createTable(table, key: false)`: built from the sorted

@@ -1,5 +1,6 @@
 import HealthPort
 import HealthPortSQLite
+import SQLiteStore
 
 #if canImport(Glibc)
   import Glibc
@@ -53,19 +54,41 @@ package struct PostgresLoadJob: Sendable {
     let scratch = try Self.scratchFolder()
     defer { Self.remove(scratch) }
     let mirror = scratch + "/store.db"
-    if version != nil { try store.dump(into: mirror) }
+    if version != nil {
+      try store.dump(into: mirror)
+    } else {
+      let db = try SQLiteDatabase.open(path: mirror)
+      for index in MirrorSchema.indexesNotLoaded { try db.execute("DROP INDEX \(index)") }
+      try db.close()
+    }
+    // A store of the current version gets only what each load changes in the mirror.
+    var changes: MirrorChanges?
     var results: [SQLiteLoader.Result] = []
     for path in paths {
-      let loaded = try SQLiteLoadJob(database: mirror, person: person).run(
-        paths: [path], readOptions: readOptions, wrap: wrap)
+      if version == SQLiteSchema.version { try Self.track(mirror, &changes) }
+      var job = SQLiteLoadJob(database: mirror, person: person)
+      job.scratch = true
+      let loaded = try job.run(paths: [path], readOptions: readOptions, wrap: wrap)
       guard !loaded.isEmpty else { continue }
       var mode = PostgresStore.SyncMode.create
       if let version { mode = version < SQLiteSchema.version ? .migrate : .update }
-      try store.sync(from: mirror, mode: mode, createPostGIS: createPostGIS)
+      try store.sync(from: mirror, mode: mode, changes: changes, createPostGIS: createPostGIS)
       version = SQLiteSchema.version
       results += loaded
     }
     return results
+  }
+
+  /// Starts noting what the next load changes in the mirror at `path` (``MirrorChanges``), or
+  /// starts over after a load the store has taken.
+  static func track(_ path: String, _ changes: inout MirrorChanges?) throws {
+    let db = try SQLiteConnection(path: path, mode: .readWrite)
+    defer { try? db.close() }
+    if changes == nil {
+      changes = try MirrorChanges.track(db, MirrorSchema(db))
+    } else {
+      try changes?.restart(db)
+    }
   }
 
   /// A new private folder in `TMPDIR` (or `/tmp`).

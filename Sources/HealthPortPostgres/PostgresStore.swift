@@ -77,6 +77,19 @@ final class PostgresStore {
     let db = try SQLiteDatabase.open(path: path)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
+    // A private file, removed after any failure: no journal, no fsync, and the indexes built once
+    // the rows are in (a sorted build instead of one insertion per row), their sorts spilled to
+    // temporary files rather than memory (a 1 GB export's store peaked at 310 MB in memory).
+    try db.execute(
+      "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = FILE")
+    var indexes: [String] = []
+    let listed = try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+    var names: [String] = []
+    while try listed.step() {
+      names.append(listed.text(0) ?? "")
+      indexes.append(listed.text(1) ?? "")
+    }
+    for name in names { try db.execute("DROP INDEX \(name)") }
     try db.execute("BEGIN")
     let existing = try guarded { try columns() }
     for table in mirror.tables {
@@ -101,14 +114,20 @@ final class PostgresStore {
             switch column.type {
             case .integer: try insert.bind(position, Int64(bitPattern: Self.bigEndian(field)))
             case .real: try insert.bind(position, Double(bitPattern: Self.bigEndian(field)))
-            case .text, .bytes: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self)))
+            // Read in place: the row's bytes live until the insert has run.
+            case .text, .bytes: try insert.bindStatic(position, utf8: field.bindMemory(to: UInt8.self))
             // jsonb's binary form: a version byte (1), then the text.
-            case .json: try insert.bindText(position, utf8: Array(field.bindMemory(to: UInt8.self).dropFirst()))
+            case .json:
+              try insert.bindStatic(
+                position, utf8: UnsafeBufferPointer(rebasing: field.bindMemory(to: UInt8.self).dropFirst()))
             }
           }
           try insert.run()
         }
       }
+    }
+    for (name, index) in zip(names, indexes) where !MirrorSchema.indexesNotLoaded.contains(name) {
+      try db.execute(index)
     }
     try db.execute("COMMIT")
   }
@@ -133,9 +152,11 @@ final class PostgresStore {
   }
 
   /// Makes the store hold exactly what the SQLite database at `path` holds, in one transaction:
-  /// a new store is created and filled by COPY; an existing one gets its rows through a staging
-  /// table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone deleted).
-  func sync(from path: String, mode: SyncMode, createPostGIS: Bool = false) throws {
+  /// a new store is created and filled by COPY; an existing one gets only the rows `changes`
+  /// noted (deleted, then copied in again) and the new ones, or, for tables not tracked, its rows
+  /// through a staging table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone
+  /// deleted).
+  func sync(from path: String, mode: SyncMode, changes: MirrorChanges? = nil, createPostGIS: Bool = false) throws {
     let db = try SQLiteConnection(path: path, mode: .readOnly)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
@@ -162,8 +183,13 @@ final class PostgresStore {
         case .update: break
         case .migrate: tightened = try migrateTables(mirror)
         }
+        var gone = false
         for table in mirror.tables {
-          try copy(table, from: db, into: mode == .create ? table.name : nil)
+          if mode == .update, let changes, changes.deleteColumn(table.name) != nil {
+            try sendChanges(table, from: db, changes: changes, goneTable: &gone)
+          } else {
+            try copy(table, from: db, into: mode == .create ? table.name : nil)
+          }
         }
         if mode != .update {
           for (table, column) in tightened {
@@ -260,27 +286,9 @@ final class PostgresStore {
         "CREATE TEMP TABLE healthport_staging ("
           + table.columns.map { "\($0.name) \($0.type.postgres)" }.joined(separator: ", ") + ") ON COMMIT DROP")
     }
-    let writer = try PGCopyWriter(
-      connection: connection,
-      sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary\(target == nil ? "" : ", FREEZE"))")
-    let select = try db.prepare("SELECT \(list) FROM \(table.name)")
-    while try select.step() {
-      try writer.beginRow(fields: names.count)
-      for (index, column) in table.columns.enumerated() {
-        let position = Int32(index)
-        if select.isNull(position) {
-          writer.appendNull()
-          continue
-        }
-        switch column.type {
-        case .integer: writer.append(select.int64(position))
-        case .real: writer.append(select.double(position))
-        case .text, .bytes: writer.append(select.text(position) ?? "")
-        case .json: writer.append(json: select.text(position) ?? "")
-        }
-      }
-    }
-    try writer.finish()
+    try stream(
+      table, try db.prepare("SELECT \(list) FROM \(table.name)"), into: destination, freeze: target != nil,
+      always: true)
     guard target == nil else { return }
     let key = table.key.joined(separator: ", ")
     let matches = table.key.map { "s.\($0) = t.\($0)" }.joined(separator: " AND ")
@@ -296,6 +304,99 @@ final class PostgresStore {
     try connection.execute(
       "INSERT INTO \(table.name) (\(list)) SELECT \(list) FROM healthport_staging ON CONFLICT (\(key)) \(conflict)")
     try connection.execute("DROP TABLE healthport_staging")
+  }
+
+  /// Streams the rows of `select` (`table`'s columns in order) into `COPY destination` (`FREEZE`
+  /// into a table created in this transaction); sends nothing when there are no rows, unless
+  /// `always`.
+  private func stream(
+    _ table: MirrorSchema.Table, _ select: SQLiteStatement, into destination: String, freeze: Bool,
+    always: Bool = false
+  ) throws {
+    var more = try select.step()
+    guard more || always else { return }
+    let list = table.columns.map(\.name).joined(separator: ", ")
+    let writer = try PGCopyWriter(
+      connection: connection,
+      sql: "COPY \(destination) (\(list)) FROM STDIN (FORMAT binary\(freeze ? ", FREEZE" : ""))")
+    let types = table.columns.map(\.type)
+    while more {
+      try writer.beginRow(fields: types.count)
+      for (index, type) in types.enumerated() {
+        let position = Int32(index)
+        if select.isNull(position) {
+          writer.appendNull()
+          continue
+        }
+        switch type {
+        case .integer: writer.append(select.int64(position))
+        case .real: writer.append(select.double(position))
+        case .text, .bytes: select.withBytes(position) { writer.append(bytes: $0) }
+        case .json: select.withBytes(position) { writer.append(json: $0) }
+        }
+      }
+      more = try select.step()
+    }
+    try writer.finish()
+  }
+
+  /// Brings `table` of an existing store to the mirror through what `changes` noted: the noted
+  /// rows deleted (their ids copied into the temporary table `healthport_gone`, created once per
+  /// transaction: `goneTable`), then the mirror's new and noted rows copied in.
+  private func sendChanges(
+    _ table: MirrorSchema.Table, from db: SQLiteConnection, changes: MirrorChanges, goneTable: inout Bool
+  ) throws {
+    guard let column = changes.deleteColumn(table.name),
+      let sql = changes.select(table.name, columns: table.columns.map(\.name).joined(separator: ", "))
+    else { return }
+    let count = try db.prepare("SELECT count(*) FROM \(MirrorChanges.table) WHERE tbl = ?")
+    try count.bind(1, table.name)
+    let changed = try count.step() ? count.int64(0) : 0
+    if changed >= Self.rewriteRows, try changed * 2 > db.scalarInt("SELECT count(*) FROM \(table.name)") ?? 0 {
+      try rewrite(table, from: db)
+      return
+    }
+    let noted = try db.prepare("SELECT id FROM \(MirrorChanges.table) WHERE tbl = ?")
+    try noted.bind(1, table.name)
+    if try noted.step() {
+      if goneTable {
+        try connection.execute("TRUNCATE healthport_gone")
+      } else {
+        try connection.execute("CREATE TEMP TABLE healthport_gone (id bigint NOT NULL) ON COMMIT DROP")
+        goneTable = true
+      }
+      let writer = try PGCopyWriter(connection: connection, sql: "COPY healthport_gone (id) FROM STDIN (FORMAT binary)")
+      repeat {
+        try writer.beginRow(fields: 1)
+        writer.append(noted.int64(0))
+      } while try noted.step()
+      try writer.finish()
+      try connection.execute("ANALYZE healthport_gone")
+      try connection.execute("DELETE FROM \(table.name) AS t USING healthport_gone AS g WHERE t.\(column) = g.id")
+    }
+    try stream(table, try db.prepare(sql), into: table.name, freeze: false)
+  }
+
+  /// A table with at least this many changed rows, more than half of its rows, is written anew
+  /// (``rewrite(_:from:)``) rather than row by row.
+  static let rewriteRows: Int64 = 10_000
+
+  /// Writes `table` anew from the mirror, as a new store's: emptied (`TRUNCATE`, which holds the
+  /// table exclusively until the commit), its key and indexes dropped, every row copied in frozen,
+  /// the key and indexes built from the sorted rows. A second load of the same export changes
+  /// every record (each notes the last export that held it): one index insertion per row and
+  /// index was most of such a load's time.
+  private func rewrite(_ table: MirrorSchema.Table, from db: SQLiteConnection) throws {
+    try connection.execute("TRUNCATE \(table.name)")
+    for index in table.indexes { try connection.execute("DROP INDEX IF EXISTS \(MirrorSchema.indexName(index))") }
+    if let key = try connection.scalar(
+      "SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'", [qualified(table.name)])
+    {
+      try connection.execute("ALTER TABLE \(table.name) DROP CONSTRAINT \(PGConnection.quoteIdentifier(key))")
+    }
+    try copy(table, from: db, into: table.name)
+    try connection.execute(MirrorSchema.addKey(table))
+    for index in table.indexes { try connection.execute(index) }
   }
 
   private func monotonicSeconds() -> Double {

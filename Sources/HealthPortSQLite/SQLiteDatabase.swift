@@ -61,6 +61,26 @@ package enum SQLiteDatabase {
     return db
   }
 
+  /// Opens the existing healthport database at `path`, a private copy thrown away after any
+  /// failure (``SQLiteLoadJob/scratch``), without a journal, fsyncs or an integrity check.
+  static func openScratch(path: String) throws -> SQLiteConnection {
+    let db = try SQLiteConnection(path: path, mode: .readWrite)
+    do {
+      try db.execute(scratchPragmas)
+      try prepareSchema(db, path: path)
+    } catch {
+      try? db.close()
+      throw error
+    }
+    return db
+  }
+
+  /// No journal, no fsync, one connection: a database nobody else reads until it is complete.
+  static let scratchPragmas = """
+    PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
+    PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;
+    """
+
   /// Refuses a damaged database before anything is written to it: `PRAGMA quick_check` reads
   /// every page (0.07 s on a 47 MB database here), so that a load never adds to a b-tree it would only
   /// damage further, and the user learns of it from healthport rather than from a raw SQLite error
@@ -263,24 +283,19 @@ package enum SQLiteDatabase {
       Glibc.close(created)
       let db = try SQLiteConnection(path: temporaryPath, mode: .readWriteCreate)
       db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-      try db.execute(
-        """
-        PRAGMA page_size = \(SQLiteDatabase.pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-        PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(SQLiteDatabase.cacheKiB); PRAGMA temp_store = MEMORY;
-        PRAGMA foreign_keys = OFF;
-        """)
+      try db.execute("PRAGMA page_size = \(SQLiteDatabase.pageSize); " + SQLiteDatabase.scratchPragmas)
       try SQLiteDatabase.prepareSchema(db, path: path)
       return db
     }
 
-    /// Makes the finished file durable, then gives it its name (refusing to replace a database
-    /// that another load created meanwhile).
-    func install() throws {
+    /// Makes the finished file durable (unless not `durable`: a scratch copy), then gives it its
+    /// name (refusing to replace a database that another load created meanwhile).
+    func install(durable: Bool = true) throws {
       defer { forget() }
       // A database that may not be on disk must not take the name: a power loss would leave a
       // database that says it holds what it does not.
       let fd = Glibc.open(temporaryPath, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0, fsync(fd) == 0 else {
+      guard fd >= 0, !durable || fsync(fd) == 0 else {
         let code = errno
         if fd >= 0 { Glibc.close(fd) }
         discard()
@@ -299,6 +314,7 @@ package enum SQLiteDatabase {
         }
         unlink(temporaryPath)
       }
+      guard durable else { return }
       let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
       let dirFD = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       if dirFD >= 0 {

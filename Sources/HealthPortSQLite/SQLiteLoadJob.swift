@@ -24,6 +24,10 @@ package struct SQLiteLoadJob: Sendable {
   /// A new database whose input failed is kept with what was read before the damage
   /// (`--keep-partial`), instead of not being created.
   package var keepPartial = false
+  /// A private copy that is thrown away after a failure (the PostgreSQL store's mirror): no
+  /// journal and no fsync, an existing file opened exclusively without a checkpointer or an
+  /// integrity check, a new one put in place without waiting for the disk.
+  package var scratch = false
 
   package init(database: String, person: String = "") {
     self.database = database
@@ -56,7 +60,8 @@ package struct SQLiteLoadJob: Sendable {
   private func runOnce(
     paths: [String?], readOptions: (String?) -> ReadOptions, wrap: (ExportSink) -> ExportSink
   ) throws -> [SQLiteLoader.Result] {
-    let session = try SQLiteLoadSession(database: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    let session = try SQLiteLoadSession(
+      database: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds, scratch: scratch)
     var readerError: Error?
     do {
       for path in paths {
@@ -110,23 +115,29 @@ final class SQLiteLoadSession {
   private let new: SQLiteDatabase.NewDatabase?
   private let db: SQLiteConnection
   private let checkpointer: Checkpointer?
+  private let scratch: Bool
   /// One per input that held at least one element, in input order.
   private(set) var results: [SQLiteLoader.Result] = []
 
-  init(database: String, busyTimeoutMilliseconds: Int32) throws {
+  init(database: String, busyTimeoutMilliseconds: Int32, scratch: Bool = false) throws {
     self.database = database
+    self.scratch = scratch
     let new = try SQLiteDatabase.newDatabase(path: database)
     let db: SQLiteConnection
     do {
-      db =
-        try new?.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        ?? SQLiteDatabase.open(path: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      if let new {
+        db = try new.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      } else if scratch {
+        db = try SQLiteDatabase.openScratch(path: database)
+      } else {
+        db = try SQLiteDatabase.open(path: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      }
     } catch {
       new?.discard()
       throw Self.storeError(error, database: database)
     }
     do {
-      checkpointer = try new == nil ? SQLiteDatabase.startCheckpointer(db) : nil
+      checkpointer = try new == nil && !scratch ? SQLiteDatabase.startCheckpointer(db) : nil
     } catch {
       try? db.close()
       new?.discard()
@@ -163,7 +174,7 @@ final class SQLiteLoadSession {
   func close() throws {
     do {
       try checkpointer?.finish()
-      if new != nil, !results.isEmpty { _ = try db.scalarText("PRAGMA journal_mode = WAL") }
+      if new != nil, !results.isEmpty, !scratch { _ = try db.scalarText("PRAGMA journal_mode = WAL") }
       try db.close()
     } catch {
       try? checkpointer?.finish()
@@ -176,7 +187,7 @@ final class SQLiteLoadSession {
   /// element creates nothing.
   func install() throws {
     guard let new else { return }
-    if results.isEmpty { new.discard() } else { try new.install() }
+    if results.isEmpty { new.discard() } else { try new.install(durable: !scratch) }
   }
 
   /// After an error: closes what is open and removes a new database.

@@ -62,6 +62,13 @@ public final class PGCopyWriter {
     }
   }
 
+  /// A `jsonb` field from the JSON text's UTF-8 bytes.
+  package func append(json bytes: UnsafeRawBufferPointer) {
+    append32(UInt32(bytes.count + 1))
+    buffer.append(1)
+    buffer.append(contentsOf: bytes)
+  }
+
   /// Ends the stream; throws the server's error for any row.
   public func finish() throws {
     append16(0xFFFF)

@@ -142,6 +142,14 @@ public final class SQLiteStatement {
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
   }
 
+  /// The bytes of a text or blob column, valid only inside `body` (no copy, no UTF-8 check).
+  package func withBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    guard let pointer = sqlite3_column_text(handle, column) else {
+      return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    return try body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+  }
+
   public var columnCount: Int32 { sqlite3_column_count(handle) }
   public func columnName(_ column: Int32) -> String { String(cString: sqlite3_column_name(handle, column)) }
 }

@@ -205,7 +205,9 @@ struct PostgresLoadTests {
     }
   }
 
-  @Test("a generated zip with routes and an ECG: the same rows as SQLite; the header as jsonb", .needsExportGenerator)
+  @Test(
+    "a generated zip with routes and an ECG: the same rows as SQLite, loaded once and twice; the header as jsonb",
+    .needsExportGenerator)
   func sideFilesAsInSQLite() throws {
     let scratch = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -229,6 +231,12 @@ struct PostgresLoadTests {
           == "t\n")
       #expect(try cluster.psql("SELECT count(*) > 100 FROM healthport.route_points") == "t\n")
       try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
+      // Again: only the rows the second load changed go to the server (ECG samples by recording).
+      let again = try Self.load([zip.path, "--db", sqlite.path, "-q"])
+      #expect(again.status == 0, "\(again.stderr)")
+      let second = try Self.load([zip.path, "--db", cluster.uri(), "-q"])
+      #expect(second.status == 0, "\(second.stderr)")
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
     }
   }
 
@@ -248,6 +256,87 @@ struct PostgresLoadTests {
         text.split(separator: " ").filter { !$0.hasPrefix("exports=") }.joined(separator: " ")
       }
       #expect(strip(after) == strip(before), "before \(before)\nafter \(after)")
+    }
+  }
+
+  /// Sequential scans per table of the schema, once the server has counted every ended session.
+  static func sequentialScans(_ cluster: PostgresCluster) throws -> [String: Int] {
+    for _ in 0..<100 {
+      let others = try cluster.psql(
+        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")
+      if others == "0\n" { break }
+      usleep(50_000)
+    }
+    var scans: [String: Int] = [:]
+    let text = try cluster.psql(
+      "SELECT relname, seq_scan FROM pg_stat_user_tables WHERE schemaname = 'healthport'", csv: true)
+    for row in CSVTestParser.rows(text) where row.count == 2 { scans[row[0]] = Int(row[1]) }
+    return scans
+  }
+
+  @Test("a second load of the same export: SQLite's rows, and the tables it left unchanged only read once")
+  func secondLoadSendsOnlyChanges() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let sqlite = scratch.appendingPathComponent("health.db")
+    for _ in 0..<2 {
+      let result = try Self.load([Self.sample.path, "--db", sqlite.path, "-q"])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    try PostgresCluster.with { cluster in
+      let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let before = try Self.sequentialScans(cluster)
+      let second = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
+      #expect(second.status == 0, "\(second.stderr)")
+      let after = try Self.sequentialScans(cluster)
+      // Metadata, beats, route points and a workout's children never change when their element is
+      // seen again: read once into the private copy, and neither compared nor written back.
+      for table in ["metadata", "hrv_beats", "route_points", "workout_events", "workout_statistics"] {
+        let scans = (after[table] ?? 0) - (before[table] ?? 0)
+        #expect(scans == 1, "\(table): \(scans) sequential scans during the second load")
+      }
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
+    }
+  }
+
+  @Test(
+    "a second load that changes most of a table writes it anew: SQLite's rows, frozen, with its key and indexes",
+    .needsExportGenerator)
+  func secondLoadRewritesAChangedTable() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let export = scratch.appendingPathComponent("export.xml")
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--records", "30000", "--seed", "7", "-o", sys.argv[2]],
+                     check=True, stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path])
+    #expect(made["ok"] as? Bool == true)
+    let sqlite = scratch.appendingPathComponent("health.db")
+    for _ in 0..<2 {
+      let result = try Self.load([export.path, "--db", sqlite.path, "-q"])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    try PostgresCluster.with { cluster in
+      let indexes =
+        "SELECT string_agg(indexdef, E'\\n' ORDER BY indexname) FROM pg_indexes WHERE schemaname = 'healthport'"
+      let first = try Self.load([export.path, "--db", cluster.uri(), "-q"])
+      #expect(first.status == 0, "\(first.stderr)")
+      let before = try cluster.psql(indexes)
+      let second = try Self.load([export.path, "--db", cluster.uri(), "-q"])
+      #expect(second.status == 0, "\(second.stderr)")
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
+      #expect(try cluster.psql(indexes) == before)
+      // Every record was seen again: the table was written anew, frozen, rather than row by row.
+      let notFrozen = try cluster.psql(
+        """
+        CREATE EXTENSION IF NOT EXISTS pg_visibility;
+        SELECT count(*) FROM pg_visibility_map('healthport.records') WHERE NOT all_frozen
+        """)
+      #expect(notFrozen == "0\n", "records: \(notFrozen) pages not frozen")
     }
   }
 
