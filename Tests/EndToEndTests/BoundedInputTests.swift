@@ -91,6 +91,48 @@ struct BoundedInputTests {
     #expect(read.status == 0, "stderr: \(read.stderr)")
   }
 
+  /// Three StepCount Records (5, 1, 2 steps), the middle one holding `count` MetadataEntry
+  /// children, keys `k0`, `k1`… and values `v0`, `v1`…, one a line.
+  static func exportWithMetadata(_ count: Int, at url: URL) throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    text += " " + record + "\"5\"/>\n " + record + "\"1\">\n"
+    text.reserveCapacity(count * 40 + 1000)
+    for index in 0..<count { text += "<MetadataEntry key=\"k\(index)\" value=\"v\(index)\"/>\n" }
+    text += " </Record>\n " + record + "\"2\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("one Record of 250,000 and 1,000,000 MetadataEntry children: linear, under 64 MB, none lost")
+  func manyMetadataEntries() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    // 11 and 47 MB: the 1,000,000 children (the limit) need more than 20 MB.
+    for count in [250_000, 1_000_000] {
+      let url = directory.appendingPathComponent("metadata-\(count).xml")
+      try Self.exportWithMetadata(count, at: url)
+      paths.append(url.path)
+    }
+    // 1,000,000 took 110 MB in both (72 bytes an entry in the Record's array of children).
+    try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]])
+    try ChildUsage.expectLinear(small: ["steps", paths[0]], large: ["steps", paths[1]])
+    // Every entry written, in order.
+    let lines = try Harness.run(["convert", paths[1], "--to", "jsonl", "-q"])
+    #expect(lines.status == 0, "stderr: \(lines.stderr.prefix(2000))")
+    let records = lines.stdoutText.split(separator: "\n").compactMap { line -> [String: Any]? in
+      let object = try? Harness.json(Data(line.utf8)) as? [String: Any]
+      return object?["element"] as? String == "Record" ? object : nil
+    }
+    let children = records.map { ($0["children"] as? [[String: Any]]) ?? [] }
+    #expect(children.map(\.count) == [0, 1_000_000, 0])
+    let entries = (children.count == 3 ? children[1] : []).enumerated().filter { index, child in
+      let attributes = child["attributes"] as? [String: String]
+      return child["element"] as? String == "MetadataEntry" && attributes?["key"] == "k\(index)"
+        && attributes?["value"] == "v\(index)"
+    }
+    #expect(entries.count == 1_000_000)
+  }
+
   @Test("one element is at most 64 MiB: exit 65 where it goes over", .stress)
   func elementSizeCap() throws {
     let directory = try Harness.temporaryDirectory()

@@ -69,7 +69,7 @@ final class ElementBuilder {
   /// A top-level Record handed to `worker` as its tag (``RecordTag``) is open; its children,
   /// built as a pending Record's are, wait in `tagChildren` for its end tag.
   private var hasPendingTag = false
-  private var tagChildren: [Record.Child] = []
+  private var tagChildren: RecordChildren = []
   private var tagText: String?
   /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
   /// top-level Records are not built: their attributes are checked as building checks them,
