@@ -316,26 +316,37 @@ struct BoundedInputTests {
     }
   }
 
-  @Test("a text that begins with over 1 MiB of white space is an error; 512 KiB of it is kept")
+  @Test("a text that begins with white space keeps it up to the 16 MiB text cap; over it, skippable")
   func leadingWhiteSpace() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
+    // 2 MiB of blanks then `x`: kept whole (it was exit 65, over 1 MiB of white space).
+    let under = directory.appendingPathComponent("under.xml")
+    try Self.export(inside: String(repeating: " \n", count: 1 << 20) + "x", at: under)
+    for threads in ["1", "2"] {
+      let lines = try Harness.run(
+        ["convert", under.path, "--to", "jsonl", "-q"], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(lines.status == 0, "stderr: \(lines.stderr)")
+      let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> String? in
+        (try? Harness.json(Data(line.utf8)) as? [String: Any])?["text"] as? String
+      }
+      #expect(texts.map(\.utf8.count) == [(2 << 20) + 1])
+      #expect(texts.first?.hasSuffix(" \nx") == true)
+    }
+    // 16 MiB and 10 bytes of them, then `x`: the text of one element is over its cap.
     let over = directory.appendingPathComponent("over.xml")
-    try Self.export(inside: String(repeating: " ", count: 2 << 20) + "x", at: over)
+    try Self.export(inside: String(repeating: " ", count: (16 << 20) + 10) + "x", at: over)
     for threads in ["1", "2"] {
       let info = try Harness.run(["info", over.path], environment: ["HEALTHPORT_THREADS": threads])
       #expect(info.status == 65, "stderr: \(info.stderr)")
       #expect(
-        info.stderr.contains("error: a text begins with over 1 MiB of white space (healthport's limit)")
-          && !info.stderr.contains("truncated"), "stderr: \(info.stderr)")
+        info.stderr.contains("error: the text of one element is over 16 MiB (healthport's limit)"),
+        "stderr: \(info.stderr)")
     }
-    let under = directory.appendingPathComponent("under.xml")
-    try Self.export(inside: String(repeating: " ", count: 1 << 19) + "x", at: under)
-    let lines = try Harness.run(["convert", under.path, "--to", "jsonl", "-q"])
-    #expect(lines.status == 0, "stderr: \(lines.stderr)")
-    let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> Int? in
-      ((try? Harness.json(Data(line.utf8)) as? [String: Any])?["text"] as? String)?.utf8.count
-    }
-    #expect(texts == [(1 << 19) + 1])
+    // --skip-invalid: the Record holding it is skipped, the others counted (before, exit 65).
+    let steps = try Harness.run(["steps", over.path, "--skip-invalid", "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stderr.contains("skipped 1 damaged element(s)"), "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,7,2"), "\(steps.stdoutText)")
   }
 }

@@ -356,6 +356,14 @@ final class ElementBuilder {
     try checkTextLength(max(length, runBytes))
   }
 
+  /// A text that begins with `count` bytes of white space, more than the XML parser keeps (as
+  /// many as ``maximumTextBytes``): over the cap on text, before its other pieces.
+  func overlongBlanks(_ count: Int) throws {
+    if skipping { return }
+    runBytes += count
+    try checkTextLength(runBytes)
+  }
+
   /// The bytes of the text run being read (since the last start or end tag).
   private var runBytes = 0
   /// The elements inside the top-level element being read, and the bytes of their names,
