@@ -133,6 +133,24 @@ struct BoundedInputTests {
     #expect(entries.count == 1_000_000)
   }
 
+  @Test("one Record of 3,000,000 MetadataEntry children (145 MB): exit 65 at the cap, under 64 MB", .stress)
+  func metadataOverCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("metadata-3m.xml")
+    try Self.exportWithMetadata(3_000_000, at: url)
+    // Before the children were packed: 110 MB in both (the issue measured 408 and 639 MB before
+    // the cap of 1,000,000 children).
+    for command in ["info", "steps"] {
+      let usage = try ChildUsage.measure([command, url.path])
+      #expect(usage.status == 65, "stderr: \(usage.stderr.prefix(2000))")
+      #expect(
+        usage.stderr.contains("error: one element holds over 1,000,000 elements (healthport's limit)"),
+        "stderr: \(usage.stderr.prefix(2000))")
+      #expect(usage.peakKilobytes < 64 * 1024, "\(command): peak \(usage.peakKilobytes) KB")
+    }
+  }
+
   @Test("one element is at most 64 MiB: exit 65 where it goes over", .stress)
   func elementSizeCap() throws {
     let directory = try Harness.temporaryDirectory()
