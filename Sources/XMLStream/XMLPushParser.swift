@@ -16,6 +16,10 @@ public protocol XMLEventHandler: AnyObject {
   /// pieces libxml2 delivers; blank pieces are included once the text has begun (and just before
   /// it), so the pieces concatenate to the exact text. Indentation between tags is not delivered.
   func text(_ bytes: XMLBytes) throws
+  /// In place of ``text(_:)`` with them: a text begins with `count` bytes of white space, more
+  /// than the parser keeps (16 MiB, healthport's cap on the text of one element); its other
+  /// pieces follow through ``text(_:)``.
+  func overlongBlanks(_ count: Int) throws
 }
 
 /// A streaming XML parser over libxml2's SAX2 push interface (`xmlCreatePushParserCtxt`,
@@ -582,11 +586,13 @@ final class EventDispatcher {
   /// Blank pieces seen outside text, kept in case text follows before the next tag: one after
   /// nearly every tag (the indentation), so kept in a buffer of its own rather than an Array
   /// (whose append and removeAll cost a parsing thread 1 % of its instructions).
-  private var pendingBlank = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+  /// malloc'd, grown by realloc (a large buffer is remapped, never copied while both exist).
+  private var pendingBlank = malloc(64)!.assumingMemoryBound(to: UInt8.self)
   private var pendingBlankCapacity = 64
+  /// The blank bytes seen; the first `pendingBlankCapacity` of them are kept.
   private var pendingBlankCount = 0
 
-  deinit { pendingBlank.deallocate() }
+  deinit { free(pendingBlank) }
 
   func characters(_ bytes: UnsafePointer<xmlChar>, _ length: Int) {
     guard failure == nil else { return }
@@ -602,18 +608,14 @@ final class EventDispatcher {
         return
       }
       inText = true
-      if pendingBlankCount > pendingBlankCapacity {
-        // Blanks not kept (``maximumPendingBlank``): a text that begins with that many.
-        fail(
-          XMLStreamError(
-            documentName: documentName, line: Int(line) + lineOffset, column: Int(column),
-            message:
-              "a text begins with over \(Self.maximumPendingBlank >> 20) MiB of white space (healthport's limit)"))
-        return
-      }
       if pendingBlankCount > 0 {
         do {
-          try handler.text(XMLBytes(start: pendingBlank, count: pendingBlankCount))
+          if pendingBlankCount > pendingBlankCapacity {
+            // More than ``maximumPendingBlank``: counted, not kept.
+            try handler.overlongBlanks(pendingBlankCount)
+          } else {
+            try handler.text(XMLBytes(start: pendingBlank, count: pendingBlankCount))
+          }
         } catch {
           fail(error)
           return
@@ -624,27 +626,33 @@ final class EventDispatcher {
     do { try handler.text(view) } catch { fail(error) }
   }
 
-  /// The most blank bytes kept in case text follows them: more, whitespace between elements,
-  /// are counted but not kept, so that many MB of it cost no memory (40 MB of it took 213 MB);
-  /// a text that does begin with more is an error. `pendingBlankCount` over the capacity says so.
-  static let maximumPendingBlank = 1 << 20
+  /// The most blank bytes kept in case text follows them: the most text an element may hold
+  /// (healthport's readers cap it at 16 MiB, docs/errors.md). More, white space between
+  /// elements, are counted but not kept, so that many MB of it cost at most this (40 MB of it
+  /// took 213 MB); a text that does begin with more is over the cap (``XMLEventHandler/overlongBlanks(_:)``).
+  static let maximumPendingBlank = 16 << 20
 
   @inline(__always)
   private func keepBlank(_ bytes: UnsafeBufferPointer<UInt8>) {
-    if pendingBlankCount + bytes.count > pendingBlankCapacity {
-      if pendingBlankCount + bytes.count > Self.maximumPendingBlank {
-        pendingBlankCount = max(pendingBlankCount, pendingBlankCapacity) + bytes.count
-        return
-      }
-      let capacity = min(max(2 * pendingBlankCapacity, pendingBlankCount + bytes.count), Self.maximumPendingBlank)
-      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-      grown.update(from: pendingBlank, count: pendingBlankCount)
-      pendingBlank.deallocate()
-      pendingBlank = grown
-      pendingBlankCapacity = capacity
-    }
+    if bytes.count > 64 || pendingBlankCount + bytes.count > pendingBlankCapacity { return keepLongBlank(bytes) }
     for (offset, byte) in bytes.enumerated() { pendingBlank[pendingBlankCount + offset] = byte }
     pendingBlankCount += bytes.count
+  }
+
+  /// Grows the buffer up to ``maximumPendingBlank`` when needed, keeps what fits (copied at
+  /// once) and counts the rest.
+  @inline(never)
+  private func keepLongBlank(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let total = pendingBlankCount + bytes.count
+    if total > pendingBlankCapacity, pendingBlankCapacity < Self.maximumPendingBlank {
+      let capacity = min(max(2 * pendingBlankCapacity, total), Self.maximumPendingBlank)
+      guard let grown = realloc(pendingBlank, capacity) else { fatalError("out of memory") }
+      pendingBlank = grown.assumingMemoryBound(to: UInt8.self)
+      pendingBlankCapacity = capacity
+    }
+    let kept = min(bytes.count, max(pendingBlankCapacity - pendingBlankCount, 0))
+    if kept > 0 { (pendingBlank + pendingBlankCount).update(from: bytes.baseAddress!, count: kept) }
+    pendingBlankCount = total
   }
 
   @inline(__always)

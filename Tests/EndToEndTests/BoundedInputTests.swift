@@ -91,6 +91,66 @@ struct BoundedInputTests {
     #expect(read.status == 0, "stderr: \(read.stderr)")
   }
 
+  /// Three StepCount Records (5, 1, 2 steps), the middle one holding `count` MetadataEntry
+  /// children, keys `k0`, `k1`… and values `v0`, `v1`…, one a line.
+  static func exportWithMetadata(_ count: Int, at url: URL) throws {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    text += " " + record + "\"5\"/>\n " + record + "\"1\">\n"
+    text.reserveCapacity(count * 40 + 1000)
+    for index in 0..<count { text += "<MetadataEntry key=\"k\(index)\" value=\"v\(index)\"/>\n" }
+    text += " </Record>\n " + record + "\"2\"/>\n</HealthData>\n"
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("one Record of 250,000 and 1,000,000 MetadataEntry children: linear, under 64 MB, none lost")
+  func manyMetadataEntries() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths: [String] = []
+    // 11 and 47 MB: the 1,000,000 children (the limit) need more than 20 MB.
+    for count in [250_000, 1_000_000] {
+      let url = directory.appendingPathComponent("metadata-\(count).xml")
+      try Self.exportWithMetadata(count, at: url)
+      paths.append(url.path)
+    }
+    // 1,000,000 took 110 MB in both (72 bytes an entry in the Record's array of children).
+    try ChildUsage.expectLinear(small: ["info", paths[0]], large: ["info", paths[1]])
+    try ChildUsage.expectLinear(small: ["steps", paths[0]], large: ["steps", paths[1]])
+    // Every entry written, in order.
+    let lines = try Harness.run(["convert", paths[1], "--to", "jsonl", "-q"])
+    #expect(lines.status == 0, "stderr: \(lines.stderr.prefix(2000))")
+    let records = lines.stdoutText.split(separator: "\n").compactMap { line -> [String: Any]? in
+      let object = try? Harness.json(Data(line.utf8)) as? [String: Any]
+      return object?["element"] as? String == "Record" ? object : nil
+    }
+    let children = records.map { ($0["children"] as? [[String: Any]]) ?? [] }
+    #expect(children.map(\.count) == [0, 1_000_000, 0])
+    let entries = (children.count == 3 ? children[1] : []).enumerated().filter { index, child in
+      let attributes = child["attributes"] as? [String: String]
+      return child["element"] as? String == "MetadataEntry" && attributes?["key"] == "k\(index)"
+        && attributes?["value"] == "v\(index)"
+    }
+    #expect(entries.count == 1_000_000)
+  }
+
+  @Test("one Record of 3,000,000 MetadataEntry children (145 MB): exit 65 at the cap, under 64 MB", .stress)
+  func metadataOverCap() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("metadata-3m.xml")
+    try Self.exportWithMetadata(3_000_000, at: url)
+    // Before the children were packed: 110 MB in both (the issue measured 408 and 639 MB before
+    // the cap of 1,000,000 children).
+    for command in ["info", "steps"] {
+      let usage = try ChildUsage.measure([command, url.path])
+      #expect(usage.status == 65, "stderr: \(usage.stderr.prefix(2000))")
+      #expect(
+        usage.stderr.contains("error: one element holds over 1,000,000 elements (healthport's limit)"),
+        "stderr: \(usage.stderr.prefix(2000))")
+      #expect(usage.peakKilobytes < 64 * 1024, "\(command): peak \(usage.peakKilobytes) KB")
+    }
+  }
+
   @Test("one element is at most 64 MiB: exit 65 where it goes over", .stress)
   func elementSizeCap() throws {
     let directory = try Harness.temporaryDirectory()
@@ -274,26 +334,37 @@ struct BoundedInputTests {
     }
   }
 
-  @Test("a text that begins with over 1 MiB of white space is an error; 512 KiB of it is kept")
+  @Test("a text that begins with white space keeps it up to the 16 MiB text cap; over it, skippable")
   func leadingWhiteSpace() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
+    // 2 MiB of blanks then `x`: kept whole (it was exit 65, over 1 MiB of white space).
+    let under = directory.appendingPathComponent("under.xml")
+    try Self.export(inside: String(repeating: " \n", count: 1 << 20) + "x", at: under)
+    for threads in ["1", "2"] {
+      let lines = try Harness.run(
+        ["convert", under.path, "--to", "jsonl", "-q"], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(lines.status == 0, "stderr: \(lines.stderr)")
+      let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> String? in
+        (try? Harness.json(Data(line.utf8)) as? [String: Any])?["text"] as? String
+      }
+      #expect(texts.map(\.utf8.count) == [(2 << 20) + 1])
+      #expect(texts.first?.hasSuffix(" \nx") == true)
+    }
+    // 16 MiB and 10 bytes of them, then `x`: the text of one element is over its cap.
     let over = directory.appendingPathComponent("over.xml")
-    try Self.export(inside: String(repeating: " ", count: 2 << 20) + "x", at: over)
+    try Self.export(inside: String(repeating: " ", count: (16 << 20) + 10) + "x", at: over)
     for threads in ["1", "2"] {
       let info = try Harness.run(["info", over.path], environment: ["HEALTHPORT_THREADS": threads])
       #expect(info.status == 65, "stderr: \(info.stderr)")
       #expect(
-        info.stderr.contains("error: a text begins with over 1 MiB of white space (healthport's limit)")
-          && !info.stderr.contains("truncated"), "stderr: \(info.stderr)")
+        info.stderr.contains("error: the text of one element is over 16 MiB (healthport's limit)"),
+        "stderr: \(info.stderr)")
     }
-    let under = directory.appendingPathComponent("under.xml")
-    try Self.export(inside: String(repeating: " ", count: 1 << 19) + "x", at: under)
-    let lines = try Harness.run(["convert", under.path, "--to", "jsonl", "-q"])
-    #expect(lines.status == 0, "stderr: \(lines.stderr)")
-    let texts = lines.stdoutText.split(separator: "\n").compactMap { line -> Int? in
-      ((try? Harness.json(Data(line.utf8)) as? [String: Any])?["text"] as? String)?.utf8.count
-    }
-    #expect(texts == [(1 << 19) + 1])
+    // --skip-invalid: the Record holding it is skipped, the others counted (before, exit 65).
+    let steps = try Harness.run(["steps", over.path, "--skip-invalid", "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stderr.contains("skipped 1 damaged element(s)"), "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,7,2"), "\(steps.stdoutText)")
   }
 }

@@ -64,15 +64,16 @@ struct CSVRoundTripTests {
     let expectedRecords = records.map { record -> Record in
       var copy = record
       copy.extraAttributes = []
-      copy.children = record.children.filter { if case .metadata = $0 { true } else { false } }
-        .map { child in
-          if case .metadata(var entry) = child {
-            entry.extraAttributes = []
-            entry.extraChildren = []
-            return .metadata(entry)
-          }
-          return child
-        }
+      copy.children = RecordChildren(
+        record.children.filter { if case .metadata = $0 { true } else { false } }
+          .map { child -> Record.Child in
+            if case .metadata(var entry) = child {
+              entry.extraAttributes = []
+              entry.extraChildren = []
+              return .metadata(entry)
+            }
+            return child
+          })
       return copy
     }
     #expect(back.elements == expectedRecords.map { .record($0) })

@@ -124,7 +124,7 @@ struct SQLiteStoreTests {
       type: "HKQuantityTypeIdentifierHeartRate", sourceName: "Watch", device: device, unit: "count/min",
       startDate: HealthDate("2024-01-01 10:00:00 +0100")!, endDate: HealthDate("2024-01-01 10:00:00 +0100")!,
       value: value)
-    record.children = metadata.map { .metadata($0) }
+    record.children = RecordChildren(metadata.map { .metadata($0) })
     return record
   }
 

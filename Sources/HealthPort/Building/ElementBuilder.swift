@@ -69,7 +69,7 @@ final class ElementBuilder {
   /// A top-level Record handed to `worker` as its tag (``RecordTag``) is open; its children,
   /// built as a pending Record's are, wait in `tagChildren` for its end tag.
   private var hasPendingTag = false
-  private var tagChildren: [Record.Child] = []
+  private var tagChildren: RecordChildren = []
   private var tagText: String?
   /// With a tally (a parallel read for a sink that only tallies Records, ``RecordTallying``),
   /// top-level Records are not built: their attributes are checked as building checks them,
@@ -354,6 +354,14 @@ final class ElementBuilder {
       break
     }
     try checkTextLength(max(length, runBytes))
+  }
+
+  /// A text that begins with `count` bytes of white space, more than the XML parser keeps (as
+  /// many as ``maximumTextBytes``): over the cap on text, before its other pieces.
+  func overlongBlanks(_ count: Int) throws {
+    if skipping { return }
+    runBytes += count
+    try checkTextLength(runBytes)
   }
 
   /// The bytes of the text run being read (since the last start or end tag).

@@ -107,7 +107,7 @@ extension FilteringSink: RangeWorkSharing {
       if keepsRecord { try next.startRecord(tag) } else { dropped += 1 }
     }
 
-    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+    func endRecord(children: borrowing RecordChildren, text: String?) throws {
       if keepsRecord { try next.endRecord(children: children, text: text) }
     }
   }

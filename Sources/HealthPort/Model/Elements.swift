@@ -94,8 +94,8 @@ public struct Record: Hashable, Sendable, SourcedSample {
   /// The value exactly as written.
   public var value: String?
   package var extraAttributes: [Attribute] = []
-  /// Children in document order.
-  package var children: [Child] = []
+  /// Children in document order (a long run of metadata entries packed, ``RecordChildren``).
+  package var children: RecordChildren = []
   /// "Watch", "iPhone", … derived from the device and source name (`SourceProduct`).
   public var sourceProduct: String?
   /// Character data that is not white space, its runs between children joined (never in Apple

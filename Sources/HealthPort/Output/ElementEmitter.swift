@@ -97,13 +97,28 @@ extension ElementEmitter where Self: ~Copyable {
 
   /// A Record's text and children, and its end: after its attributes.
   @inline(__always)
-  mutating func finishRecord(_ children: [Record.Child], text: String?) {
-    finish("Record", children, text: text) { emitter, child in
+  mutating func finishRecord(_ children: RecordChildren, text: String?) {
+    guard let array = children.unpacked else {
+      // Over ``RecordChildren/packingStart`` children: each packed one made as it is written.
+      beginContent(text: text)
+      for child in children { emitRecordChild(child) }
+      return endContent("Record")
+    }
+    finish("Record", array, text: text) { emitter, child in
       switch child {
       case .metadata(let entry): emitter.emit(entry)
       case .heartRateVariability(let list): emitter.emit(list)
       case .other(let node): emitter.emit(node)
       }
+    }
+  }
+
+  @inline(__always)
+  private mutating func emitRecordChild(_ child: Record.Child) {
+    switch child {
+    case .metadata(let entry): emit(entry)
+    case .heartRateVariability(let list): emit(list)
+    case .other(let node): emit(node)
     }
   }
 

@@ -33,7 +33,7 @@ protocol RangeWorker: AnyObject {
   /// A top-level Record's start tag, checked; its children and ``endRecord(children:)`` follow.
   func startRecord(_ tag: borrowing RecordTag) throws
   /// The children of the Record whose tag came last, and its text (nil without any), at its end tag.
-  func endRecord(children: borrowing [Record.Child], text: String?) throws
+  func endRecord(children: borrowing RecordChildren, text: String?) throws
 }
 
 extension RangeWorker {
@@ -41,7 +41,7 @@ extension RangeWorker {
   func startRecord(_ tag: borrowing RecordTag) throws {
     preconditionFailure("\(Self.self) takes no Record tags")
   }
-  func endRecord(children: borrowing [Record.Child], text: String?) throws {
+  func endRecord(children: borrowing RecordChildren, text: String?) throws {
     preconditionFailure("\(Self.self) takes no Record tags")
   }
 }

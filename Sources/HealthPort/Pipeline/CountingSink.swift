@@ -49,7 +49,7 @@ extension CountingSink: RangeWorkSharing {
       try next.startRecord(tag)
     }
 
-    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+    func endRecord(children: borrowing RecordChildren, text: String?) throws {
       try next.endRecord(children: children, text: text)
     }
   }

@@ -84,7 +84,7 @@ extension CSVRecordsWriter: RangeWorkSharing {
 
     func startRecord(_ tag: borrowing RecordTag) throws { rows.appendHead(tag, to: &result.bytes) }
 
-    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+    func endRecord(children: borrowing RecordChildren, text: String?) throws {
       rows.appendTail(children, to: &result.bytes)
       result.endRow()
     }
@@ -119,7 +119,7 @@ struct CSVRecordRows: ~Copyable {
 
   /// The `metadata` column of a Record with these children, and the line feed.
   @inline(__always)
-  mutating func appendTail(_ children: [Record.Child], to out: inout ByteBuffer) {
+  mutating func appendTail(_ children: RecordChildren, to out: inout ByteBuffer) {
     if !children.isEmpty { appendMetadata(children, to: &out) }
     out.append(CSVEncoding.newline)
   }
@@ -149,9 +149,13 @@ struct CSVRecordRows: ~Copyable {
   }
 
   /// The `metadata` column: the Record's MetadataEntry children as JSON, quoted as CSV needs.
-  private mutating func appendMetadata(_ children: [Record.Child], to out: inout ByteBuffer) {
+  private mutating func appendMetadata(_ children: RecordChildren, to out: inout ByteBuffer) {
     entries.removeAll(keepingCapacity: true)
-    for child in children { if case .metadata(let entry) = child { entries.append(entry) } }
+    if let children = children.unpacked {
+      for child in children { if case .metadata(let entry) = child { entries.append(entry) } }
+    } else {
+      for child in children { if case .metadata(let entry) = child { entries.append(entry) } }
+    }
     guard !entries.isEmpty else { return }
     json.removeAll()
     CSVMetadataJSON.appendMetadata(entries, to: &json)

@@ -20,6 +20,8 @@ final class XMLElementFeed: XMLEventHandler {
 
   @inline(__always)
   func text(_ bytes: XMLBytes) throws { try builder.text(ByteView(bytes.buffer)) }
+
+  func overlongBlanks(_ count: Int) throws { try builder.overlongBlanks(count) }
 }
 
 /// libxml2's attribute quintuples as ``ElementAttributes``: names are interned in the parser's

@@ -142,11 +142,18 @@ private final class GPXEventHandler: XMLEventHandler {
   func text(_ bytes: XMLBytes) throws {
     guard let field else { return }
     text.append(contentsOf: bytes.buffer)
-    if text.count > Self.maximumTextBytes {
-      throw ExportDataError(
-        message:
-          "the text of <\(Self.elementName(field))> is over \(Self.maximumTextBytes >> 20) MiB (healthport's limit)")
-    }
+    if text.count > Self.maximumTextBytes { throw Self.overCap(field) }
+  }
+
+  /// White space over the cap, which the parser counted and did not keep.
+  func overlongBlanks(_ count: Int) throws {
+    guard let field else { return }
+    throw Self.overCap(field)
+  }
+
+  private static func overCap(_ field: Field) -> ExportDataError {
+    ExportDataError(
+      message: "the text of <\(elementName(field))> is over \(maximumTextBytes >> 20) MiB (healthport's limit)")
   }
 
   /// The most text one GPX element may hold, in bytes (docs/errors.md).

@@ -189,7 +189,7 @@ extension JSONLinesWriter: RangeWorkSharing {
       emitter.beginRecord(tag)
     }
 
-    func endRecord(children: borrowing [Record.Child], text: String?) throws {
+    func endRecord(children: borrowing RecordChildren, text: String?) throws {
       emitter.finishRecord(children, text: text)
       emitter.out.append(0x0A)
       result.rowEnds.append(emitter.out.count)
