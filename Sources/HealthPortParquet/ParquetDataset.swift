@@ -37,16 +37,20 @@ package struct ParquetLimits: Sendable {
   /// A row group closes at this many rows…
   package var rowGroupRows = 1_000_000
   /// …or this many encoded bytes.
-  package var rowGroupBytes = 16 << 20
+  package var rowGroupBytes = 8 << 20
   /// At most this many bytes buffered over all open files (every buffer of their open row
   /// groups, by capacity); beyond it the largest file is closed early (its partition starts a new
-  /// part file when it gets rows again). A 100 MB export already fills it, so the peak is the
-  /// same at every size (with 64 MiB: 69 MB at 100 MB, 99 MB at 1 GB).
-  package var bufferedBytes = 32 << 20
+  /// part file when it gets rows again). A 100 MB export must already fill it for the peak to be
+  /// the same at every size: with 32 MiB and 16 MiB row groups, a 100 MB export peaked at
+  /// 64 MB and a 1 GB one at 69–70 MB; with these limits, 49 and 52–56 MB (docs/benchmarks.md).
+  package var bufferedBytes = 16 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
   package var openFiles = 128
-  /// A page closes at this many values (ParquetFile's default is 1M).
-  package var pageValues = 1 << 17
+  /// A page closes at this many values (ParquetFile's default is 1M). Every row adds a value to
+  /// each of a table's columns, so all their open pages grow (and double their buffers) at the
+  /// same rows: with 128 Ki values a `records` file's open pages alone held 15 MB and jumped by
+  /// 5 MB between two budget checks.
+  package var pageValues = 1 << 15
   package init() {}
 }
 
@@ -146,7 +150,8 @@ final class ParquetDataset {
       throw failure(error)
     }
     rowsSinceMemoryCheck += 1
-    if rowsSinceMemoryCheck >= 8192 {
+    // Often enough that the open files pass the budget by little before the largest is closed.
+    if rowsSinceMemoryCheck >= 1024 {
       rowsSinceMemoryCheck = 0
       try keepWithinBudget()
     }

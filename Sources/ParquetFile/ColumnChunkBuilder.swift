@@ -36,7 +36,7 @@ final class ColumnChunkBuilder {
   private var chunkNullCount = 0
   private var chunkBounds = ValueBounds()
   /// Finished data pages, each a page header and its compressed body.
-  private var pages: [UInt8] = []
+  private var pages = PageBuffer()
   private var uncompressedPagesSize = 0
   private var dictionary = ByteArrayDictionary()
   private var recentStrings = RecentStrings()
@@ -46,7 +46,6 @@ final class ColumnChunkBuilder {
   /// Indices per page at the dictionary's current bit width.
   private var indexPageLimit: Int
   private var indexBitWidth = 1
-  private var scratch: [UInt8] = []
 
   init(_ column: ParquetColumn, compressor: PageCompressor, configuration: ParquetWriter.Configuration) {
     self.column = column
@@ -69,11 +68,12 @@ final class ColumnChunkBuilder {
   var encodedBytes: Int { pages.count + dictionary.plainBytes.count }
 
   /// Every buffer the column holds, by capacity: finished pages, the dictionary and its hash
-  /// table, the open page's values, indices and levels, and the scratch page.
+  /// table, and the open page's values, indices and levels (the page being encoded is the
+  /// compressor's, shared).
   var bufferedBytes: Int {
     pages.capacity + dictionary.memoryBytes + values.capacity + int32Values.capacity * 4
       + (int64Values.capacity + doubleBits.capacity + pageEntries.capacity) * 8 + indices.capacity * 4
-      + levels.capacity + scratch.capacity
+      + levels.capacity
   }
 
   // MARK: Appending
@@ -217,7 +217,8 @@ final class ColumnChunkBuilder {
   /// Encodes, compresses and keeps the open page, if it has any value.
   func finishPage() throws(ParquetError) {
     guard pageValueCount > 0 else { return }
-    scratch.removeAll(keepingCapacity: true)
+    var scratch = compressor.takePageBody()
+    defer { compressor.keepPageBody(scratch) }
     if isOptional {
       scratch.append(contentsOf: [0, 0, 0, 0])
       RLEHybridEncoder.encode(levels, bitWidth: 1, into: &scratch)
@@ -294,7 +295,7 @@ final class ColumnChunkBuilder {
   }
 
   /// Appends the page header and the compressed body to `output`; returns the header's size.
-  private func appendPage(_ kind: PageHeader.Kind, body: [UInt8], to output: inout [UInt8]) throws(ParquetError)
+  private func appendPage(_ kind: PageHeader.Kind, body: [UInt8], to output: inout PageBuffer) throws(ParquetError)
     -> Int
   {
     let compressed = try compressor.compress(body)
@@ -302,8 +303,8 @@ final class ColumnChunkBuilder {
     let header = PageHeader(
       kind: kind, uncompressedPageSize: Int32(body.count), compressedPageSize: Int32(compressed.count)
     ).encoded()
-    output.append(contentsOf: header)
-    output.append(contentsOf: compressed)
+    output.append(header)
+    output.append(compressed)
     return header.count
   }
 
@@ -320,14 +321,14 @@ final class ColumnChunkBuilder {
     var encodingStats: [PageEncodingStats] = []
     var encodings: Set<Encoding> = [.rle]
     if dictionaryPageCount > 0 {
-      var dictionaryPage: [UInt8] = []
+      var dictionaryPage = PageBuffer()
       let headerSize = try appendPage(
         .dictionary(DictionaryPageHeader(numValues: Int32(dictionary.count))), body: dictionary.plainBytes,
         to: &dictionaryPage)
       uncompressedSize += headerSize + dictionary.plainBytes.count
       compressedSize += dictionaryPage.count
       dictionaryPageOffset = chunkStart
-      try output.write(dictionaryPage)
+      try dictionaryPage.write(to: &output)
       encodingStats.append(PageEncodingStats(pageType: .dictionaryPage, encoding: .plain, count: 1))
       encodingStats.append(
         PageEncodingStats(pageType: .dataPage, encoding: .rleDictionary, count: Int32(dictionaryPageCount)))
@@ -338,7 +339,7 @@ final class ColumnChunkBuilder {
       encodings.insert(.plain)
     }
     let dataPageOffset = output.offset
-    try output.write(pages)
+    try pages.write(to: &output)
 
     let metaData = ColumnMetaData(
       type: type, encodings: encodings.sorted(), path: [column.name], codec: compressor.codec,

@@ -39,6 +39,35 @@ struct FlatMemoryTests {
     #expect(abs(peaks[1] - peaks[0]) < 5 * 1024, "peaks \(peaks) KB")
   }
 
+  /// Parquet's peak follows its buffer budget (docs/parquet.md), so the test holds only if the
+  /// smaller export fills it too: with 32 MiB buffered and pages of 128 Ki values, 20 MB left it
+  /// unfilled and 100 MB filled it (debug build: 47,764 and 66,320 KB). The sizes (100 MB,
+  /// 1 GB, 4.2 GB) are measured by `Benchmarks/peak_memory.sh`.
+  @Test(
+    "convert --to parquet's peak is under 96 MB at 20 MB and 100 MB, within 5 MB of each other",
+    .needsExportGenerator, .stress)
+  func parquetPeak() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var peaks: [Int] = []
+    for megabytes in [20, 100] {
+      let export = directory.appendingPathComponent("export-\(megabytes).xml")
+      let generated = try Harness.runTool(
+        "/usr/bin/env",
+        [
+          "python3", TestEnvironment.exportGenerator.path, "--mb", String(megabytes), "--version", "14", "--seed", "7",
+          "-o", export.path,
+        ])
+      try #require(generated.status == 0, "gen_export.py: \(generated.output)")
+      let output = directory.appendingPathComponent("dataset-\(megabytes)")
+      peaks.append(try Self.peakKilobytes(["convert", export.path, "--to", "parquet", "-o", output.path, "--quiet"]))
+      try FileManager.default.removeItem(at: export)
+      try FileManager.default.removeItem(at: output)
+    }
+    for peak in peaks { #expect(peak < 96 * 1024, "peaks \(peaks) KB") }
+    #expect(abs(peaks[1] - peaks[0]) < 5 * 1024, "peaks \(peaks) KB")
+  }
+
   /// An export of 150,000 step Records (a database that fills SQLite's page cache), then `count`
   /// heart-rate-variability Records of 100 beats each, all a minute apart.
   static func writeBeatExport(count: Int, to url: URL) throws {
