@@ -18,8 +18,8 @@ import Foundation
 ///
 /// A non-empty target without a manifest is refused (exit 1): healthport does not know what in
 /// it is the user's. ``abort()`` (or dropping it uncommitted) removes the temporary folder; the
-/// target keeps what it held. The temporary folder is registered in ``TemporaryFiles``; the
-/// writers register the files they make inside it.
+/// target keeps what it held. The temporary folder is registered in ``TemporaryFiles`` as a tree:
+/// a signal removes it with every file and folder the writers made inside it, however many.
 package final class FolderOutput {
   package static let manifestName = ".healthport-manifest.json"
 
@@ -76,7 +76,7 @@ package final class FolderOutput {
     }
     root = FileOutput.temporaryPath(beside: target)
     FolderEntries.removeTree(root)
-    registration = TemporaryFiles.registerFolder(root)
+    registration = TemporaryFiles.registerTree(root)
     guard mkdir(root, 0o755) == 0 else {
       TemporaryFiles.unregister(registration)
       throw FileOutput.systemError(path, "cannot create the output folder")
