@@ -139,3 +139,43 @@ struct ManyMembersInterruptTests {
     #expect(Self.files(work.appendingPathComponent("out")) == held)
   }
 }
+
+/// The manifest is written as it goes, in the bytes Foundation's `JSONSerialization` gave
+/// (`.sortedKeys`, `.prettyPrinted`): `/` escaped, control characters as `\u00xx`, the rest UTF-8.
+@Suite("Folder output manifest bytes")
+struct ManifestBytesTests {
+  @Test("--to xml -o DIR/: the manifest of odd member names is JSONSerialization's pretty, sorted JSON")
+  func manifestBytes() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = """
+      import json, sys, zipfile
+      export, path = sys.argv[1], sys.argv[2]
+      names = ['a"q.txt', 'tab\\there.txt', 'nl\\nx.txt', 'ctl\\x01\\x1f.txt', 'é ü/ß.txt', 'del\\x7f.txt',
+               'cr\\r\\x08\\x0c.txt', 'back\\\\slash/x.txt'.replace('\\\\', '_'), 'z/y/x.txt']
+      with zipfile.ZipFile(path, "w") as z:
+          z.writestr("apple_health_export/export.xml", open(export, "rb").read())
+          for i, name in enumerate(names):
+              z.writestr("apple_health_export/" + name, "x" * i)
+      """
+    let zip = directory.appendingPathComponent("odd.zip")
+    let made = try Harness.runTool(
+      "/usr/bin/python3", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, zip.path])
+    try #require(made.status == 0, "\(made.output)")
+    let run = try Harness.run(["convert", zip.path, "--to", "xml", "-o", "out/", "-q"], in: directory)
+    try #require(run.status == 0, "\(run.stderr)")
+    let manifest = directory.appendingPathComponent("out/.healthport-manifest.json")
+    // Python's rendering with JSONSerialization's separators, `/` escaped as it does.
+    let render = """
+      import json, sys
+      manifest = json.load(open(sys.argv[1], encoding="utf-8"))
+      text = json.dumps(manifest, indent=2, sort_keys=True, separators=(",", " : "), ensure_ascii=False)
+      sys.stdout.write(text.replace("/", "\\\\/") + "\\n")
+      """
+    let expected = try Harness.runTool("/usr/bin/python3", ["-c", render, manifest.path])
+    try #require(expected.status == 0, "\(expected.output)")
+    let written = String(decoding: try Data(contentsOf: manifest), as: UTF8.self)
+    #expect(written == expected.output)
+    #expect(written.contains(#""path" : "apple_health_export\/ctl\u0001\u001f.txt""#))
+  }
+}
