@@ -53,10 +53,10 @@ struct InterruptTests {
     """
 
   /// Runs healthport with `arguments` in `directory`, waits until `ready` holds (polled every
-  /// 5 ms, at most 60 s on a busy machine), sends `signal` and waits for the end. Returns whether
+  /// 5 ms, at most `patience` seconds on a busy machine), sends `signal` and waits for the end. Returns whether
   /// `ready` held while the process still ran, and how the process ended.
   static func interrupt(
-    _ arguments: [String], in directory: URL, with signal: Int32, when ready: () -> Bool
+    _ arguments: [String], in directory: URL, with signal: Int32, patience: Double = 60, when ready: () -> Bool
   ) throws -> (interrupted: Bool, reason: Process.TerminationReason, status: Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -65,7 +65,7 @@ struct InterruptTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let deadline = Date().addingTimeInterval(60)
+    let deadline = Date().addingTimeInterval(patience)
     var isReady = false
     while process.isRunning, Date() < deadline {
       if ready() {

@@ -17,9 +17,10 @@ import Synchronization
 /// any handler is installed, as fixed-size slots, each a C string buffer with an atomic state: a
 /// writer claims a free slot with a compare-and-swap, copies the path in and only then marks it
 /// live; the handler takes a live slot over (so that no thread can free and reuse it while it
-/// reads the path) and calls only `unlink` and `rmdir`. A path that does not fit (too long, or
-/// every slot taken) is simply not registered: it is still removed on every error path, only an
-/// interruption may leave it.
+/// reads the path) and calls only `unlink`, `rmdir` and, for a folder output's temporary folder
+/// (``registerTree(_:)``), the calls that walk and empty it. A path that does not fit (too long,
+/// or every slot taken) is simply not registered: it is still removed on every error path, only
+/// an interruption may leave it.
 package enum TemporaryFiles {
   /// A registered path; give it back to `unregister(_:)`.
   package struct Registration: Sendable {
@@ -35,6 +36,8 @@ package enum TemporaryFiles {
     static let folder = 3
     /// The signal handler is removing it; nobody else touches the slot again.
     static let removing = 4
+    /// A folder removed with all it holds.
+    static let tree = 5
   }
 
   /// Slots: a split folder holds a file per table, a record table per type of the export; a
@@ -90,6 +93,7 @@ package enum TemporaryFiles {
   /// the handler never runs the table's one-time initialization.
   package static func prepare() {
     _ = table
+    _ = TreeRemoval.shared
   }
 
   /// Registers a temporary file at `path`, to be removed if the process is interrupted.
@@ -103,6 +107,14 @@ package enum TemporaryFiles {
     register(path, as: State.folder)
   }
 
+  /// Registers a temporary folder that ``removeAll()`` removes with everything inside it, however
+  /// many files and folders that is: a folder output's (``FolderOutput``), whose files need no
+  /// registration of their own. Register only a folder this process made, never one holding
+  /// anything else.
+  package static func registerTree(_ path: String) -> Registration? {
+    register(path, as: State.tree)
+  }
+
   /// Registers a new SQLite database and the side files SQLite may create beside it.
   package static func registerDatabase(_ path: String) -> [Registration] {
     ([path] + ["-journal", "-wal", "-shm"].map { path + $0 }).compactMap { registerFile($0) }
@@ -112,7 +124,7 @@ package enum TemporaryFiles {
   package static func unregister(_ registration: Registration?) {
     guard let registration else { return }
     let state = table.states + registration.slot
-    for expected in [State.file, State.folder] {
+    for expected in [State.file, State.folder, State.tree] {
       // Fails only when the handler has taken the slot over, and then the process is ending.
       if state.pointee.compareExchange(expected: expected, desired: State.free, ordering: .acquiringAndReleasing)
         .exchanged
@@ -178,15 +190,17 @@ package enum TemporaryFiles {
     }
   }
 
-  /// Removes every registered file, then every registered folder, the latest slots first (a
-  /// folder registered after its parent goes before it), once the creations in progress on
-  /// other threads have ended (a bounded wait: the handler may have interrupted one). Async-signal-safe:
-  /// no allocation, no lock, only atomics, `unlink` and `rmdir`.
+  /// Removes every registered file, then every registered tree with what it holds, then every
+  /// registered folder, the latest slots first (a folder registered after its parent goes before
+  /// it), once the creations in progress on other threads have ended (a bounded wait: the handler
+  /// may have interrupted one). Async-signal-safe: no allocation, no lock, only atomics, `unlink`,
+  /// `rmdir` and the system calls of ``TreeRemoval``.
   package static func removeAll() {
     ending.store(true, ordering: .sequentiallyConsistent)
     var spins = 0
     while creating.load(ordering: .sequentiallyConsistent) > 0 && spins < 50_000_000 { spins += 1 }
     removeAll(State.file)
+    removeAll(State.tree)
     removeAll(State.folder)
   }
 
@@ -201,7 +215,113 @@ package enum TemporaryFiles {
       guard state.pointee.compareExchange(expected: kind, desired: State.removing, ordering: .acquiring).exchanged
       else { continue }
       let path = pathBuffer(slot)
-      _ = kind == State.file ? unlink(path) : rmdir(path)
+      if kind == State.file {
+        _ = unlink(path)
+      } else if kind == State.tree {
+        TreeRemoval.shared.remove(path)
+      } else {
+        _ = rmdir(path)
+      }
+    }
+  }
+}
+
+/// Removes a folder and everything below it from inside a signal handler: no allocation and no
+/// lock, so neither `nftw` nor `opendir` (both allocate); only `open`, `getdents64`, `unlinkat`,
+/// `lseek`, `close` and `rmdir`, on a buffer made beforehand by ``TemporaryFiles/prepare()``.
+///
+/// A folder is read in batches of entries; each file is unlinked as it comes. A subfolder is
+/// emptied the same way (its depth bounded by ``maximumDepth``) and removed, and the folder is
+/// then read again from its start, the buffer having been reused below. A folder is read until a
+/// reading finds it empty, or removes nothing (what is left cannot be removed), so that files
+/// another thread creates meanwhile go too.
+struct TreeRemoval: @unchecked Sendable {
+  static let shared = TreeRemoval()
+
+  /// Subfolders below the tree's root, at most (the bundle layout has three levels).
+  static let maximumDepth = 32
+  /// Times the root is emptied again when its `rmdir` still fails.
+  static let maximumPasses = 8
+  static let bufferSize = 32 << 10
+
+  private typealias GetDents = @convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int
+  /// `getdents64`, looked up once (glibc declares it only under `_GNU_SOURCE`).
+  private let getdents: GetDents?
+  private let buffer: UnsafeMutablePointer<UInt8>
+  /// A subfolder's name per depth, copied out of ``buffer`` before the walk below reuses it.
+  private let names: UnsafeMutablePointer<CChar>
+  static let nameCapacity = 256
+
+  private init() {
+    getdents = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64").map {
+      unsafeBitCast($0, to: GetDents.self)
+    }
+    buffer = .allocate(capacity: Self.bufferSize)
+    names = .allocate(capacity: Self.nameCapacity * (Self.maximumDepth + 1))
+  }
+
+  /// Removes `path` (a C string) with all it holds, as far as it can.
+  func remove(_ path: UnsafePointer<CChar>) {
+    var pass = 0
+    while pass < Self.maximumPasses {
+      pass += 1
+      if rmdir(path) == 0 || errno == ENOENT { return }
+      let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      if folder < 0 { return }
+      empty(folder, depth: 0)
+      close(folder)
+    }
+  }
+
+  /// Unlinks every entry of the open folder `folder`, emptying and removing its subfolders.
+  private func empty(_ folder: Int32, depth: Int) {
+    guard let getdents else { return }
+    while true {
+      var removed = false
+      var seen = false
+      reading: while true {
+        let count = getdents(folder, UnsafeMutableRawPointer(buffer), Self.bufferSize)
+        if count <= 0 { break }
+        var offset = 0
+        while offset < count {
+          // struct linux_dirent64: d_ino (8 bytes), d_off (8), d_reclen (2), d_type (1), d_name.
+          let entry = buffer + offset
+          let length = Int(entry[16]) | Int(entry[17]) << 8
+          let type = Int(entry[18])
+          let name = UnsafeRawPointer(entry + 19).assumingMemoryBound(to: CChar.self)
+          if length == 0 { break reading }
+          offset += length
+          if name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0)) { continue }
+          seen = true
+          if type != Int(DT_DIR) {
+            if unlinkat(folder, name, 0) == 0 {
+              removed = true
+              continue
+            }
+            if type != Int(DT_UNKNOWN) || errno != EISDIR { continue }
+          }
+          // A subfolder: the buffer is reused below, so its name is copied out first, and this
+          // folder is read again afterwards.
+          let subfolder = names + depth * Self.nameCapacity
+          var end = 0
+          while end < Self.nameCapacity - 1 && name[end] != 0 {
+            subfolder[end] = name[end]
+            end += 1
+          }
+          subfolder[end] = 0
+          if depth < Self.maximumDepth {
+            let child = openat(folder, subfolder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if child >= 0 {
+              empty(child, depth: depth + 1)
+              close(child)
+            }
+          }
+          if unlinkat(folder, subfolder, AT_REMOVEDIR) == 0 { removed = true }
+          break reading
+        }
+      }
+      // Done when empty; stuck when nothing could be removed; else read it again from the start.
+      if !seen || !removed || lseek(folder, 0, SEEK_SET) != 0 { return }
     }
   }
 }

@@ -126,8 +126,6 @@ final class FolderDestination: BundleDestination {
   private let folder: FolderOutput
   /// The input, named in errors about its members.
   private let input: String?
-  /// Every file and folder made inside, so that a signal removes them too.
-  private var made: [TemporaryFiles.Registration?] = []
   /// The members' paths so far: a second member of the same name would overwrite the first.
   private var paths: Set<String> = []
   private var file: Int32 = -1
@@ -178,9 +176,8 @@ final class FolderDestination: BundleDestination {
     var folder = temporary
     for component in components.dropLast(member.kind == .directory ? 0 : 1) {
       folder += "/" + component
-      if mkdir(folder, 0o755) == 0 {
-        made.append(TemporaryFiles.registerFolder(folder))
-      } else if errno != EEXIST {
+      // Nothing made inside the temporary folder is registered: a signal removes it whole.
+      if mkdir(folder, 0o755) != 0 && errno != EEXIST {
         throw systemError(folder, "cannot create the folder")
       }
     }
@@ -189,7 +186,6 @@ final class FolderDestination: BundleDestination {
       throw HealthPortError(.duplicateMember(name: member.path), file: inputName(input, or: finalPath))
     }
     filePath = folder + "/" + components.last!
-    made.append(TemporaryFiles.registerFile(filePath))
     file = open(filePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard file >= 0 else { throw systemError(filePath, "cannot create the file") }
   }
@@ -222,7 +218,6 @@ final class FolderDestination: BundleDestination {
   func commit() throws {
     try endMember()
     done = true
-    defer { TemporaryFiles.unregister(made.compactMap { $0 }) }
     try folder.commit()
   }
 
@@ -231,7 +226,6 @@ final class FolderDestination: BundleDestination {
     done = true
     if file >= 0 { close(file) }
     folder.abort()
-    TemporaryFiles.unregister(made.compactMap { $0 })
   }
 }
 
