@@ -242,6 +242,38 @@ struct BoundedInputTests {
       small: ["steps", try table(4_000_000, "note")], large: ["steps", try table(16_000_000, "note")])
   }
 
+  /// healthport's own single table (`convert --to csv`) with three step rows (5, 6 and 7 steps in
+  /// separate hours), the middle one's source name `bytes` long in lines of 10 bytes.
+  static func ownTableWithLongSource(bytes: Int, at url: URL) throws {
+    var text = Harness.csvHeader(
+      "type,sourceName,sourceVersion,sourceProduct,device,unit,value,valueText,creationDate,startDate,endDate,"
+        + "creationUTC,startUTC,endUTC,metadata")
+    func row(_ source: String, _ steps: Int, hour: Int) -> String {
+      let time = "2024-11-28T0\(hour):"
+      return "HKQuantityTypeIdentifierStepCount,\(source),17.1,iPhone,,count,\(steps).,,\(time)08:17+01:00,"
+        + "\(time)00:00+01:00,\(time)05:00+01:00,,,,\n"
+    }
+    let long = String(repeating: "abcdefghi\n", count: bytes / 10) + String(repeating: "z", count: bytes % 10)
+    text += row("Phone", 5, hour: 7) + row("\"" + long + "\"", 6, hour: 8) + row("Phone", 7, hour: 9)
+    try Data(text.utf8).write(to: url)
+  }
+
+  @Test("a 15.9 MB source name in a CSV row: steps under 64 MB with two threads, every row counted")
+  func csvLongSourceName() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("long-source.csv")
+    try Self.ownTableWithLongSource(bytes: 15_900_000, at: url)
+    let steps = try Harness.run(["steps", url.path, "--format", "csv"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr.prefix(2000))")
+    #expect(steps.stdoutText == Harness.csvHeader("period,steps,samples") + "2024-11-28,18,3\n")
+    // It peaked at 109 MB: beside the row and the name's String, the cell copied into the
+    // attributes, two copies of its bytes kept to recognise it again and a lowered copy.
+    let usage = try ChildUsage.measure(["steps", url.path])
+    #expect(usage.status == 0, "stderr: \(usage.stderr.prefix(2000))")
+    #expect(usage.peakKilobytes < 64 * 1024, "peak \(usage.peakKilobytes) KB")
+  }
+
   /// Three StepCount Records (5, 1, 2 steps) with `between` after the first and `inside` as the
   /// content of the second.
   static func export(between: String = "", inside: String = "", at url: URL) throws {

@@ -67,6 +67,44 @@ struct ElementBuilderTests {
     }
   }
 
+  @Test("long source names, borrowed or copied, build Records with the whole name and its product")
+  func longSourceNames() throws {
+    let builder = ElementBuilder()
+    var records: [Record] = []
+    builder.onElement = { if case .record(let record) = $0 { records.append(record) } }
+    let attributes = OwnedAttributes(capacity: 16)
+    try Self.start(builder, "HealthData", attributes)
+    let padding = String(repeating: "abcdefghi\n", count: 1_000)
+    let names = [padding + "Anna’s IPHONE", padding + "Anna’s IPHONE", "Phone", padding + "wAtCh", padding]
+    for (index, name) in names.enumerated() {
+      attributes.removeAll()
+      attributes.append(name: "type", value: "HKQuantityTypeIdentifierStepCount")
+      let source = Array(name.utf8)
+      try source.withUnsafeBufferPointer { bytes in
+        // Even rows borrow the name (as the CSV reader does for long cells), odd rows copy it.
+        if index.isMultiple(of: 2) {
+          attributes.appendBorrowed(attributes.name("sourceName"), value: bytes)
+        } else {
+          attributes.append(attributes.name("sourceName"), value: bytes)
+        }
+        attributes.append(name: "unit", value: "count")
+        attributes.append(name: "startDate", value: "2024-03-1\(index) 08:00:00 +0100")
+        attributes.append(name: "endDate", value: "2024-03-1\(index) 08:10:00 +0100")
+        attributes.append(name: "value", value: "\(index)")
+        try Self.start(builder, "Record", attributes)
+        try Self.end(builder, "Record")
+      }
+    }
+    try Self.end(builder, "HealthData")
+    #expect(records.map(\.sourceName) == names)
+    #expect(records.map(\.value) == ["0", "1", "2", "3", "4"])
+    #expect(records.map(\.sourceProduct) == ["iPhone", "iPhone", nil, "Watch", nil])
+    // The long name's product is found as a short name's is.
+    #expect(SourceProduct.appleProduct(inName: padding + "Anna’s IPHONE") == "iPhone")
+    #expect(SourceProduct.appleProduct(inName: padding + "slobo's watch") == "Watch")
+    #expect(SourceProduct.appleProduct(inName: padding + "iPa d") == nil)
+  }
+
   @Test("names keep one identity for the instance's life; values survive growth")
   func identitiesAndGrowth() {
     let attributes = OwnedAttributes(capacity: 16)

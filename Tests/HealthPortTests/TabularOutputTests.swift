@@ -4,6 +4,18 @@ import Testing
 
 @Suite("Answer tables")
 struct TabularOutputTests {
+  @Test("printable ASCII is one column a byte; anything else is measured by its clusters")
+  func displayWidthOfASCII() {
+    let printable = String(decoding: Array(UInt8(0x20)...UInt8(0x7E)), as: UTF8.self)
+    #expect(printable.displayWidth == 95)
+    #expect(String(repeating: "abcdefghi\\x0a", count: 100_000).displayWidth == 1_300_000)
+    // A combining mark, a control, DEL and CRLF leave the byte count.
+    #expect("e\u{301}".displayWidth == 1)
+    #expect("a\tb".displayWidth == 2)
+    #expect("a\u{7F}".displayWidth == 1)
+    #expect("a\r\nb".displayWidth == 2)
+  }
+
   @Test("a table aligns by terminal columns (CJK and emoji are two wide); CSV and JSON give exact numbers")
   func renders() {
     var output = TabularOutput(columns: ["name", "value"])

@@ -6,9 +6,20 @@
 /// characters (zero-width space, joiners) or control characters; else 1.
 extension String {
   package var displayWidth: Int {
+    if let width = printableASCIIWidth { return width }
     var width = 0
     for character in self { width += character.displayWidth }
     return width
+  }
+
+  /// The byte count when every byte is printable ASCII (one column each, each its own cluster),
+  /// else nil: a table of long escaped names is measured without walking its clusters.
+  private var printableASCIIWidth: Int? {
+    var text = self
+    return text.withUTF8 { bytes in
+      for byte in bytes where byte &- 0x20 > 0x5E { return nil }
+      return bytes.count
+    }
   }
 
   /// For tables: control characters shown as escapes (``escapingControls(keepingNewlines:)``)

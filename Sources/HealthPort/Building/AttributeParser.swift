@@ -487,7 +487,8 @@ struct AttributeParser {
     let hash = ByteKeyedTable<String?>.hash(key)
     if let cached = nameProducts.lookup(key, hash: hash) { return cached }
     let product = SourceProduct.appleProduct(inName: name)
-    nameProducts.insert(key, hash: hash, value: product)
+    // A name of megabytes (a CSV cell) is not kept as a key: it would stay for the whole read.
+    if bytes.count <= RecentString.longestRemembered { nameProducts.insert(key, hash: hash, value: product) }
     return product
   }
 }

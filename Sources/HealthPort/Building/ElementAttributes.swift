@@ -97,14 +97,20 @@ final class OwnedAttributes: ElementAttributes {
   }
 
   private var entries: [Entry] = []
+  /// Where borrowed values are (``appendBorrowed(_:value:)``): an entry's `valueStart` is then
+  /// `~index` into this array.
+  private var borrowed: [UnsafePointer<UInt8>] = []
   private var values: UnsafeMutablePointer<UInt8>
   private var valuesCapacity: Int
   private var valuesCount = 0
   private var names = ByteKeyedTable<Name>()
   private var nameAllocations: [UnsafeMutablePointer<UInt8>] = []
 
+  private let initialCapacity: Int
+
   init(capacity: Int = 1024) {
-    valuesCapacity = max(capacity, 16)
+    initialCapacity = max(capacity, 16)
+    valuesCapacity = initialCapacity
     values = .allocate(capacity: valuesCapacity)
     entries.reserveCapacity(16)
   }
@@ -116,11 +122,21 @@ final class OwnedAttributes: ElementAttributes {
 
   var count: Int { entries.count }
 
-  /// Forgets the attributes, keeping the storage and the interned names.
+  /// Forgets the attributes, keeping the storage (unless a long value grew it past
+  /// ``longestKeptStorage``) and the interned names.
   func removeAll() {
     entries.removeAll(keepingCapacity: true)
+    if !borrowed.isEmpty { borrowed.removeAll(keepingCapacity: true) }
     valuesCount = 0
+    if valuesCapacity > Self.longestKeptStorage {
+      values.deallocate()
+      valuesCapacity = initialCapacity
+      values = .allocate(capacity: valuesCapacity)
+    }
   }
+
+  /// The most value storage kept from one set of attributes to the next.
+  static let longestKeptStorage = 1 << 20
 
   /// The interned name for these bytes (one allocation per distinct name for the instance's life).
   func name(_ bytes: UnsafeBufferPointer<UInt8>) -> Name {
@@ -148,6 +164,14 @@ final class OwnedAttributes: ElementAttributes {
     if let base = value.baseAddress { (values + start).update(from: base, count: value.count) }
     valuesCount += value.count
     entries.append(Entry(name: name, valueStart: start, valueCount: value.count))
+  }
+
+  /// Appends an attribute whose value is not copied: its bytes must stay valid and unchanged
+  /// until ``removeAll()`` (a reader's cell of megabytes, read where it is).
+  func appendBorrowed(_ name: Name, value: UnsafeBufferPointer<UInt8>) {
+    guard let base = value.baseAddress else { return append(name, value: value) }
+    entries.append(Entry(name: name, valueStart: ~borrowed.count, valueCount: value.count))
+    borrowed.append(base)
   }
 
   func append(_ name: Name, value: String) {
@@ -180,6 +204,7 @@ final class OwnedAttributes: ElementAttributes {
   @inline(__always)
   func value(at index: Int) -> ByteView {
     let entry = entries[index]
+    if entry.valueStart < 0 { return ByteView(start: borrowed[~entry.valueStart], count: entry.valueCount) }
     return ByteView(start: values + entry.valueStart, count: entry.valueCount)
   }
 }

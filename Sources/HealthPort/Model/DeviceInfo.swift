@@ -105,7 +105,30 @@ package enum SourceProduct {
 
   /// The Apple product named in a source name ("Ryan’s iPhone", "slobo's watch"), case-insensitively.
   package static func appleProduct(inName sourceName: String) -> String? {
+    if sourceName.utf8.count > longestLoweredName { return appleProduct(inLongName: sourceName) }
     let lowered = sourceName.lowercased()
     return appleProducts.first { lowered.contains($0.lowercased()) }
+  }
+
+  /// The longest name lowered whole; a longer one (a CSV cell of megabytes) is searched in its
+  /// bytes, ASCII letters compared case-insensitively, so that no lowered copy is made.
+  static let longestLoweredName = 4 << 10
+
+  private static func appleProduct(inLongName sourceName: String) -> String? {
+    var name = sourceName
+    return name.withUTF8 { bytes in
+      appleProducts.first { product in
+        let needle = Array(product.lowercased().utf8)
+        guard bytes.count >= needle.count else { return false }
+        var start = 0
+        while start <= bytes.count - needle.count {
+          var index = 0
+          while index < needle.count, bytes[start + index] | 0x20 == needle[index] { index += 1 }
+          if index == needle.count { return true }
+          start += 1
+        }
+        return false
+      }
+    }
   }
 }

@@ -132,11 +132,28 @@ struct RecentString {
   /// True when `value` has the previous bytes (``match(_:)`` without the String).
   @inline(__always)
   func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard value.count == bytes.count, !bytes.isEmpty else { return false }
+    guard value.count == bytes.count, !bytes.isEmpty else { return matchesLong(value) }
     return bytes.withUnsafeBytes { memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 }
   }
 
+  /// A long value is compared with the String's own bytes (equal when it was valid UTF-8).
+  private func matchesLong(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard value.count > Self.longestRemembered, string.utf8.count == value.count else { return false }
+    return string.utf8.withContiguousStorageIfAvailable {
+      memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0
+    } ?? false
+  }
+
+  /// The longest value whose bytes are copied: a longer one (a CSV cell of megabytes) is
+  /// remembered by its String alone, so that its bytes are not kept a second time.
+  static let longestRemembered = 4 << 10
+
   mutating func remember(_ value: UnsafeBufferPointer<UInt8>, _ string: String) {
+    guard value.count <= Self.longestRemembered else {
+      bytes = []
+      self.string = string
+      return
+    }
     bytes.removeAll(keepingCapacity: true)
     bytes.append(contentsOf: value)
     self.string = string

@@ -185,10 +185,22 @@ extension CSVRecordsReader {
       cells.append(value, value: entryValue)
     }
 
+    /// Copies a cell into the attributes; a long one (over ``borrowedFrom`` bytes) is borrowed
+    /// from the row reader instead, whose row stays unchanged until its next row, after the
+    /// builder has read these attributes.
     @inline(__always)
     private func copy(_ column: Int, as name: OwnedAttributes.Name) {
-      table.reader.withField(column) { cells.append(name, value: $0) }
+      table.reader.withField(column) { field in
+        if field.count > Self.borrowedFrom {
+          cells.appendBorrowed(name, value: field)
+        } else {
+          cells.append(name, value: field)
+        }
+      }
     }
+
+    /// The cells longer than this are borrowed, not copied.
+    static let borrowedFrom = 64 << 10
   }
 }
 

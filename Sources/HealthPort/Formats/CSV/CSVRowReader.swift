@@ -108,6 +108,9 @@ final class CSVRowReader {
     HealthPortError(reason, file: path, line: line, column: column)
   }
 
+  /// The most row buffer kept from one row to the next.
+  private static let longestKeptRow = 1 << 20
+
   private enum State { case fieldStart, unquoted, quoted, quoteSeen, escapeSeen }
 
   /// Reads the next row; false at the end of the file.
@@ -115,6 +118,11 @@ final class CSVRowReader {
   /// The state lives in locals while bytes are scanned (class properties would pay for an
   /// exclusivity check on every byte) and is stored back before refills and on return.
   func next() throws -> Bool {
+    // A long row's buffer is not kept for the rows after it.
+    if self.bytes.capacity > Self.longestKeptRow {
+      self.bytes = []
+      self.bytes.reserveCapacity(1024)
+    }
     var bytes = self.bytes
     var ends = self.ends
     var quoted = self.quoted
