@@ -302,6 +302,40 @@ struct BoundedInputTests {
     #expect(steps.stdoutText.contains("2024-11-28,8"), "\(steps.stdoutText)")
   }
 
+  @Test("5 and 20 MB of white space between two Records in a zip member: flat, under 64 MB with two threads")
+  func whitespaceInZipMember() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var peaks: [Int] = []
+    var paths: [String] = []
+    for megabytes in [5, 20] {
+      let xml = directory.appendingPathComponent("blank-\(megabytes).xml")
+      let line = String(repeating: " ", count: 99) + "\n"
+      try Self.export(between: String(repeating: line, count: megabytes * 10_000), at: xml)
+      let zip = directory.appendingPathComponent("blank-\(megabytes).zip")
+      let script = """
+        import sys, zipfile
+        with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+            z.write(sys.argv[1], "apple_health_export/export.xml")
+        """
+      let made = try Harness.runTool("/usr/bin/python3", ["-c", script, xml.path, zip.path])
+      try #require(made.status == 0, "\(made.output)")
+      try FileManager.default.removeItem(at: xml)
+      let usage = try ChildUsage.measure(["info", zip.path])
+      #expect(usage.status == 0, "stderr: \(usage.stderr.prefix(2000))")
+      #expect(usage.peakKilobytes < 64 * 1024, "\(megabytes) MB: peak \(usage.peakKilobytes) KB")
+      peaks.append(usage.peakKilobytes)
+      paths.append(zip.path)
+    }
+    // Before, 54 and 67 MB (now 44 and 44): the stream was cut into four 4 MiB stretches
+    // without a boundary (the window) before the read went on in sequence, and up to 16 MiB of
+    // the blanks were kept in case text followed them.
+    #expect(abs(peaks[1] - peaks[0]) < 5 * 1024, "peaks \(peaks) KB")
+    let steps = try Harness.run(["steps", paths[1], "--format", "csv"], environment: ["HEALTHPORT_THREADS": "2"])
+    #expect(steps.status == 0, "stderr: \(steps.stderr)")
+    #expect(steps.stdoutText.contains("2024-11-28,8"), "\(steps.stdoutText)")
+  }
+
   @Test("a text of 4 and 16 MB (under the cap) is read in linear time, under 64 MB with two threads")
   func longTextLinear() throws {
     let directory = try Harness.temporaryDirectory()
