@@ -19,20 +19,26 @@ struct FlatMemoryTests {
     return try #require(Int(text.split(separator: "\n").last.map(String.init) ?? ""), "\(text)")
   }
 
+  /// gen_export.py's export of about this size (seed 7), written into `directory`.
+  static func generatedExport(megabytes: Int, in directory: URL) throws -> URL {
+    let export = directory.appendingPathComponent("export-\(megabytes).xml")
+    let generated = try Harness.runTool(
+      "/usr/bin/env",
+      [
+        "python3", TestEnvironment.exportGenerator.path, "--mb", String(megabytes), "--version", "14", "--seed", "7",
+        "-o", export.path,
+      ])
+    try #require(generated.status == 0, "gen_export.py: \(generated.output)")
+    return export
+  }
+
   @Test("info's peak is under 40 MB at 20 MB and 100 MB, within 5 MB of each other", .needsExportGenerator)
   func infoPeak() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var peaks: [Int] = []
     for megabytes in [20, 100] {
-      let export = directory.appendingPathComponent("export-\(megabytes).xml")
-      let generated = try Harness.runTool(
-        "/usr/bin/env",
-        [
-          "python3", TestEnvironment.exportGenerator.path, "--mb", String(megabytes), "--version", "14", "--seed", "7",
-          "-o", export.path,
-        ])
-      try #require(generated.status == 0, "gen_export.py: \(generated.output)")
+      let export = try Self.generatedExport(megabytes: megabytes, in: directory)
       peaks.append(try Self.peakKilobytes(["info", export.path, "--quiet"]))
     }
     for peak in peaks { #expect(peak < 40 * 1024, "peaks \(peaks) KB") }
@@ -51,14 +57,7 @@ struct FlatMemoryTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var peaks: [Int] = []
     for megabytes in [20, 100] {
-      let export = directory.appendingPathComponent("export-\(megabytes).xml")
-      let generated = try Harness.runTool(
-        "/usr/bin/env",
-        [
-          "python3", TestEnvironment.exportGenerator.path, "--mb", String(megabytes), "--version", "14", "--seed", "7",
-          "-o", export.path,
-        ])
-      try #require(generated.status == 0, "gen_export.py: \(generated.output)")
+      let export = try Self.generatedExport(megabytes: megabytes, in: directory)
       let output = directory.appendingPathComponent("dataset-\(megabytes)")
       peaks.append(try Self.peakKilobytes(["convert", export.path, "--to", "parquet", "-o", output.path, "--quiet"]))
       try FileManager.default.removeItem(at: export)
