@@ -20,13 +20,7 @@ package enum LargeAllocations {
   /// Serves every request of more than `bytes` with a mapping of its own, and stops glibc
   /// from raising that threshold. Without effect on other C libraries.
   package static func mapAbove(_ bytes: Int = 128 << 10) {
-    #if os(Linux)
-      // `mallopt` is in `malloc.h`, which the Glibc module leaves out: look it up, and call it
-      // with the C calling convention.
-      typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-      _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, Int32(clamping: bytes))
-    #endif
+    mallopt(mmapThreshold, Int32(clamping: bytes))
   }
 
   /// Has every thread allocate from the one heap. glibc otherwise gives a thread that finds the
@@ -36,10 +30,16 @@ package enum LargeAllocations {
   /// wait on it measurably (`info` and `convert --to csv` of a 26 MB export, 2 threads: as fast).
   /// Call it before any thread starts: a thread keeps the arena it has.
   package static func oneArena() {
+    mallopt(arenaMax, 1)
+  }
+
+  /// glibc's `mallopt`, which is in `malloc.h`, left out of the Glibc module: looked up, and called
+  /// with the C calling convention. Without effect elsewhere.
+  private static func mallopt(_ parameter: Int32, _ value: Int32) {
     #if os(Linux)
       typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
       guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-      _ = unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, 1)
+      _ = unsafeBitCast(symbol, to: Mallopt.self)(parameter, value)
     #endif
   }
 }
