@@ -60,6 +60,14 @@ struct OutputRulesTests {
     #expect(try Harness.run(["convert", folder.path, "--to", "csv", "--split", "-o", split.path, "-q"]).status == 0)
     let hardLink = directory.appendingPathComponent("hard-link.xml")
     #expect(link(export.path, hardLink.path) == 0)
+    // Other spellings of the paths read: a symbolic link to a route, one to the export's folder,
+    // and `..` (a route has one link, so only its real path can find it).
+    let symbolicLink = directory.appendingPathComponent("link.gpx")
+    try Self.manager.createSymbolicLink(
+      atPath: symbolicLink.path, withDestinationPath: routes.appendingPathComponent(route).path)
+    let linkedFolder = directory.appendingPathComponent("linked")
+    try Self.manager.createSymbolicLink(
+      atPath: linkedFolder.path, withDestinationPath: folder.appendingPathComponent("apple_health_export").path)
     let before = try Self.snapshot(folder)
     let splitBefore = try Self.snapshot(split)
 
@@ -76,6 +84,12 @@ struct OutputRulesTests {
       ["convert", folder.path, "--to", "zip", "-o", folder.appendingPathComponent("apple_health_export/new.zip").path],
       ["steps", export.path, "-o", export.path],
       ["load", folder.path, "--db", export.path],
+      ["convert", folder.path, "--to", "jsonl", "-o", symbolicLink.path],
+      ["convert", folder.path, "--to", "zip", "-o", linkedFolder.appendingPathComponent("new.zip").path],
+      [
+        "convert", folder.path, "--to", "jsonl", "-o",
+        folder.path + "/apple_health_export/../apple_health_export/workout-routes/" + route,
+      ],
     ]
     for arguments in refused {
       let result = try Harness.run(arguments + ["--quiet"])
