@@ -242,6 +242,43 @@ struct OutputRulesTests {
     #expect(try Self.manager.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".tmp-") })
   }
 
+  @Test("-o /dev/stdout writes to standard output (here a file the shell appends to), never replacing either")
+  func devStdout() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.xml").path
+    let expected = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv"]).stdout
+    #expect(expected.count > 1000)
+    let out = directory.appendingPathComponent("out.txt")
+    try Data("kept\n".utf8).write(to: out)
+    // healthport's stdout is `>> out.txt`: writing through it appends; a regression that followed
+    // the link to out.txt and renamed a new file over it would lose `kept`.
+    let command = """
+      "$0" convert "$1" --type StepCount --to csv -o /dev/stdout -q >> "$2"; status=$?
+      [ -L /dev/stdout ] || { echo "/dev/stdout is no longer a link" >&2; exit 99; }
+      exit $status
+      """
+    let result: Harness.Result
+    if getuid() == 0 {
+      // As root such a regression would replace the system's /dev/stdout: here it is a link of
+      // a /dev of the test's own, in a mount namespace of its own.
+      let isolated = "mount -t tmpfs tmpfs /dev && ln -s /proc/self/fd/1 /dev/stdout || exit 98\n" + command
+      result = try Harness.run(
+        ["-m", "--propagation", "private", "/bin/sh", "-c", isolated, Harness.binary.path, input, out.path],
+        executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+      if result.status == 98 || result.stderr.contains("unshare failed") {
+        print("skipped: this machine lets the test make no mount namespace: \(result.stderr)")
+        return
+      }
+    } else {
+      result = try Harness.run(
+        ["-c", command, Harness.binary.path, input, out.path], executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    #expect(try Data(contentsOf: out) == Data("kept\n".utf8) + expected, "the output was appended to stdout's file")
+    #expect(try Self.manager.contentsOfDirectory(atPath: directory.path) == ["out.txt"], "no temporary file left")
+  }
+
   // MARK: Databases
 
   @Test("a damaged input leaves no new database (unless --keep-partial); an existing one keeps its whole elements")
