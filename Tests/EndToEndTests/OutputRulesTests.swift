@@ -549,6 +549,7 @@ struct OutputRulesTests {
     let escape = UInt8(0x1B)
     for arguments in [
       ["info", jsonl.path], ["workouts", jsonl.path], ["steps", jsonl.path, "--source", "Apple Watc"],
+      ["sleep", jsonl.path, "--source", "Mikian’s Apple Wtch"],
     ] {
       let result = try Harness.run(arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -558,6 +559,13 @@ struct OutputRulesTests {
     let info = try Harness.run(["info", jsonl.path]).stdoutText
     #expect(info.contains("HKQuantityTypeIdentifierStep\\x1b[2JCount"), "\(info)")
     #expect(info.contains("\\x1b]0;owned\\x07"), "\(info)")
+    #expect(info.contains("Apple Watch\\x1b[31m"), "\(info)")
+    let workouts = try Harness.run(["workouts", jsonl.path]).stdoutText
+    #expect(workouts.contains("\\x1b]0;owned\\x07Running"), "\(workouts)")
+    #expect(workouts.contains("Apple Watch\\x1b[31m"), "\(workouts)")
+    // The "did you mean" of a source that matches none, and the sources it lists, escaped.
+    let hint = try Harness.run(["sleep", jsonl.path, "--source", "Mikian’s Apple Wtch"]).stderr
+    #expect(hint.contains("did you mean 'Mikian’s Apple Watch\\x1b[31m'?"), "\(hint)")
     // Data outputs keep the names as they are.
     let csv = try Harness.run(["convert", jsonl.path, "--to", "csv"])
     #expect(csv.stdout.contains(escape))
