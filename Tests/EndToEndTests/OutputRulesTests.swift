@@ -181,6 +181,40 @@ struct OutputRulesTests {
     for (path, bytes) in second { #expect(now[path]?.count == bytes, "\(path)") }
   }
 
+  @Test("a failed run into a folder healthport wrote before leaves every file there as it was")
+  func failedRunKeepsFolder() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let sample = Harness.samples.appendingPathComponent("export.zip").path
+    // The sample's export cut in the middle of a Record, with the routes beside it: every reader
+    // stops at the cut (exit 65), after some of each output was written.
+    let folder = try Self.unzippedSample(in: directory, name: "cut")
+    let export = folder.appendingPathComponent("apple_health_export/export.xml")
+    let whole = try Data(contentsOf: export)
+    try whole.prefix(whole.count * 2 / 3).write(to: export)
+    for (arguments, target) in [
+      (["convert", "--to", "csv", "--split", "-o"], "tables"),
+      (["convert", "--to", "parquet", "-o"], "dataset"),
+      (["convert", "--to", "xml", "-o"], "unzipped/"),
+      (["routes", "--to", "gpx", "--per-workout", "-o"], "routes"),
+    ] {
+      let out = directory.appendingPathComponent(target)
+      let path = out.path + (target.hasSuffix("/") ? "/" : "")
+      let first = try Harness.run([arguments[0], sample] + arguments.dropFirst() + [path, "-q"])
+      #expect(first.status == 0, "\(arguments): \(first.stderr)")
+      try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+      let before = try Self.snapshot(out)
+      #expect(before.count > 2, "\(arguments)")
+
+      let failed = try Harness.run([arguments[0], folder.path] + arguments.dropFirst() + [path, "-q"])
+      #expect(failed.status == 65, "\(arguments): \(failed.stderr)")
+      #expect(try Self.snapshot(out) == before, "\(arguments): what \(target) held is kept")
+      #expect(
+        try Self.manager.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".tmp-") },
+        "\(arguments): no temporary folder left")
+    }
+  }
+
   // MARK: Devices, FIFOs, links, stdout
 
   @Test("-o on a character device or FIFO writes in place, a link is followed, - is stdout")
