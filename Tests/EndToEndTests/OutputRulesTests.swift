@@ -313,6 +313,43 @@ struct OutputRulesTests {
     #expect(try Self.manager.contentsOfDirectory(atPath: directory.path) == ["out.txt"], "no temporary file left")
   }
 
+  @Test("-o on a folder or a block device is refused (64) and left as it was; a replaced file keeps its mode")
+  func refusedTargetsAndMode() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.xml").path
+    let folder = directory.appendingPathComponent("out")
+    try Self.manager.createDirectory(at: folder, withIntermediateDirectories: false)
+    try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    var targets = [(folder.path, "is a folder")]
+    // A block device node of the test's own, of a number no driver has (240 is for local use),
+    // so that nothing could ever be written to a disk through it.
+    let node = directory.appendingPathComponent("disk").path
+    if mknod(node, S_IFBLK | 0o600, dev_t(240 << 8)) == 0 {
+      targets.append((node, "is a block device"))
+    } else {
+      print("no block device node: this machine lets the test make none (\(String(cString: strerror(errno))))")
+    }
+    for (target, what) in targets {
+      let result = try Harness.run(["convert", input, "--to", "csv", "-o", target, "-q"])
+      #expect(result.status == 64, "\(target): \(result.stderr)")
+      #expect(result.stderr.contains("\(target): error: \(what)"), "\(target): \(result.stderr)")
+    }
+    var info = stat()
+    #expect(try Self.manager.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
+    if targets.count > 1 { #expect(lstat(node, &info) == 0 && (info.st_mode & S_IFMT) == S_IFBLK, "still a device") }
+
+    // A file replaced by the rename keeps the old file's permissions.
+    let old = directory.appendingPathComponent("old.csv")
+    try Data("old".utf8).write(to: old)
+    #expect(chmod(old.path, 0o640) == 0)
+    let written = try Harness.run(["convert", input, "--to", "csv", "-o", old.path, "-q"])
+    #expect(written.status == 0, "stderr: \(written.stderr)")
+    #expect(
+      stat(old.path, &info) == 0 && info.st_mode & 0o7777 == 0o640, "mode \(String(info.st_mode & 0o7777, radix: 8))")
+    #expect(try Data(contentsOf: old).count > 1000)
+  }
+
   // MARK: Databases
 
   @Test("a damaged input leaves no new database (unless --keep-partial); an existing one keeps its whole elements")
