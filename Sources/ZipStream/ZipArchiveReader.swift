@@ -134,9 +134,9 @@ public final class ZipArchiveReader {
     var path =
       archive_entry_pathname_utf8(entry).map { String(cString: $0) }
       ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
-    // The name as stored when libarchive turned its backslashes into slashes (a zip file only:
-    // a stream's names are not known beforehand).
-    if let stored = layout?.backslashNames[memberIndex], stored.replacing("\\", with: "/") == path {
+    // The name as stored when libarchive turned its backslashes into slashes or cut it at a NUL
+    // (a zip file only: a stream's names are not known beforehand).
+    if let stored = layout?.storedNames[memberIndex], ZipLayout.asLibarchiveReads(stored) == path {
       path = stored
     }
     memberPath = path

@@ -76,14 +76,28 @@ struct ZipLayout {
   var cut: ZipTruncation?
   /// Members in the central directory, when there is one.
   var totalMembers: Int?
-  /// The names, as stored, of the members that hold a backslash and no slash, by their position
-  /// in the file (libarchive's order): libarchive takes such a name for a Windows path and turns
-  /// its backslashes into slashes (`C:\evil\win.txt` read as `C:/evil/win.txt`).
-  var backslashNames: [Int: String] = [:]
+  /// The names, as stored, of the members libarchive does not give as stored, by their position
+  /// in the file (libarchive's order): a name with a backslash and no slash, which libarchive takes
+  /// for a Windows path and turns its backslashes into slashes (`C:\evil\win.txt` read as
+  /// `C:/evil/win.txt`), and a name holding a NUL, which libarchive's C string cuts short there.
+  var storedNames: [Int: String] = [:]
 
   /// True for a name libarchive rewrites as a Windows path: a backslash and no slash.
   static func readAsWindowsPath(_ name: String) -> Bool {
     name.utf8.contains(UInt8(ascii: "\\")) && !name.utf8.contains(UInt8(ascii: "/"))
+  }
+
+  /// True for a name libarchive does not give as stored: one it reads as a Windows path, or one
+  /// holding a NUL.
+  static func readOtherwise(_ name: String) -> Bool {
+    readAsWindowsPath(name) || name.utf8.contains(0)
+  }
+
+  /// The name libarchive gives for `stored`: cut at its first NUL, then read as a Windows path
+  /// when it is one.
+  static func asLibarchiveReads(_ stored: String) -> String {
+    let cut = stored.utf8.firstIndex(of: 0).map { String(stored[..<$0]) } ?? stored
+    return readAsWindowsPath(cut) ? cut.replacing("\\", with: "/") : cut
   }
 
   /// Reads the layout of the zip file open as `descriptor`, `size` bytes long.
@@ -168,8 +182,8 @@ struct ZipLayout {
         position = nameEnd + extraLength + commentLength
       }
       entries.sort { $0.local < $1.local }
-      for (index, entry) in entries.enumerated() where ZipLayout.readAsWindowsPath(entry.name) {
-        layout.backslashNames[index] = entry.name
+      for (index, entry) in entries.enumerated() where ZipLayout.readOtherwise(entry.name) {
+        layout.storedNames[index] = entry.name
       }
       for (index, entry) in entries.enumerated() {
         let bound = index + 1 < entries.count ? entries[index + 1].local : end.offset
@@ -199,7 +213,7 @@ struct ZipLayout {
           return layout
         }
         let name = String(decoding: rest[0..<nameLength], as: UTF8.self)
-        if ZipLayout.readAsWindowsPath(name) { layout.backslashNames[whole] = name }
+        if ZipLayout.readOtherwise(name) { layout.storedNames[whole] = name }
         var ignored: Int64 = 0
         zip64(rest, from: nameLength, length: extraLength, &uncompressed, &compressed, &ignored)
         // Sizes only in a data descriptor: the stream has to reach the end to tell.

@@ -72,6 +72,36 @@ struct HostileInputTests {
     #expect(result.stderr.contains("zip bomb"), "stderr: \(result.stderr)")
   }
 
+  /// The same stop on a small input: a member that is not parsed but copied (`--to zip` and
+  /// `-o DIR/` inflate every member), 80 MB of zeros deflated to about 80 KB.
+  @Test("a zip bomb in a member only copied is stopped, naming the member; nothing is written")
+  func zipBombCopied() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let zip = directory.appendingPathComponent("bomb.zip")
+    let script = """
+      import sys, zipfile
+      with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+          z.writestr("apple_health_export/export.xml", open(sys.argv[1], "rb").read())
+          with z.open("apple_health_export/junk.bin", "w", force_zip64=True) as f:
+              for _ in range(80):
+                  f.write(bytes(1 << 20))
+      """
+    let made = try Harness.runTool(
+      "/usr/bin/python3", ["-c", script, Harness.samples.appendingPathComponent("export.xml").path, zip.path])
+    try #require(made.status == 0, "\(made.output)")
+    for (format, output) in [("zip", "copy.zip"), ("xml", "copy/")] {
+      let path = directory.appendingPathComponent(output).path + (output.hasSuffix("/") ? "/" : "")
+      let result = try Harness.run(["convert", zip.path, "--to", format, "-o", path, "-q"])
+      #expect(result.status == 65, "--to \(format): \(result.stderr)")
+      #expect(
+        result.stderr.contains(
+          "\(zip.path): error: the member apple_health_export/junk.bin inflates more than 100:1 (a zip bomb?)"),
+        "--to \(format): \(result.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bomb.zip"], "nothing written")
+  }
+
   @Test("a full disk ends with a clear message (stdout on /dev/full)")
   func fullDisk() throws {
     try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")

@@ -60,6 +60,14 @@ struct OutputRulesTests {
     #expect(try Harness.run(["convert", folder.path, "--to", "csv", "--split", "-o", split.path, "-q"]).status == 0)
     let hardLink = directory.appendingPathComponent("hard-link.xml")
     #expect(link(export.path, hardLink.path) == 0)
+    // Other spellings of the paths read: a symbolic link to a route, one to the export's folder,
+    // and `..` (a route has one link, so only its real path can find it).
+    let symbolicLink = directory.appendingPathComponent("link.gpx")
+    try Self.manager.createSymbolicLink(
+      atPath: symbolicLink.path, withDestinationPath: routes.appendingPathComponent(route).path)
+    let linkedFolder = directory.appendingPathComponent("linked")
+    try Self.manager.createSymbolicLink(
+      atPath: linkedFolder.path, withDestinationPath: folder.appendingPathComponent("apple_health_export").path)
     let before = try Self.snapshot(folder)
     let splitBefore = try Self.snapshot(split)
 
@@ -76,6 +84,12 @@ struct OutputRulesTests {
       ["convert", folder.path, "--to", "zip", "-o", folder.appendingPathComponent("apple_health_export/new.zip").path],
       ["steps", export.path, "-o", export.path],
       ["load", folder.path, "--db", export.path],
+      ["convert", folder.path, "--to", "jsonl", "-o", symbolicLink.path],
+      ["convert", folder.path, "--to", "zip", "-o", linkedFolder.appendingPathComponent("new.zip").path],
+      [
+        "convert", folder.path, "--to", "jsonl", "-o",
+        folder.path + "/apple_health_export/../apple_health_export/workout-routes/" + route,
+      ],
     ]
     for arguments in refused {
       let result = try Harness.run(arguments + ["--quiet"])
@@ -167,6 +181,40 @@ struct OutputRulesTests {
     for (path, bytes) in second { #expect(now[path]?.count == bytes, "\(path)") }
   }
 
+  @Test("a failed run into a folder healthport wrote before leaves every file there as it was")
+  func failedRunKeepsFolder() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let sample = Harness.samples.appendingPathComponent("export.zip").path
+    // The sample's export cut in the middle of a Record, with the routes beside it: every reader
+    // stops at the cut (exit 65), after some of each output was written.
+    let folder = try Self.unzippedSample(in: directory, name: "cut")
+    let export = folder.appendingPathComponent("apple_health_export/export.xml")
+    let whole = try Data(contentsOf: export)
+    try whole.prefix(whole.count * 2 / 3).write(to: export)
+    for (arguments, target) in [
+      (["convert", "--to", "csv", "--split", "-o"], "tables"),
+      (["convert", "--to", "parquet", "-o"], "dataset"),
+      (["convert", "--to", "xml", "-o"], "unzipped/"),
+      (["routes", "--to", "gpx", "--per-workout", "-o"], "routes"),
+    ] {
+      let out = directory.appendingPathComponent(target)
+      let path = out.path + (target.hasSuffix("/") ? "/" : "")
+      let first = try Harness.run([arguments[0], sample] + arguments.dropFirst() + [path, "-q"])
+      #expect(first.status == 0, "\(arguments): \(first.stderr)")
+      try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+      let before = try Self.snapshot(out)
+      #expect(before.count > 2, "\(arguments)")
+
+      let failed = try Harness.run([arguments[0], folder.path] + arguments.dropFirst() + [path, "-q"])
+      #expect(failed.status == 65, "\(arguments): \(failed.stderr)")
+      #expect(try Self.snapshot(out) == before, "\(arguments): what \(target) held is kept")
+      #expect(
+        try Self.manager.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".tmp-") },
+        "\(arguments): no temporary folder left")
+    }
+  }
+
   // MARK: Devices, FIFOs, links, stdout
 
   @Test("-o on a character device or FIFO writes in place, a link is followed, - is stdout")
@@ -226,6 +274,80 @@ struct OutputRulesTests {
     #expect(try Data(contentsOf: real) == expected)
     #expect(try Data(contentsOf: directory.appendingPathComponent("new.csv")) == expected)
     #expect(try Self.manager.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".tmp-") })
+  }
+
+  @Test("-o /dev/stdout writes to standard output (here a file the shell appends to), never replacing either")
+  func devStdout() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.xml").path
+    let expected = try Harness.run(["convert", input, "--type", "StepCount", "--to", "csv"]).stdout
+    #expect(expected.count > 1000)
+    let out = directory.appendingPathComponent("out.txt")
+    try Data("kept\n".utf8).write(to: out)
+    // healthport's stdout is `>> out.txt`: writing through it appends; a regression that followed
+    // the link to out.txt and renamed a new file over it would lose `kept`.
+    let command = """
+      "$0" convert "$1" --type StepCount --to csv -o /dev/stdout -q >> "$2"; status=$?
+      [ -L /dev/stdout ] || { echo "/dev/stdout is no longer a link" >&2; exit 99; }
+      exit $status
+      """
+    let result: Harness.Result
+    if getuid() == 0 {
+      // As root such a regression would replace the system's /dev/stdout: here it is a link of
+      // a /dev of the test's own, in a mount namespace of its own.
+      let isolated = "mount -t tmpfs tmpfs /dev && ln -s /proc/self/fd/1 /dev/stdout || exit 98\n" + command
+      result = try Harness.run(
+        ["-m", "--propagation", "private", "/bin/sh", "-c", isolated, Harness.binary.path, input, out.path],
+        executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+      if result.status == 98 || result.stderr.contains("unshare failed") {
+        print("skipped: this machine lets the test make no mount namespace: \(result.stderr)")
+        return
+      }
+    } else {
+      result = try Harness.run(
+        ["-c", command, Harness.binary.path, input, out.path], executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    #expect(try Data(contentsOf: out) == Data("kept\n".utf8) + expected, "the output was appended to stdout's file")
+    #expect(try Self.manager.contentsOfDirectory(atPath: directory.path) == ["out.txt"], "no temporary file left")
+  }
+
+  @Test("-o on a folder or a block device is refused (64) and left as it was; a replaced file keeps its mode")
+  func refusedTargetsAndMode() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? Self.manager.removeItem(at: directory) }
+    let input = Harness.samples.appendingPathComponent("export.xml").path
+    let folder = directory.appendingPathComponent("out")
+    try Self.manager.createDirectory(at: folder, withIntermediateDirectories: false)
+    try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    var targets = [(folder.path, "is a folder")]
+    // A block device node of the test's own, of a number no driver has (240 is for local use),
+    // so that nothing could ever be written to a disk through it.
+    let node = directory.appendingPathComponent("disk").path
+    if mknod(node, S_IFBLK | 0o600, dev_t(240 << 8)) == 0 {
+      targets.append((node, "is a block device"))
+    } else {
+      print("no block device node: this machine lets the test make none (\(String(cString: strerror(errno))))")
+    }
+    for (target, what) in targets {
+      let result = try Harness.run(["convert", input, "--to", "csv", "-o", target, "-q"])
+      #expect(result.status == 64, "\(target): \(result.stderr)")
+      #expect(result.stderr.contains("\(target): error: \(what)"), "\(target): \(result.stderr)")
+    }
+    var info = stat()
+    #expect(try Self.manager.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
+    if targets.count > 1 { #expect(lstat(node, &info) == 0 && (info.st_mode & S_IFMT) == S_IFBLK, "still a device") }
+
+    // A file replaced by the rename keeps the old file's permissions.
+    let old = directory.appendingPathComponent("old.csv")
+    try Data("old".utf8).write(to: old)
+    #expect(chmod(old.path, 0o640) == 0)
+    let written = try Harness.run(["convert", input, "--to", "csv", "-o", old.path, "-q"])
+    #expect(written.status == 0, "stderr: \(written.stderr)")
+    #expect(
+      stat(old.path, &info) == 0 && info.st_mode & 0o7777 == 0o640, "mode \(String(info.st_mode & 0o7777, radix: 8))")
+    #expect(try Data(contentsOf: old).count > 1000)
   }
 
   // MARK: Databases
@@ -498,6 +620,7 @@ struct OutputRulesTests {
     let escape = UInt8(0x1B)
     for arguments in [
       ["info", jsonl.path], ["workouts", jsonl.path], ["steps", jsonl.path, "--source", "Apple Watc"],
+      ["sleep", jsonl.path, "--source", "Mikian’s Apple Wtch"],
     ] {
       let result = try Harness.run(arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -507,6 +630,13 @@ struct OutputRulesTests {
     let info = try Harness.run(["info", jsonl.path]).stdoutText
     #expect(info.contains("HKQuantityTypeIdentifierStep\\x1b[2JCount"), "\(info)")
     #expect(info.contains("\\x1b]0;owned\\x07"), "\(info)")
+    #expect(info.contains("Apple Watch\\x1b[31m"), "\(info)")
+    let workouts = try Harness.run(["workouts", jsonl.path]).stdoutText
+    #expect(workouts.contains("\\x1b]0;owned\\x07Running"), "\(workouts)")
+    #expect(workouts.contains("Apple Watch\\x1b[31m"), "\(workouts)")
+    // The "did you mean" of a source that matches none, and the sources it lists, escaped.
+    let hint = try Harness.run(["sleep", jsonl.path, "--source", "Mikian’s Apple Wtch"]).stderr
+    #expect(hint.contains("did you mean 'Mikian’s Apple Watch\\x1b[31m'?"), "\(hint)")
     // Data outputs keep the names as they are.
     let csv = try Harness.run(["convert", jsonl.path, "--to", "csv"])
     #expect(csv.stdout.contains(escape))

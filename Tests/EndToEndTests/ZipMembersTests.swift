@@ -112,4 +112,35 @@ struct ZipMembersTests {
     #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.zip"], "nothing written")
   }
+
+  @Test("--to xml -o DIR/ refuses a member whose name holds a NUL, naming it whole, not cut short there")
+  func folderRefusesNUL() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.zip").path
+    try Self.zip(#"[("apple_health_export/noXes.txt", b"notes", 0o100644)]"#, at: input)
+    // Python's ZipInfo cuts a name at a NUL, so the NUL goes into the bytes afterwards, in the
+    // local header and in the central directory alike.
+    let patch = """
+      import sys
+      raw = open(sys.argv[1], "rb").read()
+      assert raw.count(b"noXes.txt") == 2
+      open(sys.argv[1], "wb").write(raw.replace(b"noXes.txt", b"no\\x00es.txt"))
+      """
+    let patched = try Harness.runTool("/usr/bin/python3", ["-c", patch, input])
+    try #require(patched.status == 0, "\(patched.output)")
+    #expect(try Self.listing(input).contains { $0.hasPrefix(Data("apple_health_export/no\0es.txt".utf8).hex + " ") })
+    let out = directory.appendingPathComponent("out").path + "/"
+    let result = try Harness.run(["convert", input, "--to", "xml", "-o", out, "-q"])
+    #expect(result.status == 65, "stderr: \(result.stderr)")
+    #expect(
+      result.stderr.contains(#"\#(input): error: member 2 ('apple_health_export/no\0es.txt') holds a NUL"#),
+      "stderr: \(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.zip"], "nothing written")
+  }
+}
+
+extension Data {
+  /// The bytes in lowercase hexadecimal, as Python's `bytes.hex()` writes them.
+  fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
 }
