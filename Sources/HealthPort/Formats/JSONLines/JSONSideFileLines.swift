@@ -77,16 +77,9 @@ struct JSONSideFileLines {
       writePendingMember(to: &out)
       out += Array(#"{"kind":"ecg","path":"#.utf8)
       JSONEscaping.appendString(recording.path, to: &out)
-      out += Array(#","header":["#.utf8)
-      for (index, line) in recording.header.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "["))
-        JSONEscaping.appendString(line.key, to: &out)
-        out.append(UInt8(ascii: ","))
-        JSONEscaping.appendString(line.value, to: &out)
-        out.append(UInt8(ascii: "]"))
-      }
-      out += Array(#"],"headerText":"#.utf8)
+      out += Array(#","header":"#.utf8)
+      CSVMetadataJSON.appendPairs(recording.header.map { ($0.key, $0.value) }, to: &out)
+      out += Array(#","headerText":"#.utf8)
       JSONEscaping.appendString(String(decoding: recording.headerBytes, as: UTF8.self), to: &out)
       out += Array(#","decimalSeparator":"#.utf8)
       JSONEscaping.appendString(recording.decimalSeparator == 0x2C ? "," : ".", to: &out)
