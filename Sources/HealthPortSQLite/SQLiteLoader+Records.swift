@@ -23,16 +23,14 @@ extension SQLiteLoader {
     personCheck?.note(record.startDate, added: added)
     guard added else {
       var seen = try seen(
-        s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
-        Self.creationKey(record.creationDate), hash)
+        s.seenRecord, record.type, record.startDate, record.endDate, sourceID, record.creationDate, hash: hash)
       try seen.add(date: record.creationDate)
       try seen.add(date: record.startDate, localDay: true)
       try seen.add(date: record.endDate)
       try seen.run()
       return
     }
-    count(.records)
-    let id = db.lastInsertRowID
+    let id = rowAdded(to: .records)
     try insertExtras(record.extraAttributes, owner: "record", id)
     try insertText(record.text, owner: "record", id)
     for (position, child) in record.children.enumerated() {
@@ -53,11 +51,8 @@ extension SQLiteLoader {
             try b.add(beatPosition)
             try b.add(beat.bpm)
             try b.add(beat.time)
-            try b.run()
-            count(.hrvBeats)
-            let beatID = db.lastInsertRowID
-            try insertExtras(beat.extraAttributes, owner: "hrv_beat", beatID)
-            for (n, node) in beat.extraChildren.enumerated() { try insertExtra(node, owner: "hrv_beat", beatID, n) }
+            let beatID = try insertRow(&b, into: .hrvBeats)
+            try insertExtras(beat.extraAttributes, children: beat.extraChildren, owner: "hrv_beat", beatID)
           case .other(let node): try insertExtra(node, owner: "hrv_list", id, beatPosition)
           }
         }
@@ -128,16 +123,15 @@ extension SQLiteLoader {
     try b.add(result.exportID)
     guard try b.run() == 1 else {
       var seen = try seen(
-        s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
-        correlation.endDate.secondsSince1970, sourceID, Self.creationKey(correlation.creationDate), hash)
+        s.seenCorrelation, correlation.type, correlation.startDate, correlation.endDate, sourceID,
+        correlation.creationDate, hash: hash)
       try seen.add(date: correlation.creationDate)
       try seen.add(date: correlation.startDate)
       try seen.add(date: correlation.endDate)
       if let id = try returnedID(&seen) { try refreshDates(of: correlation, id: id) }
       return
     }
-    count(.correlations)
-    let id = db.lastInsertRowID
+    let id = rowAdded(to: .correlations)
     try insertExtras(correlation.extraAttributes, owner: "correlation", id)
     try insertText(correlation.text, owner: "correlation", id)
     for (position, child) in correlation.children.enumerated() {
@@ -153,12 +147,7 @@ extension SQLiteLoader {
     let sourceID = try self.sourceID(record.sourceName, record.sourceVersion, record.deviceString, record.sourceProduct)
     // The same Record at top level (the export writes both), if it is loaded already.
     var find = Binder(s.findRecord, text)
-    try find.add(person)
-    try find.add(record.type)
-    try find.add(record.startDate.secondsSince1970)
-    try find.add(record.endDate.secondsSince1970)
-    try find.add(sourceID)
-    try find.add(Self.creationKey(record.creationDate))
+    try addKey(to: &find, record.type, record.startDate, record.endDate, sourceID, record.creationDate)
     try find.add(ContentHash.of(record))
     let recordID: Int64? = try s.findRecord.step() ? s.findRecord.int64(0) : nil
     s.findRecord.reset()
@@ -176,9 +165,7 @@ extension SQLiteLoader {
     try b.add(date: record.creationDate)
     try b.add(date: record.startDate)
     try b.add(date: record.endDate)
-    try b.run()
-    count(.correlationRecords)
-    let id = db.lastInsertRowID
+    let id = try insertRow(&b, into: .correlationRecords)
     try insertExtras(record.extraAttributes, owner: "correlation_record", id)
     try insertText(record.text, owner: "correlation_record", id)
     for (n, child) in record.children.enumerated() {
