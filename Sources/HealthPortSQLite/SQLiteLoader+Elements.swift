@@ -127,9 +127,11 @@ extension SQLiteLoader {
   /// What an element holds beyond its table's columns, in this order: unknown attributes, its
   /// text, unknown child elements.
   func insertExtras(
-    _ attributes: [Attribute], text: String? = nil, children: [ElementNode], owner: String, _ ownerID: Int64
+    _ attributes: [Attribute], text: String? = nil, children: [ElementNode] = [], owner: String, _ ownerID: Int64
   ) throws {
-    try insertExtras(attributes, owner: owner, ownerID)
+    for (position, attribute) in attributes.enumerated() {
+      try insertExtraRow(owner: owner, ownerID, position, kind: "attribute", attribute.name, attribute.value)
+    }
     try insertText(text, owner: owner, ownerID)
     for (n, node) in children.enumerated() { try insertExtra(node, owner: owner, ownerID, n) }
   }
@@ -138,13 +140,6 @@ extension SQLiteLoader {
   func insertUnknown(of node: ElementNode, besides known: Set<String>, owner: String, _ ownerID: Int64) throws {
     try insertExtras(
       node.attributes.filter { !known.contains($0.name) }, children: node.children, owner: owner, ownerID)
-  }
-
-  /// Unknown attributes of an element, in input order.
-  func insertExtras(_ attributes: [Attribute], owner: String, _ ownerID: Int64) throws {
-    for (position, attribute) in attributes.enumerated() {
-      try insertExtraRow(owner: owner, ownerID, position, kind: "attribute", attribute.name, attribute.value)
-    }
   }
 
   /// The character data of an element that has some (never in Apple exports): a row of kind
@@ -175,31 +170,31 @@ extension SQLiteLoader {
   }
 
   /// Counts one more copy of an element that is already in the database (see the type's notes):
-  /// the binder of its `seen` statement with the natural key bound, for the caller to bind this
-  /// load's dates and run.
+  /// the binder of its `seen` statement with the natural key (and `hash`) and this load's three
+  /// dates bound (the start's local day too with `localDay`), for the caller to run.
   func seen(
-    _ statement: SQLiteStatement, _ type: String, _ start: HealthDate, _ end: HealthDate, _ sourceID: Int64,
-    _ creationDate: HealthDate?, hash: Int64?
+    _ statement: SQLiteStatement, _ sample: some SourcedSample, type: String, sourceID: Int64, hash: Int64?,
+    localDay: Bool = false
   ) throws -> Binder {
     var b = Binder(statement, text)
     try b.add(result.exportID)
-    try addKey(to: &b, type, start, end, sourceID, creationDate)
+    try addKey(to: &b, sample, type: type, sourceID: sourceID)
     if let hash { try b.add(hash) }
+    try b.add(date: sample.creationDate)
+    try b.add(date: sample.startDate, localDay: localDay)
+    try b.add(date: sample.endDate)
     pending += 1
     return b
   }
 
   /// Binds a sourced element's natural key, as its unique index orders it: person, type, start
   /// and end (Unix seconds), source id, creation key.
-  func addKey(
-    to b: inout Binder, _ type: String, _ start: HealthDate, _ end: HealthDate, _ sourceID: Int64,
-    _ creationDate: HealthDate?
-  ) throws {
+  func addKey(to b: inout Binder, _ sample: some SourcedSample, type: String, sourceID: Int64) throws {
     try b.add(person)
     try b.add(type)
-    try b.add(start.secondsSince1970)
-    try b.add(end.secondsSince1970)
+    try b.add(sample.startDate.secondsSince1970)
+    try b.add(sample.endDate.secondsSince1970)
     try b.add(sourceID)
-    try b.add(Self.creationKey(creationDate))
+    try b.add(Self.creationKey(sample.creationDate))
   }
 }

@@ -64,8 +64,7 @@ extension SQLiteLoader {
   func noteExistingWorkout(_ workout: Workout, sourceID: Int64) throws -> Int64 {
     let s = try sideStatements
     var find = Binder(s.findWorkout, text)
-    try addKey(
-      to: &find, workout.workoutActivityType, workout.startDate, workout.endDate, sourceID, workout.creationDate)
+    try addKey(to: &find, workout, type: workout.workoutActivityType, sourceID: sourceID)
     let id = try s.findWorkout.step() ? s.findWorkout.int64(0) : -1
     s.findWorkout.reset()
     text.arena.reset()

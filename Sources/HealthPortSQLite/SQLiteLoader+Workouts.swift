@@ -26,12 +26,7 @@ extension SQLiteLoader {
     try b.add(totals.energyKilocalories)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
-      var seen = try seen(
-        s.seenWorkout, workout.workoutActivityType, workout.startDate, workout.endDate, sourceID,
-        workout.creationDate, hash: nil)
-      try seen.add(date: workout.creationDate)
-      try seen.add(date: workout.startDate)
-      try seen.add(date: workout.endDate)
+      var seen = try seen(s.seenWorkout, workout, type: workout.workoutActivityType, sourceID: sourceID, hash: nil)
       try seen.run()
       let id = try noteExistingWorkout(workout, sourceID: sourceID)
       try refreshDates(of: workout, id: id)
@@ -39,8 +34,7 @@ extension SQLiteLoader {
     }
     let id = rowAdded(to: .workouts)
     noteInsertedWorkout(id)
-    try insertExtras(workout.extraAttributes, owner: "workout", id)
-    try insertText(workout.text, owner: "workout", id)
+    try insertExtras(workout.extraAttributes, text: workout.text, owner: "workout", id)
     for (position, child) in workout.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "workout", id, position)
