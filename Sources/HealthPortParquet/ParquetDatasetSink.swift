@@ -164,10 +164,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     try source(record.sourceName, record.sourceVersion, record.sourceProduct, record.deviceString, to: table)
     try table.text(record.unit)
     try table.text(record.value)
-    try table.date(record.creationDate)
-    try table.date(record.startDate)
-    try table.date(record.endDate)
-    try table.endRow()
+    try dates(record.creationDate, record.startDate, record.endDate, to: table)
   }
 
   func correlation(_ correlation: Correlation, at place: TableRowPlace) throws {
@@ -333,16 +330,8 @@ enum JSONPairs {
   }
 
   static func encode(_ pairs: [(String, String)]) -> String {
-    var out: [UInt8] = [UInt8(ascii: "[")]
-    for (index, pair) in pairs.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
-      out.append(UInt8(ascii: "["))
-      JSONEscaping.appendString(pair.0, to: &out)
-      out.append(UInt8(ascii: ","))
-      JSONEscaping.appendString(pair.1, to: &out)
-      out.append(UInt8(ascii: "]"))
-    }
-    out.append(UInt8(ascii: "]"))
+    var out: [UInt8] = []
+    CSVMetadataJSON.appendPairs(pairs, to: &out)
     return String(decoding: out, as: UTF8.self)
   }
 }

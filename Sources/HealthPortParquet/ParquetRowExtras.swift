@@ -69,15 +69,6 @@ enum ParquetRowExtras {
   }
 
   private static func append(_ attributes: [Attribute], to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "["))
-    for (index, attribute) in attributes.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
-      out.append(UInt8(ascii: "["))
-      JSONEscaping.appendString(attribute.name, to: &out)
-      out.append(UInt8(ascii: ","))
-      JSONEscaping.appendString(attribute.value, to: &out)
-      out.append(UInt8(ascii: "]"))
-    }
-    out.append(UInt8(ascii: "]"))
+    CSVMetadataJSON.appendPairs(attributes.map { ($0.name, $0.value) }, to: &out)
   }
 }

@@ -27,11 +27,8 @@ extension SQLiteLoader {
       pending += 1
       return
     }
-    count(.activitySummaries)
-    let id = db.lastInsertRowID
-    try insertExtras(
-      summary.node.attributes.filter { !Self.summaryColumnSet.contains($0.name) }, owner: "activity_summary", id)
-    for (n, child) in summary.node.children.enumerated() { try insertExtra(child, owner: "activity_summary", id, n) }
+    try insertUnknown(
+      of: summary.node, besides: Self.summaryColumnSet, owner: "activity_summary", rowAdded(to: .activitySummaries))
   }
 
   static let meColumns = [
@@ -48,11 +45,7 @@ extension SQLiteLoader {
     try b.add(ContentHash.of(me.node))
     try b.add(result.exportID)
     guard try b.run() == 1 else { return }
-    count(.me)
-    let id = db.lastInsertRowID
-    let known = Set(Self.meColumns)
-    try insertExtras(me.node.attributes.filter { !known.contains($0.name) }, owner: "me", id)
-    for (n, child) in me.node.children.enumerated() { try insertExtra(child, owner: "me", id, n) }
+    try insertUnknown(of: me.node, besides: Set(Self.meColumns), owner: "me", rowAdded(to: .me))
   }
 
   /// Warns when the database holds this person's characteristics with another date of birth or
@@ -114,18 +107,39 @@ extension SQLiteLoader {
     try b.run()
     count(.metadata)
     if !entry.extraAttributes.isEmpty || !entry.extraChildren.isEmpty || entry.text != nil {
-      let id = db.lastInsertRowID
-      try insertExtras(entry.extraAttributes, owner: "metadata", id)
-      try insertText(entry.text, owner: "metadata", id)
-      for (n, node) in entry.extraChildren.enumerated() { try insertExtra(node, owner: "metadata", id, n) }
+      try insertExtras(
+        entry.extraAttributes, text: entry.text, children: entry.extraChildren, owner: "metadata", db.lastInsertRowID)
     }
   }
 
-  /// Unknown attributes of an element, in input order.
-  func insertExtras(_ attributes: [Attribute], owner: String, _ ownerID: Int64) throws {
+  /// Counts the row an insert just added to `table` and returns its id.
+  func rowAdded(to table: Table) -> Int64 {
+    count(table)
+    return db.lastInsertRowID
+  }
+
+  /// Runs an insert that always adds one row to `table`; returns the row's id.
+  func insertRow(_ binder: inout Binder, into table: Table) throws -> Int64 {
+    try binder.run()
+    return rowAdded(to: table)
+  }
+
+  /// What an element holds beyond its table's columns, in this order: unknown attributes, its
+  /// text, unknown child elements.
+  func insertExtras(
+    _ attributes: [Attribute], text: String? = nil, children: [ElementNode] = [], owner: String, _ ownerID: Int64
+  ) throws {
     for (position, attribute) in attributes.enumerated() {
       try insertExtraRow(owner: owner, ownerID, position, kind: "attribute", attribute.name, attribute.value)
     }
+    try insertText(text, owner: owner, ownerID)
+    for (n, node) in children.enumerated() { try insertExtra(node, owner: owner, ownerID, n) }
+  }
+
+  /// A generic element's attributes other than `known` (its table's columns), and its children.
+  func insertUnknown(of node: ElementNode, besides known: Set<String>, owner: String, _ ownerID: Int64) throws {
+    try insertExtras(
+      node.attributes.filter { !known.contains($0.name) }, children: node.children, owner: owner, ownerID)
   }
 
   /// The character data of an element that has some (never in Apple exports): a row of kind
@@ -156,22 +170,31 @@ extension SQLiteLoader {
   }
 
   /// Counts one more copy of an element that is already in the database (see the type's notes):
-  /// the binder of its `seen` statement with the natural key bound, for the caller to bind this
-  /// load's dates and run.
+  /// the binder of its `seen` statement with the natural key (and `hash`) and this load's three
+  /// dates bound (the start's local day too with `localDay`), for the caller to run.
   func seen(
-    _ statement: SQLiteStatement, _ type: String, _ start: Int64, _ end: Int64, _ sourceID: Int64,
-    _ creationKey: Int64, _ hash: Int64
+    _ statement: SQLiteStatement, _ sample: some SourcedSample, type: String, sourceID: Int64, hash: Int64?,
+    localDay: Bool = false
   ) throws -> Binder {
     var b = Binder(statement, text)
     try b.add(result.exportID)
-    try b.add(person)
-    try b.add(type)
-    try b.add(start)
-    try b.add(end)
-    try b.add(sourceID)
-    try b.add(creationKey)
-    try b.add(hash)
+    try addKey(to: &b, sample, type: type, sourceID: sourceID)
+    if let hash { try b.add(hash) }
+    try b.add(date: sample.creationDate)
+    try b.add(date: sample.startDate, localDay: localDay)
+    try b.add(date: sample.endDate)
     pending += 1
     return b
+  }
+
+  /// Binds a sourced element's natural key, as its unique index orders it: person, type, start
+  /// and end (Unix seconds), source id, creation key.
+  func addKey(to b: inout Binder, _ sample: some SourcedSample, type: String, sourceID: Int64) throws {
+    try b.add(person)
+    try b.add(type)
+    try b.add(sample.startDate.secondsSince1970)
+    try b.add(sample.endDate.secondsSince1970)
+    try b.add(sourceID)
+    try b.add(Self.creationKey(sample.creationDate))
   }
 }

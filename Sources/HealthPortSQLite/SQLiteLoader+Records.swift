@@ -22,19 +22,12 @@ extension SQLiteLoader {
     let added = try b.run() == 1
     personCheck?.note(record.startDate, added: added)
     guard added else {
-      var seen = try seen(
-        s.seenRecord, record.type, record.startDate.secondsSince1970, record.endDate.secondsSince1970, sourceID,
-        Self.creationKey(record.creationDate), hash)
-      try seen.add(date: record.creationDate)
-      try seen.add(date: record.startDate, localDay: true)
-      try seen.add(date: record.endDate)
+      var seen = try seen(s.seenRecord, record, type: record.type, sourceID: sourceID, hash: hash, localDay: true)
       try seen.run()
       return
     }
-    count(.records)
-    let id = db.lastInsertRowID
-    try insertExtras(record.extraAttributes, owner: "record", id)
-    try insertText(record.text, owner: "record", id)
+    let id = rowAdded(to: .records)
+    try insertExtras(record.extraAttributes, text: record.text, owner: "record", id)
     for (position, child) in record.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "record", id, position)
@@ -53,11 +46,8 @@ extension SQLiteLoader {
             try b.add(beatPosition)
             try b.add(beat.bpm)
             try b.add(beat.time)
-            try b.run()
-            count(.hrvBeats)
-            let beatID = db.lastInsertRowID
-            try insertExtras(beat.extraAttributes, owner: "hrv_beat", beatID)
-            for (n, node) in beat.extraChildren.enumerated() { try insertExtra(node, owner: "hrv_beat", beatID, n) }
+            let beatID = try insertRow(&b, into: .hrvBeats)
+            try insertExtras(beat.extraAttributes, children: beat.extraChildren, owner: "hrv_beat", beatID)
           case .other(let node): try insertExtra(node, owner: "hrv_list", id, beatPosition)
           }
         }
@@ -127,19 +117,12 @@ extension SQLiteLoader {
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
-      var seen = try seen(
-        s.seenCorrelation, correlation.type, correlation.startDate.secondsSince1970,
-        correlation.endDate.secondsSince1970, sourceID, Self.creationKey(correlation.creationDate), hash)
-      try seen.add(date: correlation.creationDate)
-      try seen.add(date: correlation.startDate)
-      try seen.add(date: correlation.endDate)
+      var seen = try seen(s.seenCorrelation, correlation, type: correlation.type, sourceID: sourceID, hash: hash)
       if let id = try returnedID(&seen) { try refreshDates(of: correlation, id: id) }
       return
     }
-    count(.correlations)
-    let id = db.lastInsertRowID
-    try insertExtras(correlation.extraAttributes, owner: "correlation", id)
-    try insertText(correlation.text, owner: "correlation", id)
+    let id = rowAdded(to: .correlations)
+    try insertExtras(correlation.extraAttributes, text: correlation.text, owner: "correlation", id)
     for (position, child) in correlation.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "correlation", id, position)
@@ -153,12 +136,7 @@ extension SQLiteLoader {
     let sourceID = try self.sourceID(record.sourceName, record.sourceVersion, record.deviceString, record.sourceProduct)
     // The same Record at top level (the export writes both), if it is loaded already.
     var find = Binder(s.findRecord, text)
-    try find.add(person)
-    try find.add(record.type)
-    try find.add(record.startDate.secondsSince1970)
-    try find.add(record.endDate.secondsSince1970)
-    try find.add(sourceID)
-    try find.add(Self.creationKey(record.creationDate))
+    try addKey(to: &find, record, type: record.type, sourceID: sourceID)
     try find.add(ContentHash.of(record))
     let recordID: Int64? = try s.findRecord.step() ? s.findRecord.int64(0) : nil
     s.findRecord.reset()
@@ -176,11 +154,8 @@ extension SQLiteLoader {
     try b.add(date: record.creationDate)
     try b.add(date: record.startDate)
     try b.add(date: record.endDate)
-    try b.run()
-    count(.correlationRecords)
-    let id = db.lastInsertRowID
-    try insertExtras(record.extraAttributes, owner: "correlation_record", id)
-    try insertText(record.text, owner: "correlation_record", id)
+    let id = try insertRow(&b, into: .correlationRecords)
+    try insertExtras(record.extraAttributes, text: record.text, owner: "correlation_record", id)
     for (n, child) in record.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "correlation_record", id, n)

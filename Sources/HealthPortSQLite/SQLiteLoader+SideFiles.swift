@@ -64,12 +64,7 @@ extension SQLiteLoader {
   func noteExistingWorkout(_ workout: Workout, sourceID: Int64) throws -> Int64 {
     let s = try sideStatements
     var find = Binder(s.findWorkout, text)
-    try find.add(person)
-    try find.add(workout.workoutActivityType)
-    try find.add(workout.startDate.secondsSince1970)
-    try find.add(workout.endDate.secondsSince1970)
-    try find.add(sourceID)
-    try find.add(Self.creationKey(workout.creationDate))
+    try addKey(to: &find, workout, type: workout.workoutActivityType, sourceID: sourceID)
     let id = try s.findWorkout.step() ? s.findWorkout.int64(0) : -1
     s.findWorkout.reset()
     text.arena.reset()
@@ -197,16 +192,8 @@ extension SQLiteLoader {
 
   /// The header lines as JSON `[key, value]` pairs, as `--split` writes them.
   static func headerJSON(_ recording: ECGRecording) -> String {
-    var json: [UInt8] = [UInt8(ascii: "[")]
-    for (index, line) in recording.header.enumerated() {
-      if index > 0 { json.append(UInt8(ascii: ",")) }
-      json.append(UInt8(ascii: "["))
-      JSONEscaping.appendString(line.key, to: &json)
-      json.append(UInt8(ascii: ","))
-      JSONEscaping.appendString(line.value, to: &json)
-      json.append(UInt8(ascii: "]"))
-    }
-    json.append(UInt8(ascii: "]"))
+    var json: [UInt8] = []
+    CSVMetadataJSON.appendPairs(recording.header.map { ($0.key, $0.value) }, to: &json)
     return String(decoding: json, as: UTF8.self)
   }
 

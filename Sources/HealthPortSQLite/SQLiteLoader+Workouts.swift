@@ -26,28 +26,15 @@ extension SQLiteLoader {
     try b.add(totals.energyKilocalories)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
-      var seen = Binder(s.seenWorkout, text)
-      try seen.add(result.exportID)
-      try seen.add(person)
-      try seen.add(workout.workoutActivityType)
-      try seen.add(workout.startDate.secondsSince1970)
-      try seen.add(workout.endDate.secondsSince1970)
-      try seen.add(sourceID)
-      try seen.add(Self.creationKey(workout.creationDate))
-      try seen.add(date: workout.creationDate)
-      try seen.add(date: workout.startDate)
-      try seen.add(date: workout.endDate)
+      var seen = try seen(s.seenWorkout, workout, type: workout.workoutActivityType, sourceID: sourceID, hash: nil)
       try seen.run()
-      pending += 1
       let id = try noteExistingWorkout(workout, sourceID: sourceID)
       try refreshDates(of: workout, id: id)
       return
     }
-    count(.workouts)
-    let id = db.lastInsertRowID
+    let id = rowAdded(to: .workouts)
     noteInsertedWorkout(id)
-    try insertExtras(workout.extraAttributes, owner: "workout", id)
-    try insertText(workout.text, owner: "workout", id)
+    try insertExtras(workout.extraAttributes, text: workout.text, owner: "workout", id)
     for (position, child) in workout.children.enumerated() {
       switch child {
       case .metadata(let entry): try insertMetadata(entry, owner: "workout", id, position)
@@ -70,9 +57,7 @@ extension SQLiteLoader {
     try b.add(date: activity.endDate)
     try b.add(activity.duration)
     try b.add(activity.durationUnit)
-    try b.run()
-    count(.workoutActivities)
-    let id = db.lastInsertRowID
+    let id = try insertRow(&b, into: .workoutActivities)
     noteInsertedActivity(id, activity)
     try insertExtras(activity.extraAttributes, owner: "workout_activity", id)
     for (n, child) in activity.children.enumerated() {
@@ -95,9 +80,7 @@ extension SQLiteLoader {
     try b.add(date: event.date)
     try b.add(event.duration)
     try b.add(event.durationUnit)
-    try b.run()
-    count(.workoutEvents)
-    let id = db.lastInsertRowID
+    let id = try insertRow(&b, into: .workoutEvents)
     try insertExtras(event.extraAttributes, owner: "workout_event", id)
     for (n, child) in event.children.enumerated() {
       switch child {
@@ -123,13 +106,8 @@ extension SQLiteLoader {
     try b.add(statistics.maximum)
     try b.add(statistics.sum)
     try b.add(statistics.unit)
-    try b.run()
-    count(.workoutStatistics)
-    let id = db.lastInsertRowID
-    try insertExtras(statistics.extraAttributes, owner: "workout_statistics", id)
-    for (n, node) in statistics.extraChildren.enumerated() {
-      try insertExtra(node, owner: "workout_statistics", id, n)
-    }
+    let id = try insertRow(&b, into: .workoutStatistics)
+    try insertExtras(statistics.extraAttributes, children: statistics.extraChildren, owner: "workout_statistics", id)
   }
 
   func insert(_ route: WorkoutRoute, workoutID: Int64, _ position: Int) throws {
@@ -150,9 +128,7 @@ extension SQLiteLoader {
     try b.add(date: route.startDate)
     try b.add(date: route.endDate)
     try b.add(filePath)
-    try b.run()
-    count(.workoutRoutes)
-    let id = db.lastInsertRowID
+    let id = try insertRow(&b, into: .workoutRoutes)
     noteInsertedRoute(id)
     try insertExtras(route.extraAttributes, owner: "workout_route", id)
     var firstFile = true
@@ -178,6 +154,7 @@ extension SQLiteLoader {
   static let locationColumns = [
     "latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed",
   ]
+  static let locationAttributes = Set(["date"] + locationColumns)
 
   func insertLocation(_ node: ElementNode, routeID: Int64, _ position: Int) throws {
     var b = Binder(s.insertLocation, text)
@@ -190,11 +167,7 @@ extension SQLiteLoader {
     try b.add(parsed?.secondsSince1970)
     try b.add(parsed.map { Int64($0.offsetSeconds / 60) })
     for name in Self.locationColumns { try b.add(node[attribute: name]) }
-    try b.run()
-    count(.routeLocations)
-    let id = db.lastInsertRowID
-    let known = Set(["date"] + Self.locationColumns)
-    try insertExtras(node.attributes.filter { !known.contains($0.name) }, owner: "route_location", id)
-    for (n, child) in node.children.enumerated() { try insertExtra(child, owner: "route_location", id, n) }
+    try insertUnknown(
+      of: node, besides: Self.locationAttributes, owner: "route_location", insertRow(&b, into: .routeLocations))
   }
 }

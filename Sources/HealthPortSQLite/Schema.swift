@@ -23,6 +23,13 @@ package enum SQLiteSchema {
       seen_count INTEGER NOT NULL
     """
 
+  /// The first columns of the tables of a workout's parts (activities, events, statistics, routes).
+  static let workoutPart = """
+    id INTEGER PRIMARY KEY,
+      person TEXT NOT NULL,
+      workout_id INTEGER NOT NULL REFERENCES workouts(id)
+    """
+
   /// Where the tables' shared columns are defined (the column catalog).
   private typealias Catalog = SQLiteColumns
 
@@ -159,9 +166,7 @@ package enum SQLiteSchema {
     \(workoutsKey)
 
     CREATE TABLE workout_activities (
-      id INTEGER PRIMARY KEY,
-      person TEXT NOT NULL,
-      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      \(workoutPart),
       position INTEGER NOT NULL,
       \(Catalog.workoutActivities["uuid"]),
       \(Catalog.workoutActivities["startDate"]),
@@ -171,9 +176,7 @@ package enum SQLiteSchema {
     CREATE INDEX workout_activities_workout ON workout_activities (workout_id);
 
     CREATE TABLE workout_events (
-      id INTEGER PRIMARY KEY,
-      person TEXT NOT NULL,
-      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      \(workoutPart),
       activity_id INTEGER REFERENCES workout_activities(id),
       position INTEGER NOT NULL,
       \(Catalog.workoutEvents["type"]),
@@ -183,9 +186,7 @@ package enum SQLiteSchema {
     CREATE INDEX workout_events_workout ON workout_events (workout_id);
 
     CREATE TABLE workout_statistics (
-      id INTEGER PRIMARY KEY,
-      person TEXT NOT NULL,
-      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      \(workoutPart),
       activity_id INTEGER REFERENCES workout_activities(id),
       position INTEGER NOT NULL,
       \(Catalog.workoutStatistics["type"]),
@@ -196,9 +197,7 @@ package enum SQLiteSchema {
     CREATE INDEX workout_statistics_workout ON workout_statistics (workout_id);
 
     CREATE TABLE workout_routes (
-      id INTEGER PRIMARY KEY,
-      person TEXT NOT NULL,
-      workout_id INTEGER NOT NULL REFERENCES workouts(id),
+      \(workoutPart),
       position INTEGER NOT NULL,
       source_id INTEGER NOT NULL REFERENCES sources(id),
       \(Catalog.workoutRoutes["creationDate"]),

@@ -12,28 +12,27 @@ struct ValueBounds {
 
   @inline(__always)
   mutating func include(_ value: Int64) {
-    if isEmpty {
-      minInteger = value
-      maxInteger = value
-      isEmpty = false
-    } else if value < minInteger {
-      minInteger = value
-    } else if value > maxInteger {
-      maxInteger = value
-    }
+    Self.widen(&minInteger, &maxInteger, to: value, first: isEmpty)
+    isEmpty = false
   }
 
   @inline(__always)
   mutating func include(_ value: Double) {
     guard !value.isNaN else { return }
-    if isEmpty {
-      minDouble = value
-      maxDouble = value
-      isEmpty = false
-    } else if value < minDouble {
-      minDouble = value
-    } else if value > maxDouble {
-      maxDouble = value
+    Self.widen(&minDouble, &maxDouble, to: value, first: isEmpty)
+    isEmpty = false
+  }
+
+  /// Moves `low` or `high` out to `value`; the first value sets both.
+  @inline(__always)
+  private static func widen<Value: Comparable>(_ low: inout Value, _ high: inout Value, to value: Value, first: Bool) {
+    if first {
+      low = value
+      high = value
+    } else if value < low {
+      low = value
+    } else if value > high {
+      high = value
     }
   }
 

@@ -51,13 +51,21 @@ package struct HeartRateVariabilityList: Hashable, Sendable {
 package protocol SourcedSample {
   var sourceName: String { get }
   var sourceVersion: String? { get }
-  var device: String? { get }
+  /// The device string, stored compactly (see ``DeviceString``).
+  var deviceString: DeviceString? { get set }
   var sourceProduct: String? { get }
+  var creationDate: HealthDate? { get }
   var startDate: HealthDate { get }
   var endDate: HealthDate { get }
 }
 
 extension SourcedSample {
+  /// The device string exactly as written (memory address included); see ``deviceInfo``.
+  package var device: String? {
+    get { deviceString?.description }
+    set { deviceString = newValue.map(DeviceString.init) }
+  }
+
   /// The parsed `device` string, with the memory address dropped.
   package var deviceInfo: DeviceInfo? { device.flatMap(DeviceInfo.init(parsing:)) }
 }
@@ -146,12 +154,6 @@ public struct Correlation: Hashable, Sendable, SourcedSample {
   /// The app or device that wrote the correlation.
   public var sourceName: String
   package var sourceVersion: String?
-  /// The device string exactly as written (memory address included); see ``deviceInfo``.
-  package var device: String? {
-    get { deviceString?.description }
-    set { deviceString = newValue.map(DeviceString.init) }
-  }
-  /// The device string, stored compactly (see ``DeviceString``).
   package var deviceString: DeviceString? = nil
   package var creationDate: HealthDate?
   /// When the correlation starts.
@@ -286,12 +288,6 @@ package struct WorkoutRoute: Hashable, Sendable, SourcedSample {
   }
   package var sourceName: String
   package var sourceVersion: String?
-  /// The device string exactly as written (memory address included); see ``deviceInfo``.
-  package var device: String? {
-    get { deviceString?.description }
-    set { deviceString = newValue.map(DeviceString.init) }
-  }
-  /// The device string, stored compactly (see ``DeviceString``).
   package var deviceString: DeviceString? = nil
   package var creationDate: HealthDate?
   package var startDate: HealthDate
@@ -342,12 +338,6 @@ public struct Workout: Hashable, Sendable, SourcedSample {
   /// The app or device that recorded the workout.
   public var sourceName: String
   package var sourceVersion: String?
-  /// The device string exactly as written (memory address included); see ``deviceInfo``.
-  package var device: String? {
-    get { deviceString?.description }
-    set { deviceString = newValue.map(DeviceString.init) }
-  }
-  /// The device string, stored compactly (see ``DeviceString``).
   package var deviceString: DeviceString? = nil
   package var creationDate: HealthDate?
   /// When the workout starts.

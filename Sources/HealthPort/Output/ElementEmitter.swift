@@ -104,13 +104,7 @@ extension ElementEmitter where Self: ~Copyable {
       for child in children { emitRecordChild(child) }
       return endContent("Record")
     }
-    finish("Record", array, text: text) { emitter, child in
-      switch child {
-      case .metadata(let entry): emitter.emit(entry)
-      case .heartRateVariability(let list): emitter.emit(list)
-      case .other(let node): emitter.emit(node)
-      }
-    }
+    finish("Record", array, text: text) { $0.emitRecordChild($1) }
   }
 
   @inline(__always)
@@ -146,15 +140,21 @@ extension ElementEmitter where Self: ~Copyable {
     }
   }
 
+  /// `sourceName` to `endDate`, in the order a Correlation, Workout and WorkoutRoute write them
+  /// (a Record writes its `unit` among them).
+  mutating func sourceAndDates(_ sample: some SourcedSample) {
+    attribute("sourceName", sample.sourceName)
+    attribute("sourceVersion", sample.sourceVersion)
+    attribute("device", sample.deviceString)
+    attribute("creationDate", sample.creationDate)
+    attribute("startDate", sample.startDate)
+    attribute("endDate", sample.endDate)
+  }
+
   mutating func emit(_ correlation: Correlation) {
     begin("Correlation")
     attribute("type", correlation.type)
-    attribute("sourceName", correlation.sourceName)
-    attribute("sourceVersion", correlation.sourceVersion)
-    attribute("device", correlation.deviceString)
-    attribute("creationDate", correlation.creationDate)
-    attribute("startDate", correlation.startDate)
-    attribute("endDate", correlation.endDate)
+    sourceAndDates(correlation)
     extras(correlation.extraAttributes)
     finish("Correlation", correlation.children, text: correlation.text) { emitter, child in
       switch child {
@@ -174,12 +174,7 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("totalDistanceUnit", workout.totalDistanceUnit)
     numericAttribute("totalEnergyBurned", workout.totalEnergyBurned)
     attribute("totalEnergyBurnedUnit", workout.totalEnergyBurnedUnit)
-    attribute("sourceName", workout.sourceName)
-    attribute("sourceVersion", workout.sourceVersion)
-    attribute("device", workout.deviceString)
-    attribute("creationDate", workout.creationDate)
-    attribute("startDate", workout.startDate)
-    attribute("endDate", workout.endDate)
+    sourceAndDates(workout)
     extras(workout.extraAttributes)
     finish("Workout", workout.children, text: workout.text) { emitter, child in
       switch child {
@@ -242,12 +237,7 @@ extension ElementEmitter where Self: ~Copyable {
 
   mutating func emit(_ route: WorkoutRoute) {
     begin("WorkoutRoute")
-    attribute("sourceName", route.sourceName)
-    attribute("sourceVersion", route.sourceVersion)
-    attribute("device", route.deviceString)
-    attribute("creationDate", route.creationDate)
-    attribute("startDate", route.startDate)
-    attribute("endDate", route.endDate)
+    sourceAndDates(route)
     extras(route.extraAttributes)
     finish("WorkoutRoute", route.children) { emitter, child in
       switch child {

@@ -24,12 +24,12 @@ final class FileByteSource: ByteSource {
   private(set) var bytesConsumed: Int64 = 0
   private let fileDescriptor: Int32
   private let ownsDescriptor: Bool
-  private var prefix: [UInt8]
+  private var prefix: ReadAhead
 
   init(fileDescriptor: Int32, ownsDescriptor: Bool, prefix: [UInt8], displayName: String, totalBytes: Int64?) {
     self.fileDescriptor = fileDescriptor
     self.ownsDescriptor = ownsDescriptor
-    self.prefix = prefix
+    self.prefix = ReadAhead(prefix)
     self.displayName = displayName
     self.totalBytes = totalBytes
     bytesConsumed = Int64(prefix.count)
@@ -38,12 +38,7 @@ final class FileByteSource: ByteSource {
   deinit { if ownsDescriptor { close(fileDescriptor) } }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    if !prefix.isEmpty {
-      let count = min(prefix.count, buffer.count)
-      prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
-      prefix.removeFirst(count)
-      return count
-    }
+    if let count = prefix.read(into: buffer) { return count }
     while true {
       let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
       if count >= 0 {
@@ -62,14 +57,14 @@ final class ZipMemberByteSource: ByteSource {
   let displayName: String
   let totalBytes: Int64?
   private let archive: ZipArchiveReader
-  private var prefix: [UInt8]
+  private var prefix: ReadAhead
   private let consumed: () -> Int64
 
   init(
     archive: ZipArchiveReader, prefix: [UInt8], displayName: String, totalBytes: Int64?, consumed: @escaping () -> Int64
   ) {
     self.archive = archive
-    self.prefix = prefix
+    self.prefix = ReadAhead(prefix)
     self.displayName = displayName
     self.totalBytes = totalBytes
     self.consumed = consumed
@@ -78,12 +73,7 @@ final class ZipMemberByteSource: ByteSource {
   var bytesConsumed: Int64 { consumed() }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    if !prefix.isEmpty {
-      let count = min(prefix.count, buffer.count)
-      prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
-      prefix.removeFirst(count)
-      return count
-    }
+    if let count = prefix.read(into: buffer) { return count }
     do {
       return try archive.read(into: buffer)
     } catch let error as ZipStreamError {
@@ -118,12 +108,11 @@ final class MemoryByteSource: ByteSource {
 /// Serves bytes that were read ahead (to recognise the format), then the rest of the underlying
 /// source.
 final class PrefixedByteSource: ByteSource {
-  private var prefix: [UInt8]
-  private var prefixOffset = 0
+  private var prefix: ReadAhead
   let base: ByteSource
 
   init(prefix: [UInt8], base: ByteSource) {
-    self.prefix = prefix
+    self.prefix = ReadAhead(prefix)
     self.base = base
   }
 
@@ -132,15 +121,29 @@ final class PrefixedByteSource: ByteSource {
   var bytesConsumed: Int64 { base.bytesConsumed }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    if prefixOffset < prefix.count {
-      let count = min(prefix.count - prefixOffset, buffer.count)
-      prefix.withUnsafeBytes {
-        buffer.baseAddress!.copyMemory(from: $0.baseAddress! + prefixOffset, byteCount: count)
-      }
-      prefixOffset += count
-      if prefixOffset == prefix.count { prefix = [] }
-      return count
-    }
+    if let count = prefix.read(into: buffer) { return count }
     return try base.read(into: buffer)
+  }
+}
+
+/// Bytes already read from a source (to recognise its format), served again before the rest.
+struct ReadAhead {
+  private var bytes: [UInt8]
+  private var offset = 0
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Copies the next of these bytes into `buffer` and returns how many; nil once all are served
+  /// (their memory is then freed).
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    guard offset < bytes.count else { return nil }
+    let count = min(bytes.count - offset, buffer.count)
+    bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+    offset += count
+    if offset == bytes.count {
+      bytes = []
+      offset = 0
+    }
+    return count
   }
 }

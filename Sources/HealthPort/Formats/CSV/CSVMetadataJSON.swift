@@ -4,7 +4,7 @@
 /// Metadata is written as a JSON object (`{"HKTimeZone":"Europe/Paris"}`) when its keys are
 /// distinct, and as an array of `[key, value]` pairs in document order when a key repeats
 /// (modern workouts write their metadata block twice), so that no entry is ever lost. Both forms are read back.
-enum CSVMetadataJSON {
+package enum CSVMetadataJSON {
   /// Appends `{…}` for distinct keys, else `[[k,v],…]`. Appends nothing for no entries.
   static func appendMetadata<Out: ByteAppender & ~Copyable>(_ entries: [MetadataEntry], to out: inout Out) {
     guard !entries.isEmpty else { return }
@@ -22,8 +22,9 @@ enum CSVMetadataJSON {
     }
   }
 
-  /// Appends `[[k,v],…]`.
-  static func appendPairs<Out: ByteAppender & ~Copyable>(_ pairs: [(String, String)], to out: inout Out) {
+  /// Appends `[[k,v],…]`: every output writes key/value pairs kept in order this way (CSV cells,
+  /// Parquet columns, the SQLite ECG header, JSON Lines side files).
+  package static func appendPairs<Out: ByteAppender & ~Copyable>(_ pairs: [(String, String)], to out: inout Out) {
     out.append(UInt8(ascii: "["))
     for (index, pair) in pairs.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -12,6 +12,17 @@
 /// It carries no `HealthKit Export Version` comment: such a file was not written by the Health
 /// app, and `info` reports its export version as unknown.
 package enum HealthKitExportDTD {
+  /// The attributes of a Correlation and of an Audiogram, one line each.
+  static let sampleAttributes = """
+    type          CDATA #IMPLIED
+      sourceName    CDATA #IMPLIED
+      sourceVersion CDATA #IMPLIED
+      device        CDATA #IMPLIED
+      creationDate  CDATA #IMPLIED
+      startDate     CDATA #IMPLIED
+      endDate       CDATA #IMPLIED
+    """
+
   /// The XML declaration, the DOCTYPE with the internal subset, and the line feed after `]>`.
   package static let prolog = """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -58,13 +69,7 @@ package enum HealthKitExportDTD {
     >
     <!ELEMENT Correlation (MetadataEntry|Record)*>
     <!ATTLIST Correlation
-      type          CDATA #IMPLIED
-      sourceName    CDATA #IMPLIED
-      sourceVersion CDATA #IMPLIED
-      device        CDATA #IMPLIED
-      creationDate  CDATA #IMPLIED
-      startDate     CDATA #IMPLIED
-      endDate       CDATA #IMPLIED
+      \(sampleAttributes)
     >
     <!ELEMENT Workout (MetadataEntry|WorkoutEvent|WorkoutActivity|WorkoutStatistics|WorkoutRoute)*>
     <!ATTLIST Workout
@@ -159,13 +164,7 @@ package enum HealthKitExportDTD {
     >
     <!ELEMENT Audiogram (MetadataEntry|SensitivityPoint)*>
     <!ATTLIST Audiogram
-      type          CDATA #IMPLIED
-      sourceName    CDATA #IMPLIED
-      sourceVersion CDATA #IMPLIED
-      device        CDATA #IMPLIED
-      creationDate  CDATA #IMPLIED
-      startDate     CDATA #IMPLIED
-      endDate       CDATA #IMPLIED
+      \(sampleAttributes)
     >
     <!ELEMENT SensitivityPoint EMPTY>
     <!ATTLIST SensitivityPoint

@@ -23,13 +23,18 @@ struct JSONSideFileLines {
     Self.memberObject(member, to: &out)
   }
 
+  /// A route's or ECG's first line up to its path: the member's line first if it waits.
+  private mutating func beginSideFile(_ opening: String, _ path: String, to out: inout [UInt8]) {
+    sideBegun = true
+    writePendingMember(to: &out)
+    out += Array(opening.utf8)
+    JSONEscaping.appendString(path, to: &out)
+  }
+
   mutating func append(_ event: SideFileEvent, to out: inout [UInt8]) {
     switch event {
     case .routeBegin(let file):
-      sideBegun = true
-      writePendingMember(to: &out)
-      out += Array(#"{"kind":"route","path":"#.utf8)
-      JSONEscaping.appendString(file.path, to: &out)
+      beginSideFile(#"{"kind":"route","path":"#, file.path, to: &out)
       out += Array(#","name":"#.utf8)
       JSONEscaping.appendOptional(file.name, to: &out)
       out += Array(#","metadataTime":"#.utf8)
@@ -73,20 +78,10 @@ struct JSONSideFileLines {
       JSONEscaping.appendInteger(points, to: &out)
       out += Array("}\n".utf8)
     case .ecgBegin(let recording):
-      sideBegun = true
-      writePendingMember(to: &out)
-      out += Array(#"{"kind":"ecg","path":"#.utf8)
-      JSONEscaping.appendString(recording.path, to: &out)
-      out += Array(#","header":["#.utf8)
-      for (index, line) in recording.header.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "["))
-        JSONEscaping.appendString(line.key, to: &out)
-        out.append(UInt8(ascii: ","))
-        JSONEscaping.appendString(line.value, to: &out)
-        out.append(UInt8(ascii: "]"))
-      }
-      out += Array(#"],"headerText":"#.utf8)
+      beginSideFile(#"{"kind":"ecg","path":"#, recording.path, to: &out)
+      out += Array(#","header":"#.utf8)
+      CSVMetadataJSON.appendPairs(recording.header.map { ($0.key, $0.value) }, to: &out)
+      out += Array(#","headerText":"#.utf8)
       JSONEscaping.appendString(String(decoding: recording.headerBytes, as: UTF8.self), to: &out)
       out += Array(#","decimalSeparator":"#.utf8)
       JSONEscaping.appendString(recording.decimalSeparator == 0x2C ? "," : ".", to: &out)
