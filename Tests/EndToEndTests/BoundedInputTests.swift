@@ -274,6 +274,41 @@ struct BoundedInputTests {
     #expect(usage.peakKilobytes < 64 * 1024, "peak \(usage.peakKilobytes) KB")
   }
 
+  @Test("info on a source name of 4 and 16 MB: under 64 MB; its table cuts it to 200 columns, its JSON keeps it")
+  func infoLongSourceName() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for megabytes in [4, 16] {
+      let url = directory.appendingPathComponent("long-source-\(megabytes).csv")
+      let bytes = megabytes * 1_000_000
+      try Self.ownTableWithLongSource(bytes: bytes, at: url)
+      // The table padded every Sources row to the name's width: 16 MB took 208 MB (JSON 97 MB).
+      for format in ["table", "json"] {
+        let usage = try ChildUsage.measure(["info", url.path, "--format", format])
+        #expect(usage.status == 0, "stderr: \(usage.stderr.prefix(2000))")
+        #expect(usage.peakKilobytes < 64 * 1024, "\(megabytes) MB, \(format): peak \(usage.peakKilobytes) KB")
+      }
+      // The name's line breaks are shown as `\x0a` (4 columns): 15 times its 13 columns and
+      // `abcd` fill 199, then `…`.
+      let cut = String(repeating: "abcdefghi\\x0a", count: 15) + "abcd…"
+      let table = try Harness.run(["info", url.path])
+      #expect(table.status == 0, "stderr: \(table.stderr.prefix(2000))")
+      let rows = table.stdoutText.split(separator: "\n")
+      #expect(
+        rows.contains("  " + cut + "  " + String(repeating: " ", count: 11) + "1"), "\(table.stdoutText.prefix(3000))")
+      #expect(
+        rows.contains("  Phone [iPhone]" + String(repeating: " ", count: 200 - 14 + 2 + 11) + "2"),
+        "\(table.stdoutText.prefix(3000))")
+      #expect(table.stdout.count < 8_000)
+      // JSON keeps the whole name.
+      let json = try Harness.run(["info", url.path, "--format", "json"])
+      let sources = (try Harness.json(json.stdout) as? [String: Any])?["sources"] as? [[String: Any]]
+      let names = sources?.compactMap { $0["name"] as? String } ?? []
+      let long = String(repeating: "abcdefghi\n", count: bytes / 10)
+      #expect(names.count == 2 && names.contains("Phone") && names.contains(long), "\(names.map(\.utf8.count))")
+    }
+  }
+
   /// Three StepCount Records (5, 1, 2 steps) with `between` after the first and `inside` as the
   /// content of the second.
   static func export(between: String = "", inside: String = "", at url: URL) throws {
