@@ -57,6 +57,33 @@ struct BoundedInputTests {
     #expect(texts == [size])
   }
 
+  @Test("a text over the 16 MiB cap is counted, not kept: exit 65 or skipped, under 64 MB with 1 and 2 threads")
+  func textOverCapMemory() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // 16 MiB and 4 KiB of text in lines, and 16 MiB and 10 bytes of blanks then `x`.
+    let text = directory.appendingPathComponent("text.xml")
+    try Self.exportWithText(bytes: (16 << 20) + 4096, at: text)
+    let blanks = directory.appendingPathComponent("blanks.xml")
+    try Self.export(inside: String(repeating: " ", count: (16 << 20) + 10) + "x", at: blanks)
+    // They peaked at 67-69 and 72-74 MB: the text grew past the cap before it was checked, and
+    // the kept blanks were unpacked whole, then copied into the text.
+    for threads in ["1", "2"] {
+      for url in [text, blanks] {
+        let plain = try ChildUsage.measure(["info", url.path], environment: ["HEALTHPORT_THREADS": threads])
+        #expect(plain.status == 65, "stderr: \(plain.stderr.prefix(2000))")
+        #expect(plain.stderr.contains("error: the text of one element is over 16 MiB (healthport's limit)"))
+        #expect(plain.peakKilobytes < 64 * 1024, "\(url.lastPathComponent), \(threads): peak \(plain.peakKilobytes) KB")
+        let skipped = try ChildUsage.measure(
+          ["steps", url.path, "--skip-invalid"], environment: ["HEALTHPORT_THREADS": threads])
+        #expect(skipped.status == 0, "stderr: \(skipped.stderr.prefix(2000))")
+        #expect(skipped.stderr.contains("skipped 1 damaged element(s)"), "stderr: \(skipped.stderr.prefix(2000))")
+        #expect(
+          skipped.peakKilobytes < 64 * 1024, "\(url.lastPathComponent), \(threads): peak \(skipped.peakKilobytes) KB")
+      }
+    }
+  }
+
   /// Three StepCount Records (5, 1, 2 steps), the middle one holding `count` children `<a/>` (with
   /// `attribute` bytes of attribute value each, when not 0), one a line.
   static func exportWithChildren(_ count: Int, attribute: Int = 0, at url: URL) throws {
