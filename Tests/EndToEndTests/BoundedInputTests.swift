@@ -213,6 +213,10 @@ struct BoundedInputTests {
       let info = try Harness.run(["info", file.path])
       #expect(info.status == 65, "stderr: \(info.stderr)")
       #expect(info.stderr.contains(file.path + expected), "stderr: \(info.stderr)")
+      // The line or text is checked before it is kept (it grew to 32 MiB first: 62.5 and 63.4
+      // MB with two threads, 47 and 48 MB now).
+      let usage = try ChildUsage.measure(["info", file.path])
+      #expect(usage.peakKilobytes < 64 * 1024, "\(file.lastPathComponent): peak \(usage.peakKilobytes) KB")
     }
     let gpxInfo = try Harness.run(["info", gpx.path])
     #expect(gpxInfo.stderr.contains("error: the text of <name> is over 16 MiB (healthport's limit)"))
