@@ -714,19 +714,27 @@ final class EventDispatcher {
     }
   }
 
-  /// The blank bytes kept (more than the raw buffer holds), unpacked for `body`.
+  /// The blank bytes kept (more than the raw buffer holds), handed to `body` in pieces: the raw
+  /// buffer's, then the packed ones unpacked 64 KiB at a time (unpacked whole, 16 MiB of them
+  /// were held twice while the text they begin was being kept).
   private func unpackedBlanks(_ body: (XMLBytes) throws -> Void) rethrows {
-    let whole = malloc(pendingBlankCount)!.assumingMemoryBound(to: UInt8.self)
-    defer { free(whole) }
-    whole.update(from: pendingBlank, count: pendingBlankCapacity)
+    try body(XMLBytes(start: pendingBlank, count: pendingBlankCapacity))
+    guard let packedBlank else { return }
+    let pieceSize = 64 << 10
+    let piece = malloc(pieceSize)!.assumingMemoryBound(to: UInt8.self)
+    defer { free(piece) }
     let codes = Self.blankCodes
-    if let packedBlank {
-      for at in 0..<(pendingBlankCount - pendingBlankCapacity) {
-        let code = (packedBlank[at >> 2] >> UInt8((at & 3) * 2)) & 3
-        whole[pendingBlankCapacity + at] = code == 0 ? codes.0 : code == 1 ? codes.1 : code == 2 ? codes.2 : codes.3
+    let total = pendingBlankCount - pendingBlankCapacity
+    var at = 0
+    while at < total {
+      let count = min(pieceSize, total - at)
+      for offset in 0..<count {
+        let code = (packedBlank[(at + offset) >> 2] >> UInt8(((at + offset) & 3) * 2)) & 3
+        piece[offset] = code == 0 ? codes.0 : code == 1 ? codes.1 : code == 2 ? codes.2 : codes.3
       }
+      try body(XMLBytes(start: piece, count: count))
+      at += count
     }
-    try body(XMLBytes(start: whole, count: pendingBlankCount))
   }
 
   @inline(__always)

@@ -41,15 +41,12 @@ enum InfoCommand: Command {
     let report = try FilterOptions.read(
       input, into: sideFiles, filter: filter, arguments: arguments, command: name, answersFromExport: true)
     let out = OutputStream()
-    var bytes: [UInt8] = []
     if format == "json" {
-      InfoRendering.appendJSON(collector.summary, sideFiles, report: report, rewrites: census?.counts, to: &bytes)
+      try InfoRendering.writeJSON(collector.summary, sideFiles, report: report, rewrites: census?.counts, to: out)
     } else {
-      var table = InfoRendering.table(collector.summary, sideFiles, report: report)
-      if let census { table += InfoRendering.rewritesTable(census.counts) }
-      bytes.append(contentsOf: table.utf8)
+      try out.write(InfoRendering.table(collector.summary, sideFiles, report: report))
+      if let census { try out.write(InfoRendering.rewritesTable(census.counts)) }
     }
-    try out.write(bytes)
     try out.commit()
   }
 }
@@ -64,74 +61,76 @@ enum InfoRendering {
     }
   }
 
-  static func appendJSON(
+  /// The summary as JSON, written as it is made (names may be megabytes long: none is held twice).
+  static func writeJSON(
     _ s: ExportSummary, _ side: SideFileTally, report: ReadReport, rewrites: [RewriteCensus.Count]?,
-    to out: inout [UInt8]
-  ) {
-    func key(_ name: String, first: Bool = false) {
-      out.append(contentsOf: Array((first ? "{\n  " : ",\n  ").utf8))
-      JSONEscaping.appendString(name, to: &out)
-      out.append(contentsOf: Array(": ".utf8))
+    to stream: OutputStream
+  ) throws {
+    func string(_ text: String) throws {
+      try stream.writeJSONString(text)
     }
-    func counts(_ map: [String: Int]) {
-      out.append(UInt8(ascii: "{"))
+    func key(_ name: String, first: Bool = false) throws {
+      try stream.write(first ? "{\n  " : ",\n  ")
+      try string(name)
+      try stream.write(": ")
+    }
+    func counts(_ map: [String: Int]) throws {
+      try stream.write("{")
       for (index, (name, count)) in map.sorted(by: { $0.key < $1.key }).enumerated() {
-        if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
-        JSONEscaping.appendString(name, to: &out)
-        out.append(contentsOf: Array(": ".utf8))
-        JSONEscaping.appendInteger(count, to: &out)
+        if index > 0 { try stream.write(", ") }
+        try string(name)
+        try stream.write(": \(count)")
       }
-      out.append(UInt8(ascii: "}"))
+      try stream.write("}")
     }
     /// A list of objects, one a line (`[]` when empty); `object` writes an item's fields.
-    func objects<Item>(_ items: [Item], _ object: (Item) -> Void) {
-      out.append(UInt8(ascii: "["))
+    func objects<Item>(_ items: [Item], _ object: (Item) throws -> Void) throws {
+      try stream.write("[")
       for (index, item) in items.enumerated() {
-        out.append(contentsOf: Array((index > 0 ? ",\n    " : "\n    ").utf8))
-        object(item)
-        out.append(UInt8(ascii: "}"))
+        try stream.write(index > 0 ? ",\n    " : "\n    ")
+        try object(item)
+        try stream.write("}")
       }
-      out.append(contentsOf: Array((items.isEmpty ? "]" : "\n  ]").utf8))
+      try stream.write(items.isEmpty ? "]" : "\n  ]")
     }
     /// An object's field name: the first opens the object.
-    func field(_ name: String, first: Bool = false) {
-      out.append(contentsOf: Array(((first ? "{" : ", ") + "\"\(name)\": ").utf8))
+    func field(_ name: String, first: Bool = false) throws {
+      try stream.write((first ? "{" : ", ") + "\"\(name)\": ")
     }
-    key("exportVersion", first: true)
-    if let version = s.exportVersion {
-      JSONEscaping.appendInteger(version, to: &out)
-    } else {
-      out.append(contentsOf: Array("null".utf8))
+    func optional(_ text: String?) throws {
+      if let text { try string(text) } else { try stream.write("null") }
     }
-    key("locale")
-    JSONEscaping.appendOptional(s.locale, to: &out)
-    key("exportDate")
-    JSONEscaping.appendOptional(s.exportDate, to: &out)
-    key("firstDate")
-    JSONEscaping.appendOptional(s.firstDate?.description, to: &out)
-    key("lastDate")
-    JSONEscaping.appendOptional(s.lastDate?.description, to: &out)
-    key("recordCount")
-    JSONEscaping.appendInteger(s.recordCount, to: &out)
-    key("recordsByType")
-    counts(s.recordsByType)
-    key("unitsByType")
-    out.append(UInt8(ascii: "{"))
+    try key("exportVersion", first: true)
+    try stream.write(s.exportVersion.map(String.init) ?? "null")
+    try key("locale")
+    try optional(s.locale)
+    try key("exportDate")
+    try optional(s.exportDate)
+    try key("firstDate")
+    try optional(s.firstDate?.description)
+    try key("lastDate")
+    try optional(s.lastDate?.description)
+    try key("recordCount")
+    try stream.write("\(s.recordCount)")
+    try key("recordsByType")
+    try counts(s.recordsByType)
+    try key("unitsByType")
+    try stream.write("{")
     for (index, (type, units)) in s.unitsByType.sorted(by: { $0.key < $1.key }).enumerated() {
-      if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
-      JSONEscaping.appendString(type, to: &out)
-      out.append(contentsOf: Array(": [".utf8))
+      if index > 0 { try stream.write(", ") }
+      try string(type)
+      try stream.write(": [")
       for (n, unit) in units.sorted().enumerated() {
-        if n > 0 { out.append(contentsOf: Array(", ".utf8)) }
-        JSONEscaping.appendString(unit, to: &out)
+        if n > 0 { try stream.write(", ") }
+        try string(unit)
       }
-      out.append(UInt8(ascii: "]"))
+      try stream.write("]")
     }
-    out.append(UInt8(ascii: "}"))
-    key("workoutCount")
-    JSONEscaping.appendInteger(s.workoutCount, to: &out)
-    key("workoutsByActivity")
-    counts(s.workoutsByActivity)
+    try stream.write("}")
+    try key("workoutCount")
+    try stream.write("\(s.workoutCount)")
+    try key("workoutsByActivity")
+    try counts(s.workoutsByActivity)
     for (name, value) in [
       ("correlationCount", s.correlationCount), ("correlationRecordCount", s.correlationRecordCount),
       ("activitySummaryCount", s.activitySummaryCount), ("clinicalRecordCount", s.clinicalRecordCount),
@@ -140,57 +139,57 @@ enum InfoRendering {
       ("inlineRouteCount", side.inlineRoutes), ("inlineRoutePointCount", side.inlinePoints),
       ("ecgRecordingCount", side.ecgRecordings), ("ecgSampleCount", side.ecgSamples),
     ] {
-      key(name)
-      JSONEscaping.appendInteger(value, to: &out)
+      try key(name)
+      try stream.write("\(value)")
     }
     for (name, paths) in [
       ("unreferencedRouteFiles", report.sideFiles.unreferencedRoutes),
       ("missingRouteFiles", report.sideFiles.missingRoutes.map(\.path)),
     ] {
-      key(name)
-      out.append(UInt8(ascii: "["))
+      try key(name)
+      try stream.write("[")
       for (index, path) in paths.enumerated() {
-        if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
-        JSONEscaping.appendString(path, to: &out)
+        if index > 0 { try stream.write(", ") }
+        try string(path)
       }
-      out.append(UInt8(ascii: "]"))
+      try stream.write("]")
     }
-    key("elementCounts")
-    counts(s.elementCounts)
-    key("sources")
-    objects(s.sources) { source in
-      field("name", first: true)
-      JSONEscaping.appendString(source.name, to: &out)
-      field("product")
-      JSONEscaping.appendOptional(source.product, to: &out)
-      field("records")
-      JSONEscaping.appendInteger(source.records, to: &out)
+    try key("elementCounts")
+    try counts(s.elementCounts)
+    try key("sources")
+    try objects(s.sources) { source in
+      try field("name", first: true)
+      try string(source.name)
+      try field("product")
+      try optional(source.product)
+      try field("records")
+      try stream.write("\(source.records)")
     }
-    key("warnings")
-    out.append(UInt8(ascii: "["))
+    try key("warnings")
+    try stream.write("[")
     for (index, warning) in s.warnings.map(InfoRendering.text).enumerated() {
-      if index > 0 { out.append(contentsOf: Array(", ".utf8)) }
-      JSONEscaping.appendString(warning, to: &out)
+      if index > 0 { try stream.write(", ") }
+      try string(warning)
     }
-    out.append(UInt8(ascii: "]"))
+    try stream.write("]")
     if let rewrites {
-      key("rewrites")
-      objects(rewrites) { entry in
-        field("source", first: true)
-        JSONEscaping.appendString(entry.sourceName, to: &out)
-        field("type")
-        JSONEscaping.appendString(entry.type, to: &out)
-        field("count")
-        JSONEscaping.appendInteger(entry.count, to: &out)
+      try key("rewrites")
+      try objects(rewrites) { entry in
+        try field("source", first: true)
+        try string(entry.sourceName)
+        try field("type")
+        try string(entry.type)
+        try field("count")
+        try stream.write("\(entry.count)")
       }
     }
-    key("input")
-    out.append(contentsOf: Array("{\"path\": ".utf8))
-    JSONEscaping.appendString(report.documentName, to: &out)
-    out.append(contentsOf: Array(", \"format\": ".utf8))
-    JSONEscaping.appendString(report.format.rawValue, to: &out)
-    out.append(contentsOf: Array(", \"bytes\": \(report.documentBytes)}".utf8))
-    out.append(contentsOf: Array("\n}\n".utf8))
+    try key("input")
+    try stream.write("{\"path\": ")
+    try string(report.documentName)
+    try stream.write(", \"format\": ")
+    try string(report.format.rawValue)
+    try stream.write(", \"bytes\": \(report.documentBytes)}")
+    try stream.write("\n}\n")
   }
 
   static func table(_ s: ExportSummary, _ side: SideFileTally, report: ReadReport) -> String {
@@ -251,7 +250,8 @@ enum InfoRendering {
     if !s.sources.isEmpty {
       lines.append("")
       lines.append("Sources (records)")
-      let labels = s.sources.map { "\($0.name) [\($0.product ?? "unknown product")]".shownInTable }
+      // A table looks at a cell's head only: a long name is not copied whole into its label.
+      let labels = s.sources.map { "\($0.name.headForTable) [\($0.product ?? "unknown product")]".shownInTable }
       let width = labels.map(\.displayWidth).max() ?? 0
       for (label, source) in zip(labels, s.sources) {
         lines.append("  " + label.padding(to: width + 2) + grouped(source.records).leftPadded(to: 12))
@@ -262,7 +262,7 @@ enum InfoRendering {
       lines.append("Warnings: none")
     } else {
       lines.append("Warnings")
-      for warning in s.warnings.map(InfoRendering.text) { lines.append("  - " + warning.shownInTable) }
+      for warning in s.warnings.map(InfoRendering.text) { lines.append("  - " + warning.shownToPeople) }
     }
     return lines.joined(separator: "\n") + "\n"
   }

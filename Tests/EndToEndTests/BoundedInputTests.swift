@@ -57,6 +57,33 @@ struct BoundedInputTests {
     #expect(texts == [size])
   }
 
+  @Test("a text over the 16 MiB cap is counted, not kept: exit 65 or skipped, under 64 MB with 1 and 2 threads")
+  func textOverCapMemory() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // 16 MiB and 4 KiB of text in lines, and 16 MiB and 10 bytes of blanks then `x`.
+    let text = directory.appendingPathComponent("text.xml")
+    try Self.exportWithText(bytes: (16 << 20) + 4096, at: text)
+    let blanks = directory.appendingPathComponent("blanks.xml")
+    try Self.export(inside: String(repeating: " ", count: (16 << 20) + 10) + "x", at: blanks)
+    // They peaked at 67-69 and 72-74 MB: the text grew past the cap before it was checked, and
+    // the kept blanks were unpacked whole, then copied into the text.
+    for threads in ["1", "2"] {
+      for url in [text, blanks] {
+        let plain = try ChildUsage.measure(["info", url.path], environment: ["HEALTHPORT_THREADS": threads])
+        #expect(plain.status == 65, "stderr: \(plain.stderr.prefix(2000))")
+        #expect(plain.stderr.contains("error: the text of one element is over 16 MiB (healthport's limit)"))
+        #expect(plain.peakKilobytes < 64 * 1024, "\(url.lastPathComponent), \(threads): peak \(plain.peakKilobytes) KB")
+        let skipped = try ChildUsage.measure(
+          ["steps", url.path, "--skip-invalid"], environment: ["HEALTHPORT_THREADS": threads])
+        #expect(skipped.status == 0, "stderr: \(skipped.stderr.prefix(2000))")
+        #expect(skipped.stderr.contains("skipped 1 damaged element(s)"), "stderr: \(skipped.stderr.prefix(2000))")
+        #expect(
+          skipped.peakKilobytes < 64 * 1024, "\(url.lastPathComponent), \(threads): peak \(skipped.peakKilobytes) KB")
+      }
+    }
+  }
+
   /// Three StepCount Records (5, 1, 2 steps), the middle one holding `count` children `<a/>` (with
   /// `attribute` bytes of attribute value each, when not 0), one a line.
   static func exportWithChildren(_ count: Int, attribute: Int = 0, at url: URL) throws {
@@ -186,6 +213,10 @@ struct BoundedInputTests {
       let info = try Harness.run(["info", file.path])
       #expect(info.status == 65, "stderr: \(info.stderr)")
       #expect(info.stderr.contains(file.path + expected), "stderr: \(info.stderr)")
+      // The line or text is checked before it is kept (it grew to 32 MiB first: 62.5 and 63.4
+      // MB with two threads, 47 and 48 MB now).
+      let usage = try ChildUsage.measure(["info", file.path])
+      #expect(usage.peakKilobytes < 64 * 1024, "\(file.lastPathComponent): peak \(usage.peakKilobytes) KB")
     }
     let gpxInfo = try Harness.run(["info", gpx.path])
     #expect(gpxInfo.stderr.contains("error: the text of <name> is over 16 MiB (healthport's limit)"))
@@ -272,6 +303,41 @@ struct BoundedInputTests {
     let usage = try ChildUsage.measure(["steps", url.path])
     #expect(usage.status == 0, "stderr: \(usage.stderr.prefix(2000))")
     #expect(usage.peakKilobytes < 64 * 1024, "peak \(usage.peakKilobytes) KB")
+  }
+
+  @Test("info on a source name of 4 and 16 MB: under 64 MB; its table cuts it to 200 columns, its JSON keeps it")
+  func infoLongSourceName() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for megabytes in [4, 16] {
+      let url = directory.appendingPathComponent("long-source-\(megabytes).csv")
+      let bytes = megabytes * 1_000_000
+      try Self.ownTableWithLongSource(bytes: bytes, at: url)
+      // The table padded every Sources row to the name's width: 16 MB took 208 MB (JSON 97 MB).
+      for format in ["table", "json"] {
+        let usage = try ChildUsage.measure(["info", url.path, "--format", format])
+        #expect(usage.status == 0, "stderr: \(usage.stderr.prefix(2000))")
+        #expect(usage.peakKilobytes < 64 * 1024, "\(megabytes) MB, \(format): peak \(usage.peakKilobytes) KB")
+      }
+      // The name's line breaks are shown as `\x0a` (4 columns): 15 times its 13 columns and
+      // `abcd` fill 199, then `…`.
+      let cut = String(repeating: "abcdefghi\\x0a", count: 15) + "abcd…"
+      let table = try Harness.run(["info", url.path])
+      #expect(table.status == 0, "stderr: \(table.stderr.prefix(2000))")
+      let rows = table.stdoutText.split(separator: "\n")
+      #expect(
+        rows.contains("  " + cut + "  " + String(repeating: " ", count: 11) + "1"), "\(table.stdoutText.prefix(3000))")
+      #expect(
+        rows.contains("  Phone [iPhone]" + String(repeating: " ", count: 200 - 14 + 2 + 11) + "2"),
+        "\(table.stdoutText.prefix(3000))")
+      #expect(table.stdout.count < 8_000)
+      // JSON keeps the whole name.
+      let json = try Harness.run(["info", url.path, "--format", "json"])
+      let sources = (try Harness.json(json.stdout) as? [String: Any])?["sources"] as? [[String: Any]]
+      let names = sources?.compactMap { $0["name"] as? String } ?? []
+      let long = String(repeating: "abcdefghi\n", count: bytes / 10)
+      #expect(names.count == 2 && names.contains("Phone") && names.contains(long), "\(names.map(\.utf8.count))")
+    }
   }
 
   /// Three StepCount Records (5, 1, 2 steps) with `between` after the first and `inside` as the

@@ -22,10 +22,67 @@ extension String {
     }
   }
 
-  /// For tables: control characters shown as escapes (``escapingControls(keepingNewlines:)``)
-  /// and a non-breaking space (U+00A0, or the narrow U+202F) as `⍽`, so that two names that
-  /// differ only by one are told apart. Data outputs (CSV, JSON) keep them as written.
+  /// The most terminal columns a table gives one cell: a longer one is cut to its first 199
+  /// columns and `…` (docs/filters.md). Tables are for people; CSV and JSON keep every value whole.
+  package static let tableCellColumns = 200
+
+  /// The most UTF-8 bytes of a cell that a table looks at: past them the cell is cut too, so that
+  /// a text of zero-width marks costs no more than a wide one.
+  package static let tableCellBytes = 4096
+
+  /// For tables: ``shownToPeople``, cut to at most ``tableCellColumns`` terminal columns (the
+  /// last of them `…`). Only the first ``tableCellBytes`` are looked at, so a cell of megabytes
+  /// costs no more than a short one.
   package var shownInTable: String {
+    if utf8.count <= Self.tableCellBytes {
+      let shown = shownToPeople
+      if shown.displayWidth <= Self.tableCellColumns { return shown }
+    }
+    let head = headForTable
+    let whole = utf8.count <= Self.tableCellBytes
+    // The characters whose shown width fits in the cell beside the `…`.
+    var width = 0
+    var end = head.startIndex
+    var ends: [String.Index] = []
+    for index in head.indices {
+      let character = head[index]
+      let shown =
+        character.unicodeScalars.contains(where: Self.isShownOtherwise)
+        ? String(character).shownToPeople.displayWidth : character.displayWidth
+      if width + shown > Self.tableCellColumns - 1 { break }
+      width += shown
+      end = head.index(after: index)
+      ends.append(end)
+    }
+    // Cut by bytes, not by width: the last character looked at may be the start of a longer one.
+    if !whole, end == head.endIndex { end = ends.count > 1 ? ends[ends.count - 2] : head.startIndex }
+    return String(head[..<end]).shownToPeople + "…"
+  }
+
+  /// The first ``tableCellBytes`` (and a few more, up to a character boundary) of the text, or
+  /// all of it when shorter: what ``shownInTable`` looks at, so that `"\(name.headForTable) …"`
+  /// shows in a table as `"\(name) …"` would without copying a long name.
+  package var headForTable: String {
+    let most = Self.tableCellBytes + 4
+    guard utf8.count > most else { return self }
+    var text = self
+    return text.withUTF8 { bytes in
+      var end = most
+      while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+    }
+  }
+
+  /// A scalar that ``shownToPeople`` shows otherwise: a control character or a no-break space.
+  private static func isShownOtherwise(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{A0}" || scalar == "\u{202F}"
+  }
+
+  /// For tables and messages: control characters shown as escapes
+  /// (``escapingControls(keepingNewlines:)``) and a non-breaking space (U+00A0, or the narrow
+  /// U+202F) as `⍽`, so that two names that differ only by one are told apart. Whole, however
+  /// long (``shownInTable`` cuts it). Data outputs (CSV, JSON) keep them as written.
+  package var shownToPeople: String {
     let escaped = escapingControls(keepingNewlines: false)
     guard escaped.unicodeScalars.contains(where: { $0 == "\u{A0}" || $0 == "\u{202F}" }) else { return escaped }
     // Built as UTF-8 bytes and decoded once: appending to `unicodeScalars` copies the whole

@@ -317,43 +317,62 @@ final class ElementBuilder {
       }
     }
     if !tallied.isEmpty { return try checkTextLength(runBytes) }
+    // Checked before the piece is kept: a text over the cap is never held (its growth past
+    // 16 MiB held 48 MiB at once).
+    try checkTextLength(max(heldTextBytes + bytes.buffer.count, runBytes))
+    if skipping { return }
     let piece = bytes.string
-    var length = runBytes
     guard let last = stack.indices.last else {
       // The text of the pending top-level Record.
       if hasPendingTag {
-        length = Self.append(piece, to: &tagText)
+        Self.append(piece, to: &tagText)
       } else if hasPendingRecord {
-        length = Self.append(piece, to: &pendingRecord!.text)
+        Self.append(piece, to: &pendingRecord!.text)
       }
-      return try checkTextLength(max(length, runBytes))
+      return
     }
     // The payload is moved out of the stack first, so that its text grows in place.
     switch stack[last] {
     case .node(var node, let role):
       stack[last] = .placeholder
-      length = Self.append(piece, to: &node.text)
+      Self.append(piece, to: &node.text)
       stack[last] = .node(node, role)
     case .record(var record):
       stack[last] = .placeholder
-      length = Self.append(piece, to: &record.text)
+      Self.append(piece, to: &record.text)
       stack[last] = .record(record)
     case .correlation(var correlation):
       stack[last] = .placeholder
-      length = Self.append(piece, to: &correlation.text)
+      Self.append(piece, to: &correlation.text)
       stack[last] = .correlation(correlation)
     case .workout(var workout):
       stack[last] = .placeholder
-      length = Self.append(piece, to: &workout.text)
+      Self.append(piece, to: &workout.text)
       stack[last] = .workout(workout)
     case .metadata(var entry):
       stack[last] = .placeholder
-      length = Self.append(piece, to: &entry.text)
+      Self.append(piece, to: &entry.text)
       stack[last] = .metadata(entry)
     default:
       break
     }
-    try checkTextLength(max(length, runBytes))
+  }
+
+  /// The bytes of text the element that text goes to holds already.
+  private var heldTextBytes: Int {
+    guard let last = stack.last else {
+      if hasPendingTag { return tagText?.utf8.count ?? 0 }
+      if case .some(let record) = pendingRecord { return record.text?.utf8.count ?? 0 }
+      return 0
+    }
+    switch last {
+    case .node(let node, _): return node.text?.utf8.count ?? 0
+    case .record(let record): return record.text?.utf8.count ?? 0
+    case .correlation(let correlation): return correlation.text?.utf8.count ?? 0
+    case .workout(let workout): return workout.text?.utf8.count ?? 0
+    case .metadata(let entry): return entry.text?.utf8.count ?? 0
+    default: return 0
+    }
   }
 
   /// A text that begins with `count` bytes of white space, more than the XML parser keeps (as
@@ -391,16 +410,14 @@ final class ElementBuilder {
   /// The most text one element may hold, in UTF-8 bytes (docs/errors.md, "Limits").
   static let maximumTextBytes = 16 << 20
 
-  /// Appends `piece` in place (a text of many pieces costs their length, not its square);
-  /// returns the text's length in UTF-8 bytes.
+  /// Appends `piece` in place (a text of many pieces costs their length, not its square).
   @inline(__always)
-  private static func append(_ piece: String, to text: inout String?) -> Int {
+  private static func append(_ piece: String, to text: inout String?) {
     if text == nil {
       text = piece
     } else {
       text!.append(piece)
     }
-    return text!.utf8.count
   }
 
   /// Stops at an element whose text is over ``maximumTextBytes``: an error, or with

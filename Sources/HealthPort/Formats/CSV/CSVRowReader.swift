@@ -19,8 +19,11 @@ final class CSVRowReader {
   var backslashEscapes = false
   /// The line on which the current row starts.
   private(set) var line = 0
-  /// The unescaped bytes of the current row's fields, one after another.
-  private(set) var bytes: [UInt8] = []
+  /// The unescaped bytes of the current row's fields, one after another, in a buffer the reader
+  /// owns: they stay where they are, unchanged, until the next row is read (so a cell may be
+  /// borrowed until then, ``OwnedAttributes/appendBorrowed(_:value:)``). It grows as rows need;
+  /// after a row over ``longestKeptRow`` it goes back to its first size.
+  private var row: UnsafeMutableRawBufferPointer
   private(set) var ends: [Int] = []
   private(set) var quoted: [Bool] = []
 
@@ -48,12 +51,15 @@ final class CSVRowReader {
     self.source = source
     path = source.displayName
     chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
-    bytes.reserveCapacity(1024)
+    row = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.firstRowCapacity, alignment: 16)
     try fill()
     if limit - position >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { position = 3 }
   }
 
-  deinit { chunk.deallocate() }
+  deinit {
+    chunk.deallocate()
+    row.deallocate()
+  }
 
   var fieldCount: Int { ends.count }
 
@@ -108,8 +114,50 @@ final class CSVRowReader {
     HealthPortError(reason, file: path, line: line, column: column)
   }
 
-  /// The most row buffer kept from one row to the next.
+  /// The most row buffer kept from one row to the next, and the row buffer's first size.
   private static let longestKeptRow = 1 << 20
+  private static let firstRowCapacity = 1024
+
+  /// The row buffer while ``next()`` fills it: a local value, so that an append pays no
+  /// exclusivity check (a property of the reader, or a local captured by a local function, pays
+  /// one per append in a debug build).
+  private struct RowWriter {
+    private(set) var buffer: UnsafeMutableRawBufferPointer
+    private var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    init(_ buffer: UnsafeMutableRawBufferPointer) {
+      self.buffer = buffer
+      base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+      if count == buffer.count { grow(1) }
+      base[count] = byte
+      count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ from: UnsafePointer<UInt8>, count extra: Int) {
+      if count + extra > buffer.count { grow(extra) }
+      (base + count).update(from: from, count: extra)
+      count += extra
+    }
+
+    /// A buffer at least twice as large for `extra` more bytes: the row copied, the old one
+    /// freed (no cell of the row being read is borrowed yet).
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
+      var capacity = max(buffer.count * 2, CSVRowReader.firstRowCapacity)
+      while capacity < count + extra { capacity *= 2 }
+      let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+      if count > 0 { grown.baseAddress!.copyMemory(from: base, byteCount: count) }
+      buffer.deallocate()
+      buffer = grown
+      base = grown.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    }
+  }
 
   private enum State { case fieldStart, unquoted, quoted, quoteSeen, escapeSeen }
 
@@ -119,18 +167,17 @@ final class CSVRowReader {
   /// exclusivity check on every byte) and is stored back before refills and on return.
   func next() throws -> Bool {
     // A long row's buffer is not kept for the rows after it.
-    if self.bytes.capacity > Self.longestKeptRow {
-      self.bytes = []
-      self.bytes.reserveCapacity(1024)
+    if self.row.count > Self.longestKeptRow {
+      self.row.deallocate()
+      self.row = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.firstRowCapacity, alignment: 16)
     }
-    var bytes = self.bytes
+    var row = RowWriter(self.row)
     var ends = self.ends
     var quoted = self.quoted
-    self.bytes = []
     self.ends = []
     self.quoted = []
     defer {
-      self.bytes = bytes
+      self.row = row.buffer
       self.ends = ends
       self.quoted = quoted
     }
@@ -149,7 +196,7 @@ final class CSVRowReader {
       self.skipLineFeed = skipLineFeed
     }
     while true {
-      bytes.removeAll(keepingCapacity: true)
+      row.count = 0
       ends.removeAll(keepingCapacity: true)
       quoted.removeAll(keepingCapacity: true)
       var state = State.fieldStart
@@ -182,13 +229,13 @@ final class CSVRowReader {
           switch state {
           case .fieldStart, .unquoted:
             if byte == delimiter {
-              ends.append(bytes.count)
+              ends.append(row.count)
               quoted.append(fieldQuoted)
               fieldQuoted = false
               state = .fieldStart
             } else if byte == 0x0A || byte == 0x0D {
               if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
-              ends.append(bytes.count)
+              ends.append(row.count)
               quoted.append(fieldQuoted)
               done = true
             } else if byte == quote, state == .fieldStart {
@@ -202,13 +249,11 @@ final class CSVRowReader {
                 if next == delimiter || next == 0x0A || next == 0x0D { break }
                 end += 1
               }
-              bytes.append(byte)
-              if end > position {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
-              }
+              row.append(byte)
+              if end > position { row.append(base + position, count: end - position) }
               position = end
               state = .unquoted
-              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+              if row.count - (ends.last ?? 0) > maximumFieldBytes {
                 self.nextLine = nextLine
                 throw fieldTooLarge(column: ends.count + 1)
               }
@@ -222,12 +267,10 @@ final class CSVRowReader {
               var end = position
               while end < limit, base[end] != quote, base[end] != escape, base[end] != 0x0A { end += 1 }
               if byte == 0x0A { nextLine += 1 }
-              bytes.append(byte)
-              if end > position {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
-              }
+              row.append(byte)
+              if end > position { row.append(base + position, count: end - position) }
               position = end
-              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+              if row.count - (ends.last ?? 0) > maximumFieldBytes {
                 self.nextLine = nextLine
                 throw fieldTooLarge(column: ends.count + 1)
               }
@@ -235,32 +278,32 @@ final class CSVRowReader {
           case .escapeSeen:
             if byte != quote && byte != escape {
               // Not an escape: the backslash is itself, and the byte is read as any in quotes.
-              bytes.append(escape)
+              row.append(escape)
               position -= 1
             } else {
-              bytes.append(byte)
+              row.append(byte)
             }
             state = .quoted
-            if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+            if row.count - (ends.last ?? 0) > maximumFieldBytes {
               self.nextLine = nextLine
               throw fieldTooLarge(column: ends.count + 1)
             }
           case .quoteSeen:
             if byte == quote {
-              bytes.append(byte)
+              row.append(byte)
               state = .quoted
-              if bytes.count - (ends.last ?? 0) > maximumFieldBytes {
+              if row.count - (ends.last ?? 0) > maximumFieldBytes {
                 self.nextLine = nextLine
                 throw fieldTooLarge(column: ends.count + 1)
               }
             } else if byte == delimiter {
-              ends.append(bytes.count)
+              ends.append(row.count)
               quoted.append(true)
               fieldQuoted = false
               state = .fieldStart
             } else if byte == 0x0A || byte == 0x0D {
               if byte == 0x0A { nextLine += 1 } else { skipLineFeed = true }
-              ends.append(bytes.count)
+              ends.append(row.count)
               quoted.append(true)
               done = true
             } else {
@@ -281,7 +324,7 @@ final class CSVRowReader {
             column: ends.count + 1, "a quoted field that starts on this row is never closed (unbalanced quote)")
         }
         if state == .fieldStart && ends.isEmpty && !fieldQuoted { return false }
-        ends.append(bytes.count)
+        ends.append(row.count)
         quoted.append(fieldQuoted || state == .quoteSeen)
       }
       // Skip blank lines.
@@ -300,27 +343,32 @@ final class CSVRowReader {
   @inline(__always)
   func isEmpty(_ index: Int) -> Bool { start(index) == ends[index] }
 
-  func string(_ index: Int) -> String {
-    bytes.withUnsafeBufferPointer {
-      String(decoding: UnsafeBufferPointer(rebasing: $0[start(index)..<ends[index]]), as: UTF8.self)
-    }
+  /// Field `index`'s bytes, where they stay until the next row is read.
+  @inline(__always)
+  private func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    let start = start(index)
+    let base = UnsafePointer(row.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    return UnsafeBufferPointer(start: base + start, count: ends[index] - start)
   }
+
+  func string(_ index: Int) -> String { String(decoding: field(index), as: UTF8.self) }
 
   /// The field, or nil when it is absent (empty and unquoted).
   func optional(_ index: Int) -> String? { isAbsent(index) ? nil : string(index) }
 
-  func fieldBytes(_ index: Int) -> [UInt8] { Array(bytes[start(index)..<ends[index]]) }
+  func fieldBytes(_ index: Int) -> [UInt8] { Array(field(index)) }
 
+  /// Field `index`'s bytes for `body`; they stay valid, unchanged, until the next row is read.
   func withField<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-    try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start(index)..<ends[index]])) }
+    try body(field(index))
   }
 
   /// Field `index` as a non-negative integer (ids).
   func integer(_ index: Int) -> Int? {
     guard !isEmpty(index) else { return nil }
     var value = 0
-    for position in start(index)..<ends[index] {
-      let digit = Int(bytes[position]) &- 48
+    for byte in field(index) {
+      let digit = Int(byte) &- 48
       guard (0...9).contains(digit), value < Int.max / 10 - 10 else { return nil }
       value = value * 10 + digit
     }

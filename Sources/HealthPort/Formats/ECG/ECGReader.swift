@@ -40,15 +40,15 @@ struct ECGReader {
       if count == 0 { break }
       var start = 0
       for index in 0..<count where buffer[index] == 0x0A {
+        try checkLength(line.count + index - start, state.lineNumber + 1, recording)
         line.append(contentsOf: buffer[start..<index])
-        try checkLength(line, state.lineNumber + 1, recording)
         try state.take(line)
         line.removeAll(keepingCapacity: true)
         start = index + 1
         if state.batch.count == SideFileEvent.batchSize { try deliver() }
       }
+      try checkLength(line.count + count - start, state.lineNumber + 1, recording)
       line.append(contentsOf: buffer[start..<count])
-      try checkLength(line, state.lineNumber + 1, recording)
     }
     if !line.isEmpty {
       try state.take(line)
@@ -63,9 +63,10 @@ struct ECGReader {
   /// The longest line read, in bytes (docs/errors.md).
   static let maximumLineBytes = 16 << 20
 
+  /// Checked before the bytes are kept: a line over the cap is never held.
   @inline(__always)
-  private func checkLength(_ line: [UInt8], _ lineNumber: Int, _ recording: ECGRecording) throws {
-    guard line.count > Self.maximumLineBytes else { return }
+  private func checkLength(_ length: Int, _ lineNumber: Int, _ recording: ECGRecording) throws {
+    guard length > Self.maximumLineBytes else { return }
     throw HealthPortError.malformed(
       recording.displayName, line: lineNumber, column: 1,
       "a line over \(Self.maximumLineBytes >> 20) MiB (healthport's limit)")

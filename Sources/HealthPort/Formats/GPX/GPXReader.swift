@@ -141,8 +141,9 @@ private final class GPXEventHandler: XMLEventHandler {
 
   func text(_ bytes: XMLBytes) throws {
     guard let field else { return }
+    // Checked before the piece is kept: a text over the cap is never held.
+    if text.count + bytes.buffer.count > Self.maximumTextBytes { throw Self.overCap(field) }
     text.append(contentsOf: bytes.buffer)
-    if text.count > Self.maximumTextBytes { throw Self.overCap(field) }
   }
 
   /// White space over the cap, which the parser counted and did not keep.

@@ -250,3 +250,21 @@ enum JSONNumber {
     return i == n
   }
 }
+
+extension OutputStream {
+  /// Writes `text` as a JSON string literal, escaped a block at a time and flushed as it goes, so
+  /// that a string of megabytes (a name at the 16 MiB field cap) is never held a second time.
+  package func writeJSONString(_ text: String) throws {
+    buffer.append(UInt8(ascii: "\""))
+    try text.withUTF8Bytes { bytes in
+      var start = 0
+      while start < bytes.count {
+        let end = min(start + Self.blockSize, bytes.count)
+        JSONEscaping.appendEscaped(UnsafeBufferPointer(rebasing: bytes[start..<end]), to: &buffer)
+        try flushIfNeeded()
+        start = end
+      }
+    }
+    buffer.append(UInt8(ascii: "\""))
+  }
+}
