@@ -155,7 +155,8 @@ final class PostgresStore {
   /// a new store is created and filled by COPY; an existing one gets only the rows `changes`
   /// noted (deleted, then copied in again) and the new ones, or, for tables not tracked, its rows
   /// through a staging table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone
-  /// deleted).
+  /// deleted). A new store whose big tables were sent while it loaded (``MirrorStream``) passes
+  /// the transaction ``open(_:mode:createPostGIS:)`` began and the largest id sent per table.
   func sync(
     from path: String, mode: SyncMode, changes: MirrorChanges? = nil, createPostGIS: Bool = false,
     opened: Opened? = nil, streamed: [String: Int64] = [:]
