@@ -35,9 +35,7 @@ struct MirrorChanges {
   /// neither `id` nor led by an integer column are left out (sent whole).
   static func track(_ db: SQLiteConnection, _ mirror: MirrorSchema) throws -> MirrorChanges {
     var changes = MirrorChanges()
-    try db.execute(
-      "CREATE TABLE IF NOT EXISTS \(table) (tbl TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (tbl, id)) "
-        + "WITHOUT ROWID")
+    try createTable(db)
     for source in mirror.tables {
       let name = source.name
       let note = { (row: String, column: String) in
@@ -46,13 +44,7 @@ struct MirrorChanges {
       let differs = source.columns.map { "old.\($0.name) IS NOT new.\($0.name)" }.joined(separator: " OR ")
       if source.key == ["id"] {
         let newAbove = try db.scalarInt("SELECT max(id) FROM \(name)") ?? 0
-        try db.execute(
-          """
-          CREATE TRIGGER IF NOT EXISTS healthport_updated_\(name) AFTER UPDATE ON \(name) WHEN \(differs)
-            BEGIN \(note("old", "id")); END;
-          CREATE TRIGGER IF NOT EXISTS healthport_deleted_\(name) AFTER DELETE ON \(name)
-            BEGIN \(note("old", "id")); END;
-          """)
+        try noteUpdates(db, source)
         changes.tables[name] = Table(tracking: .byID, newAbove: newAbove)
       } else if let first = source.key.first,
         source.columns.contains(where: { $0.name == first && $0.type == .integer })
@@ -70,6 +62,28 @@ struct MirrorChanges {
       }
     }
     return changes
+  }
+
+  /// The table of noted ids, empty.
+  static func createTable(_ db: SQLiteConnection) throws {
+    try db.execute(
+      "CREATE TABLE IF NOT EXISTS \(table) (tbl TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (tbl, id)) "
+        + "WITHOUT ROWID; DELETE FROM \(table)")
+  }
+
+  /// Triggers that note each row of `source` (keyed by `id`) updated with a different value or
+  /// deleted.
+  static func noteUpdates(_ db: SQLiteConnection, _ source: MirrorSchema.Table) throws {
+    let name = source.name
+    let note = "INSERT OR IGNORE INTO \(table) (tbl, id) VALUES ('\(name)', old.id)"
+    let differs = source.columns.map { "old.\($0.name) IS NOT new.\($0.name)" }.joined(separator: " OR ")
+    try db.execute(
+      """
+      CREATE TRIGGER IF NOT EXISTS healthport_updated_\(name) AFTER UPDATE ON \(name) WHEN \(differs)
+        BEGIN \(note); END;
+      CREATE TRIGGER IF NOT EXISTS healthport_deleted_\(name) AFTER DELETE ON \(name)
+        BEGIN \(note); END;
+      """)
   }
 
   /// Forgets what was noted (after the store took it), and notes the largest ids again.

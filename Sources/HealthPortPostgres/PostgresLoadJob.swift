@@ -59,6 +59,9 @@ package struct PostgresLoadJob: Sendable {
     } else {
       let db = try SQLiteDatabase.open(path: mirror)
       for index in MirrorSchema.indexesNotLoaded { try db.execute("DROP INDEX \(index)") }
+      // The rows a new store's first load updates after they were streamed (``MirrorStream``).
+      try MirrorChanges.createTable(db)
+      for table in MirrorStream.tables(try MirrorSchema(db)) { try MirrorChanges.noteUpdates(db, table) }
       try db.close()
     }
     // A store of the current version gets only what each load changes in the mirror.
@@ -68,15 +71,47 @@ package struct PostgresLoadJob: Sendable {
       if version == SQLiteSchema.version { try Self.track(mirror, &changes) }
       var job = SQLiteLoadJob(database: mirror, person: person)
       job.scratch = true
-      let loaded = try job.run(paths: [path], readOptions: readOptions, wrap: wrap)
-      guard !loaded.isEmpty else { continue }
+      // A new store: its transaction begins now, and its big tables are sent while they load.
+      var opened: PostgresStore.Opened?
+      var stream: MirrorStream?
+      if version == nil {
+        let schema = try Self.schema(mirror)
+        opened = try store.open(schema, mode: .create, createPostGIS: createPostGIS)
+        let started = MirrorStream(store: store, mirror: mirror, tables: MirrorStream.tables(schema))
+        stream = started
+        job.sharedScratch = true
+        job.batchRows = MirrorStream.batchRows
+        job.afterBatch = { started.request() }
+      }
+      let loaded: [SQLiteLoader.Result]
+      var streamed: [String: Int64] = [:]
+      do {
+        loaded = try job.run(paths: [path], readOptions: readOptions, wrap: wrap)
+        streamed = try stream?.finish() ?? [:]
+      } catch {
+        stream?.cancel()
+        if opened != nil { store.rollBack() }
+        throw error
+      }
+      guard !loaded.isEmpty else {
+        if opened != nil { store.rollBack() }
+        continue
+      }
       var mode = PostgresStore.SyncMode.create
       if let version { mode = version < SQLiteSchema.version ? .migrate : .update }
-      try store.sync(from: mirror, mode: mode, changes: changes, createPostGIS: createPostGIS)
+      try store.sync(
+        from: mirror, mode: mode, changes: changes, createPostGIS: createPostGIS, opened: opened, streamed: streamed)
       version = SQLiteSchema.version
       results += loaded
     }
     return results
+  }
+
+  /// The schema of the mirror at `path`.
+  static func schema(_ path: String) throws -> MirrorSchema {
+    let db = try SQLiteConnection(path: path, mode: .readOnly)
+    defer { try? db.close() }
+    return try MirrorSchema(db)
   }
 
   /// Starts noting what the next load changes in the mirror at `path` (``MirrorChanges``), or

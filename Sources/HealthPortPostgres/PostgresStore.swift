@@ -155,38 +155,26 @@ final class PostgresStore {
   /// a new store is created and filled by COPY; an existing one gets only the rows `changes`
   /// noted (deleted, then copied in again) and the new ones, or, for tables not tracked, its rows
   /// through a staging table (`INSERT … ON CONFLICT DO UPDATE` on the primary key, rows gone
-  /// deleted).
-  func sync(from path: String, mode: SyncMode, changes: MirrorChanges? = nil, createPostGIS: Bool = false) throws {
+  /// deleted). A new store whose big tables were sent while it loaded (``MirrorStream``) passes
+  /// the transaction ``open(_:mode:createPostGIS:)`` began and the largest id sent per table.
+  func sync(
+    from path: String, mode: SyncMode, changes: MirrorChanges? = nil, createPostGIS: Bool = false,
+    opened: Opened? = nil, streamed: [String: Int64] = [:]
+  ) throws {
     let db = try SQLiteConnection(path: path, mode: .readOnly)
     defer { try? db.close() }
     let mirror = try MirrorSchema(db)
     try guarded {
-      try connection.execute("BEGIN")
       do {
-        if createPostGIS { try createExtension() }
-        let postgis = try connection.scalar(
-          "SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace "
-            + "WHERE e.extname = 'postgis'")
-        let path = [quotedSchema] + (postgis.map { [PGConnection.quoteIdentifier($0)] } ?? []) + ["pg_catalog"]
-        try connection.execute("SET LOCAL search_path = \(path.joined(separator: ", "))")
-        // Index builds sort in memory rather than on disk (for this transaction only; never lowered).
-        _ = try connection.query(
-          "SELECT set_config('maintenance_work_mem', '\(Self.indexBuildKilobytes)kB', true) FROM pg_settings "
-            + "WHERE name = 'maintenance_work_mem' AND setting::bigint < \(Self.indexBuildKilobytes)")
-        var tightened: [(table: String, column: String)] = []
-        switch mode {
-        case .create:
-          try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quotedSchema)")
-          // Without primary keys until the rows are in: a sorted build is faster than a bulk COPY's
-          // one insertion per row.
-          for table in mirror.tables { try connection.execute(MirrorSchema.createTable(table, key: false)) }
-        case .update: break
-        case .migrate: tightened = try migrateTables(mirror)
-        }
+        let opened = try opened ?? open(mirror, mode: mode, createPostGIS: createPostGIS)
+        let postgis = opened.postgis
+        let tightened = opened.tightened
         var gone = false
         for table in mirror.tables {
           if mode == .update, let changes, changes.deleteColumn(table.name) != nil {
             try sendChanges(table, from: db, changes: changes, goneTable: &gone)
+          } else if mode == .create, let sent = streamed[table.name] {
+            try sendRest(table, from: db, sentUpTo: sent, goneTable: &gone)
           } else {
             try copy(table, from: db, into: mode == .create ? table.name : nil)
           }
@@ -221,6 +209,51 @@ final class PostgresStore {
       }
     }
   }
+
+  /// What ``open(_:mode:createPostGIS:)`` found and left for the end of the transaction.
+  struct Opened {
+    /// The schema of the `postgis` extension, nil without it.
+    var postgis: String?
+    /// Columns added by a migration, to be made `NOT NULL` once the rows are in.
+    var tightened: [(table: String, column: String)] = []
+  }
+
+  /// Begins the load's transaction and brings the schema's tables to `mirror`'s (a new store:
+  /// created without keys); ``sync(from:mode:changes:createPostGIS:opened:streamed:)`` ends it.
+  func open(_ mirror: MirrorSchema, mode: SyncMode, createPostGIS: Bool) throws -> Opened {
+    try guarded {
+      try connection.execute("BEGIN")
+      do {
+        if createPostGIS { try createExtension() }
+        let postgis = try connection.scalar(
+          "SELECT n.nspname FROM pg_extension AS e JOIN pg_namespace AS n ON n.oid = e.extnamespace "
+            + "WHERE e.extname = 'postgis'")
+        let path = [quotedSchema] + (postgis.map { [PGConnection.quoteIdentifier($0)] } ?? []) + ["pg_catalog"]
+        try connection.execute("SET LOCAL search_path = \(path.joined(separator: ", "))")
+        // Index builds sort in memory rather than on disk (for this transaction only; never lowered).
+        _ = try connection.query(
+          "SELECT set_config('maintenance_work_mem', '\(Self.indexBuildKilobytes)kB', true) FROM pg_settings "
+            + "WHERE name = 'maintenance_work_mem' AND setting::bigint < \(Self.indexBuildKilobytes)")
+        var opened = Opened(postgis: postgis)
+        switch mode {
+        case .create:
+          try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quotedSchema)")
+          // Without primary keys until the rows are in: a sorted build is faster than a bulk COPY's
+          // one insertion per row.
+          for table in mirror.tables { try connection.execute(MirrorSchema.createTable(table, key: false)) }
+        case .update: break
+        case .migrate: opened.tightened = try migrateTables(mirror)
+        }
+        return opened
+      } catch {
+        try? connection.execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// Ends the transaction that ``open(_:mode:createPostGIS:)`` began, without changing anything.
+  func rollBack() { try? connection.execute("ROLLBACK") }
 
   /// `CREATE EXTENSION postgis` (`--postgis`), refused in one line when the role may not.
   private func createExtension() throws {
@@ -309,12 +342,15 @@ final class PostgresStore {
   /// Streams the rows of `select` (`table`'s columns in order) into `COPY destination` (`FREEZE`
   /// into a table created in this transaction); sends nothing when there are no rows, unless
   /// `always`.
-  private func stream(
+  @discardableResult
+  func stream(
     _ table: MirrorSchema.Table, _ select: SQLiteStatement, into destination: String, freeze: Bool,
     always: Bool = false
-  ) throws {
+  ) throws -> Int64? {
     var more = try select.step()
-    guard more || always else { return }
+    guard more || always else { return nil }
+    let idColumn = table.columns.firstIndex { $0.name == "id" }.map(Int32.init)
+    var lastID: Int64?
     let list = table.columns.map(\.name).joined(separator: ", ")
     let writer = try PGCopyWriter(
       connection: connection,
@@ -335,9 +371,11 @@ final class PostgresStore {
         case .json: select.withBytes(position) { writer.append(json: $0) }
         }
       }
+      if let idColumn { lastID = select.int64(idColumn) }
       more = try select.step()
     }
     try writer.finish()
+    return lastID
   }
 
   /// Brings `table` of an existing store to the mirror through what `changes` noted: the noted
@@ -358,23 +396,46 @@ final class PostgresStore {
     }
     let noted = try db.prepare("SELECT id FROM \(MirrorChanges.table) WHERE tbl = ?")
     try noted.bind(1, table.name)
-    if try noted.step() {
-      if goneTable {
-        try connection.execute("TRUNCATE healthport_gone")
-      } else {
-        try connection.execute("CREATE TEMP TABLE healthport_gone (id bigint NOT NULL) ON COMMIT DROP")
-        goneTable = true
-      }
-      let writer = try PGCopyWriter(connection: connection, sql: "COPY healthport_gone (id) FROM STDIN (FORMAT binary)")
-      repeat {
-        try writer.beginRow(fields: 1)
-        writer.append(noted.int64(0))
-      } while try noted.step()
-      try writer.finish()
-      try connection.execute("ANALYZE healthport_gone")
-      try connection.execute("DELETE FROM \(table.name) AS t USING healthport_gone AS g WHERE t.\(column) = g.id")
-    }
+    try delete(noted, from: table.name, by: column, goneTable: &goneTable)
     try stream(table, try db.prepare(sql), into: table.name, freeze: false)
+  }
+
+  /// Deletes the rows of the store's `table` whose `column` is one of the ids `noted` selects,
+  /// through the temporary table `healthport_gone` (created once per transaction: `goneTable`).
+  private func delete(_ noted: SQLiteStatement, from table: String, by column: String, goneTable: inout Bool) throws {
+    guard try noted.step() else { return }
+    if goneTable {
+      try connection.execute("TRUNCATE healthport_gone")
+    } else {
+      try connection.execute("CREATE TEMP TABLE healthport_gone (id bigint NOT NULL) ON COMMIT DROP")
+      goneTable = true
+    }
+    let writer = try PGCopyWriter(connection: connection, sql: "COPY healthport_gone (id) FROM STDIN (FORMAT binary)")
+    repeat {
+      try writer.beginRow(fields: 1)
+      writer.append(noted.int64(0))
+    } while try noted.step()
+    try writer.finish()
+    try connection.execute("ANALYZE healthport_gone")
+    try connection.execute("DELETE FROM \(table) AS t USING healthport_gone AS g WHERE t.\(column) = g.id")
+  }
+
+  /// Sends what is left of `table` of a new store after its rows up to id `sent` were streamed
+  /// (``MirrorStream``): the rows the load updated or deleted since are deleted (noted by the
+  /// mirror's triggers), then the noted and the newer rows copied in, frozen.
+  private func sendRest(
+    _ table: MirrorSchema.Table, from db: SQLiteConnection, sentUpTo sent: Int64, goneTable: inout Bool
+  ) throws {
+    let noted = try db.prepare("SELECT id FROM \(MirrorChanges.table) WHERE tbl = ? AND id <= ?")
+    try noted.bind(1, table.name)
+    try noted.bind(2, sent)
+    try delete(noted, from: table.name, by: "id", goneTable: &goneTable)
+    var changes = MirrorChanges()
+    changes.tables[table.name] = MirrorChanges.Table(tracking: .byID, newAbove: sent)
+    guard let sql = changes.select(table.name, columns: table.columns.map(\.name).joined(separator: ", ")) else {
+      return
+    }
+    try stream(table, try db.prepare(sql), into: table.name, freeze: true)
   }
 
   /// A table with at least this many changed rows, more than half of its rows, is written anew

@@ -62,11 +62,12 @@ package enum SQLiteDatabase {
   }
 
   /// Opens the existing healthport database at `path`, a private copy thrown away after any
-  /// failure (``SQLiteLoadJob/scratch``), without a journal, fsyncs or an integrity check.
-  static func openScratch(path: String) throws -> SQLiteConnection {
+  /// failure (``SQLiteLoadJob/scratch``), without a journal, fsyncs or an integrity check; when
+  /// `shared`, in WAL mode (still without fsyncs) for a reader beside the load.
+  static func openScratch(path: String, shared: Bool = false) throws -> SQLiteConnection {
     let db = try SQLiteConnection(path: path, mode: .readWrite)
     do {
-      try db.execute(scratchPragmas)
+      try db.execute(shared ? sharedScratchPragmas : scratchPragmas)
       try prepareSchema(db, path: path)
     } catch {
       try? db.close()
@@ -79,6 +80,12 @@ package enum SQLiteDatabase {
   static let scratchPragmas = """
     PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
     PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;
+    """
+
+  /// A scratch database that another connection reads while it is loaded.
+  static let sharedScratchPragmas = """
+    PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(cacheKiB);
+    PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;
     """
 
   /// Refuses a damaged database before anything is written to it: `PRAGMA quick_check` reads

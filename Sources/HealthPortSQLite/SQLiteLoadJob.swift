@@ -28,6 +28,11 @@ package struct SQLiteLoadJob: Sendable {
   /// journal and no fsync, an existing file opened exclusively without a checkpointer or an
   /// integrity check, a new one put in place without waiting for the disk.
   package var scratch = false
+  /// With ``scratch``: the file stays in WAL mode and unlocked between batches, so that another
+  /// connection may read each committed batch while the load goes on.
+  package var sharedScratch = false
+  /// Called on the loader's thread after each full batch's commit (not the last one).
+  package var afterBatch: (@Sendable () -> Void)?
 
   package init(database: String, person: String = "") {
     self.database = database
@@ -61,11 +66,13 @@ package struct SQLiteLoadJob: Sendable {
     paths: [String?], readOptions: (String?) -> ReadOptions, wrap: (ExportSink) -> ExportSink
   ) throws -> [SQLiteLoader.Result] {
     let session = try SQLiteLoadSession(
-      database: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds, scratch: scratch)
+      database: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds, scratch: scratch,
+      shared: sharedScratch)
     var readerError: Error?
     do {
       for path in paths {
         let input = try session.startInput(path: path, person: person, batchRows: batchRows, pipelined: pipelined)
+        input.loader.afterBatch = afterBatch
         defer { input.close() }
         do {
           try ExportReader(path: path, options: readOptions(path)).read(into: wrap(input.sink))
@@ -119,7 +126,7 @@ final class SQLiteLoadSession {
   /// One per input that held at least one element, in input order.
   private(set) var results: [SQLiteLoader.Result] = []
 
-  init(database: String, busyTimeoutMilliseconds: Int32, scratch: Bool = false) throws {
+  init(database: String, busyTimeoutMilliseconds: Int32, scratch: Bool = false, shared: Bool = false) throws {
     self.database = database
     self.scratch = scratch
     let new = try SQLiteDatabase.newDatabase(path: database)
@@ -128,7 +135,7 @@ final class SQLiteLoadSession {
       if let new {
         db = try new.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       } else if scratch {
-        db = try SQLiteDatabase.openScratch(path: database)
+        db = try SQLiteDatabase.openScratch(path: database, shared: shared)
       } else {
         db = try SQLiteDatabase.open(path: database, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       }

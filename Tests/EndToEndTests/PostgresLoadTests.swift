@@ -159,6 +159,44 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test(
+    "a new store's big tables go to the server while the export loads: several COPYs, SQLite's rows",
+    .needsExportGenerator)
+  func newStoreStreamedWhileLoading() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let export = scratch.appendingPathComponent("export.xml")
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--mb", "16", "--seed", "5", "-o", sys.argv[2]], check=True,
+                     stdout=subprocess.DEVNULL)
+      # The first record again at the end: the loader updates its row (copies = 2) long after it was sent.
+      lines = open(sys.argv[2], encoding="utf-8").read().splitlines()
+      first = next(l for l in lines if l.lstrip().startswith("<Record ") and l.rstrip().endswith("/>"))
+      end = max(i for i, l in enumerate(lines) if l.startswith("</HealthData>"))
+      open(sys.argv[2], "w", encoding="utf-8").write(chr(10).join(lines[:end] + [first] + lines[end:]) + chr(10))
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path])
+    #expect(made["ok"] as? Bool == true)
+    let sqlite = scratch.appendingPathComponent("health.db")
+    let toSQLite = try Self.load([export.path, "--db", sqlite.path, "-q"])
+    #expect(toSQLite.status == 0, "\(toSQLite.stderr)")
+    try PostgresCluster.with { cluster in
+      // The server logs each statement of this load's session.
+      let result = try Self.load(
+        [export.path, "--db", cluster.uri(), "-q"], environment: ["PGOPTIONS": "-c log_statement=all"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let log = try String(contentsOf: cluster.folder.appendingPathComponent("log"), encoding: .utf8)
+      let copies = log.split(separator: "\n").filter { $0.contains("statement: COPY records (") }
+      // One COPY after each batch the loader committed (20,000 rows), then the rest.
+      #expect(copies.count >= 2, "\(copies.count) COPY statements into records")
+      #expect(copies.allSatisfy { $0.contains("FREEZE") }, "\(copies)")
+      #expect(try cluster.psql("SELECT count(*) FROM healthport.records WHERE copies = 2") == "1\n")
+      try Self.expectSameStore(sqlite: sqlite, cluster: cluster)
+    }
+  }
+
   @Test("a second person's export without --person is warned about, as in SQLite", .needsExportGenerator)
   func twoPeopleWarn() throws {
     let directory = try Harness.temporaryDirectory()
