@@ -36,14 +36,17 @@ final class ParquetPartFile {
 package struct ParquetLimits: Sendable {
   /// A row group closes at this many rows…
   package var rowGroupRows = 1_000_000
-  /// …or this many encoded bytes.
-  package var rowGroupBytes = 8 << 20
+  /// …or this many encoded bytes (below ``bufferedBytes``, so that a row group mostly ends by
+  /// its own size rather than by its file being closed).
+  package var rowGroupBytes = 4 << 20
   /// At most this many bytes buffered over all open files (every buffer of their open row
   /// groups, by capacity); beyond it the largest file is closed early (its partition starts a new
   /// part file when it gets rows again). A 100 MB export must already fill it for the peak to be
-  /// the same at every size: with 32 MiB and 16 MiB row groups, a 100 MB export peaked at
-  /// 64 MB and a 1 GB one at 69–70 MB; with these limits, 49 and 52–56 MB (docs/benchmarks.md).
-  package var bufferedBytes = 16 << 20
+  /// the same at every size. With 16 MiB it was not: in a 1 GB export's 50 MB of
+  /// heart-rate-variability Records (a 100 MB export has 5) the open files' buffers, `hrv_beats`'
+  /// among them, grew past what a 100 MB export reaches, and the peak rose 5–6 MB above it.
+  /// Figures in docs/benchmarks.md.
+  package var bufferedBytes = 8 << 20
   /// At most this many files open at once; beyond it the least recently used is closed.
   package var openFiles = 128
   /// A page closes at this many values (ParquetFile's default is 1M). Every row adds a value to
