@@ -275,11 +275,7 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
   }
 
   package func metadata(key: String?, value: String?, at place: TableRowPlace) throws {
-    let table = startRow(.metadata, place)
-    CSVEncoding.appendField(key, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(value, to: &table.buffer)
-    try table.endRow(budget: &budget)
+    try endRow(key, value, in: startRow(.metadata, place))
   }
 
   package func hrvList(at place: TableRowPlace) throws {
@@ -289,11 +285,7 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
   }
 
   package func hrvBeat(_ beat: InstantaneousBeatsPerMinute, at place: TableRowPlace) throws {
-    let table = startRow(.hrvBeats, place)
-    CSVEncoding.appendField(beat.bpm, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(beat.time, to: &table.buffer)
-    try table.endRow(budget: &budget)
+    try endRow(beat.bpm, beat.time, in: startRow(.hrvBeats, place))
   }
 
   /// A generic element whose attributes fit its kind's table: its values in the columns' order,
@@ -320,11 +312,7 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
   }
 
   package func otherElement(_ node: ElementNode, at place: TableRowPlace) throws {
-    let table = startRow(.elements, place)
-    CSVEncoding.appendField(node.name, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(node.text, to: &table.buffer)
-    try table.endRow(budget: &budget)
+    try endRow(node.name, node.text, in: startRow(.elements, place))
   }
 
   /// An attribute without a column: a row of `attributes.csv`.
@@ -332,9 +320,15 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
     let table = self.table(.attributes)
     CSVEncoding.appendInteger(id, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(attribute.name, to: &table.buffer)
+    try endRow(attribute.name, attribute.value, in: table)
+  }
+
+  /// The last two cells of a row (a key and its value, a name and its text), and the row's end.
+  @inline(__always)
+  private func endRow(_ first: String?, _ second: String?, in table: CSVTableFile) throws {
+    CSVEncoding.appendField(first, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
-    CSVEncoding.appendField(attribute.value, to: &table.buffer)
+    CSVEncoding.appendField(second, to: &table.buffer)
     try table.endRow(budget: &budget)
   }
 
