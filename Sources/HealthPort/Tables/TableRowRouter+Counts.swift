@@ -1,52 +1,123 @@
-/// How many ids an element's routing takes: one per element of its subtree, in document order
-/// (``TableRowRouter`` numbers the children of a row's element from these counts).
+/// The children of a row's element, as ``TableRowRouter`` routes and numbers them: each typed
+/// child kind names its row once (``RoutedChild/routed``), and an element's subtree takes one id
+/// per element, in document order.
+enum RoutedChildRow {
+  case metadata(MetadataEntry)
+  case record(Record)
+  case event(WorkoutEvent)
+  case activity(WorkoutActivity)
+  case statistics(WorkoutStatistics)
+  case route(WorkoutRoute)
+  case fileReference(FileReference)
+  case hrvList(HeartRateVariabilityList)
+  case beat(InstantaneousBeatsPerMinute)
+  /// A generic element (a route's inline `Location` too).
+  case node(ElementNode)
+}
+
+/// A child of a row's element: which row it is.
+protocol RoutedChild {
+  var routed: RoutedChildRow { get }
+}
+
+extension ElementNode: RoutedChild {
+  var routed: RoutedChildRow { .node(self) }
+}
+
+extension Record.Child: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .metadata(let entry): .metadata(entry)
+    case .heartRateVariability(let list): .hrvList(list)
+    case .other(let node): .node(node)
+    }
+  }
+}
+
+extension Correlation.Child: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .metadata(let entry): .metadata(entry)
+    case .record(let record): .record(record)
+    case .other(let node): .node(node)
+    }
+  }
+}
+
+extension Workout.Child: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .metadata(let entry): .metadata(entry)
+    case .event(let event): .event(event)
+    case .activity(let activity): .activity(activity)
+    case .statistics(let statistics): .statistics(statistics)
+    case .route(let route): .route(route)
+    case .other(let node): .node(node)
+    }
+  }
+}
+
+extension WorkoutChildNode: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .metadata(let entry): .metadata(entry)
+    case .other(let node): .node(node)
+    }
+  }
+}
+
+extension WorkoutActivity.Child: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .metadata(let entry): .metadata(entry)
+    case .event(let event): .event(event)
+    case .statistics(let statistics): .statistics(statistics)
+    case .other(let node): .node(node)
+    }
+  }
+}
+
+extension WorkoutRoute.Child: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .metadata(let entry): .metadata(entry)
+    case .fileReference(let reference): .fileReference(reference)
+    case .location(let node), .other(let node): .node(node)
+    }
+  }
+}
+
+extension HeartRateVariabilityList.Child: RoutedChild {
+  var routed: RoutedChildRow {
+    switch self {
+    case .beat(let beat): .beat(beat)
+    case .other(let node): .node(node)
+    }
+  }
+}
+
 extension TableRowRouter {
   /// The elements of a subtree (each takes one id).
-  package static func count(_ node: ElementNode) -> Int { 1 + count(node.children) }
-  static func count(_ nodes: [ElementNode]) -> Int { nodes.reduce(0) { $0 + count($1) } }
-  static func count(_ entry: MetadataEntry) -> Int { 1 + count(entry.extraChildren) }
-  static func count(_ list: HeartRateVariabilityList) -> Int {
-    list.children.reduce(1) { total, child in
-      switch child {
-      case .beat(let beat): total + 1 + count(beat.extraChildren)
-      case .other(let node): total + count(node)
-      }
-    }
+  package static func count(_ node: ElementNode) -> Int { subtree(node.children) }
+
+  /// An element with these children: itself and theirs.
+  static func subtree<Children: Collection>(_ children: Children) -> Int where Children.Element: RoutedChild {
+    children.reduce(1) { $0 + count($1.routed) }
   }
-  static func count(_ record: Record) -> Int {
-    record.children.reduce(1) { total, child in
-      switch child {
-      case .metadata(let entry): total + count(entry)
-      case .heartRateVariability(let list): total + count(list)
-      case .other(let node): total + count(node)
-      }
-    }
-  }
-  static func count(_ event: WorkoutEvent) -> Int {
-    event.children.reduce(1) { total, child in
-      switch child {
-      case .metadata(let entry): total + count(entry)
-      case .other(let node): total + count(node)
-      }
-    }
-  }
-  static func count(_ activity: WorkoutActivity) -> Int {
-    activity.children.reduce(1) { total, child in
-      switch child {
-      case .metadata(let entry): total + count(entry)
-      case .event(let event): total + count(event)
-      case .statistics(let statistics): total + 1 + count(statistics.extraChildren)
-      case .other(let node): total + count(node)
-      }
-    }
-  }
-  static func count(_ route: WorkoutRoute) -> Int {
-    route.children.reduce(1) { total, child in
-      switch child {
-      case .metadata(let entry): total + count(entry)
-      case .fileReference(let reference): total + 1 + count(reference.extraChildren)
-      case .location(let node), .other(let node): total + count(node)
-      }
+
+  /// The ids a child's subtree takes (a typed one holding text is counted as the node it is routed as).
+  static func count(_ child: RoutedChildRow) -> Int {
+    switch child {
+    case .metadata(let entry): subtree(entry.extraChildren)
+    case .record(let record): subtree(record.children)
+    case .event(let event): subtree(event.children)
+    case .activity(let activity): subtree(activity.children)
+    case .statistics(let statistics): subtree(statistics.extraChildren)
+    case .route(let route): subtree(route.children)
+    case .fileReference(let reference): subtree(reference.extraChildren)
+    case .hrvList(let list): subtree(list.children)
+    case .beat(let beat): subtree(beat.extraChildren)
+    case .node(let node): subtree(node.children)
     }
   }
 }

@@ -116,211 +116,74 @@ package final class TableRowRouter {
 
   // MARK: Typed elements
 
+  /// One row of a typed element: its id, its extras told before it (``embeds``) or its attributes
+  /// without a column after it, then its children's rows.
+  @inline(__always)
+  private func row<Children: Collection>(
+    parent: Int?, _ attributes: [Attribute], _ children: Children, _ send: (TableRowPlace) throws -> Void
+  ) throws where Children.Element: RoutedChild {
+    let place = place(parent: parent)
+    if embeds { try announce(attributes, of: place.id, children) }
+    try send(place)
+    try extras(attributes, of: place.id)
+    for child in children { try route(child.routed, parent: place.id) }
+  }
+
   private func route(_ record: Record, parent: Int?) throws {
     if record.text != nil { return try route(Self.node(of: record), parent: parent) }
-    let place = place(parent: parent)
-    if embeds {
-      try announce(
-        record.extraAttributes, of: place.id,
-        record.children.lazy.map { child in
-          switch child {
-          case .metadata(let entry): Self.child(entry)
-          case .heartRateVariability(let list): .known(Self.count(list))
-          case .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.record(record, at: place)
-    try extras(record.extraAttributes, of: place.id)
-    for child in record.children {
-      switch child {
-      case .metadata(let entry): try route(entry, parent: place.id)
-      case .heartRateVariability(let list): try route(list, parent: place.id)
-      case .other(let node): try route(node, parent: place.id)
-      }
-    }
+    try row(parent: parent, record.extraAttributes, record.children) { try receiver.record(record, at: $0) }
   }
 
   private func route(_ correlation: Correlation) throws {
     if correlation.text != nil { return try route(Self.node(of: correlation), parent: nil) }
-    let place = place(parent: nil)
-    if embeds {
-      try announce(
-        correlation.extraAttributes, of: place.id,
-        correlation.children.lazy.map { child in
-          switch child {
-          case .metadata(let entry): Self.child(entry)
-          case .record(let record): Self.child(record)
-          case .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.correlation(correlation, at: place)
-    try extras(correlation.extraAttributes, of: place.id)
-    for child in correlation.children {
-      switch child {
-      case .metadata(let entry): try route(entry, parent: place.id)
-      case .record(let record): try route(record, parent: place.id)
-      case .other(let node): try route(node, parent: place.id)
-      }
+    try row(parent: nil, correlation.extraAttributes, correlation.children) {
+      try receiver.correlation(correlation, at: $0)
     }
   }
 
   private func route(_ workout: Workout) throws {
     if workout.text != nil { return try route(Self.node(of: workout), parent: nil) }
-    let place = place(parent: nil)
-    if embeds {
-      try announce(
-        workout.extraAttributes, of: place.id,
-        workout.children.lazy.map { child in
-          switch child {
-          case .metadata(let entry): Self.child(entry)
-          case .event(let event): .known(Self.count(event))
-          case .activity(let activity): .known(Self.count(activity))
-          case .statistics(let statistics): .known(1 + Self.count(statistics.extraChildren))
-          case .route(let route): .known(Self.count(route))
-          case .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.workout(workout, at: place)
-    try extras(workout.extraAttributes, of: place.id)
-    currentWorkout = place.id
     defer { currentWorkout = nil }
-    for child in workout.children {
-      switch child {
-      case .metadata(let entry): try route(entry, parent: place.id)
-      case .event(let event): try route(event, parent: place.id)
-      case .activity(let activity): try route(activity, parent: place.id)
-      case .statistics(let statistics): try route(statistics, parent: place.id)
-      case .route(let route): try self.route(route, parent: place.id)
-      case .other(let node): try self.route(node, parent: place.id)
-      }
-    }
-  }
-
-  private func route(_ event: WorkoutEvent, parent: Int) throws {
-    let place = place(parent: parent)
-    if embeds {
-      try announce(
-        event.extraAttributes, of: place.id,
-        event.children.lazy.map { child in
-          switch child {
-          case .metadata(let entry): Self.child(entry)
-          case .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.workoutEvent(event, at: place)
-    try extras(event.extraAttributes, of: place.id)
-    for child in event.children {
-      switch child {
-      case .metadata(let entry): try route(entry, parent: place.id)
-      case .other(let node): try route(node, parent: place.id)
-      }
-    }
-  }
-
-  private func route(_ activity: WorkoutActivity, parent: Int) throws {
-    let place = place(parent: parent)
-    if embeds {
-      try announce(
-        activity.extraAttributes, of: place.id,
-        activity.children.lazy.map { child in
-          switch child {
-          case .metadata(let entry): Self.child(entry)
-          case .event(let event): .known(Self.count(event))
-          case .statistics(let statistics): .known(1 + Self.count(statistics.extraChildren))
-          case .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.workoutActivity(activity, at: place)
-    try extras(activity.extraAttributes, of: place.id)
-    for child in activity.children {
-      switch child {
-      case .metadata(let entry): try route(entry, parent: place.id)
-      case .event(let event): try route(event, parent: place.id)
-      case .statistics(let statistics): try route(statistics, parent: place.id)
-      case .other(let node): try route(node, parent: place.id)
-      }
-    }
-  }
-
-  private func route(_ statistics: WorkoutStatistics, parent: Int) throws {
-    let place = place(parent: parent)
-    if embeds {
-      try announce(statistics.extraAttributes, of: place.id, statistics.extraChildren.lazy.map { .node($0) })
-    }
-    try receiver.workoutStatistics(statistics, at: place)
-    try extras(statistics.extraAttributes, of: place.id)
-    for node in statistics.extraChildren { try route(node, parent: place.id) }
-  }
-
-  private func route(_ workoutRoute: WorkoutRoute, parent: Int) throws {
-    let place = place(parent: parent)
-    if embeds {
-      try announce(
-        workoutRoute.extraAttributes, of: place.id,
-        workoutRoute.children.lazy.map { child in
-          switch child {
-          case .metadata(let entry): Self.child(entry)
-          case .fileReference(let reference): .known(1 + Self.count(reference.extraChildren))
-          case .location(let node), .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.workoutRoute(workoutRoute, at: place)
-    try extras(workoutRoute.extraAttributes, of: place.id)
-    for child in workoutRoute.children {
-      switch child {
-      case .metadata(let entry): try route(entry, parent: place.id)
-      case .fileReference(let reference):
-        let referencePlace = self.place(parent: place.id)
-        if embeds {
-          try announce(reference.extraAttributes, of: referencePlace.id, reference.extraChildren.lazy.map { .node($0) })
-        }
-        try receiver.fileReference(reference, at: referencePlace)
-        try extras(reference.extraAttributes, of: referencePlace.id)
-        for node in reference.extraChildren { try route(node, parent: referencePlace.id) }
-      case .location(let node), .other(let node): try route(node, parent: place.id)
-      }
+    try row(parent: nil, workout.extraAttributes, workout.children) {
+      try receiver.workout(workout, at: $0)
+      // Its children's rows name it in `workout_id`.
+      currentWorkout = $0.id
     }
   }
 
   private func route(_ entry: MetadataEntry, parent: Int) throws {
     if entry.text != nil { return try route(Self.node(of: entry), parent: parent) }
-    let place = place(parent: parent)
-    if embeds { try announce(entry.extraAttributes, of: place.id, entry.extraChildren.lazy.map { .node($0) }) }
-    try receiver.metadata(key: entry.key, value: entry.value, at: place)
-    try extras(entry.extraAttributes, of: place.id)
-    for node in entry.extraChildren { try route(node, parent: place.id) }
+    try row(parent: parent, entry.extraAttributes, entry.extraChildren) {
+      try receiver.metadata(key: entry.key, value: entry.value, at: $0)
+    }
   }
 
-  private func route(_ list: HeartRateVariabilityList, parent: Int) throws {
-    let place = place(parent: parent)
-    if embeds {
-      try announce(
-        list.extraAttributes, of: place.id,
-        list.children.lazy.map { child in
-          switch child {
-          case .beat(let beat): .known(1 + Self.count(beat.extraChildren))
-          case .other(let node): .node(node)
-          }
-        })
-    }
-    try receiver.hrvList(at: place)
-    try extras(list.extraAttributes, of: place.id)
-    for child in list.children {
-      switch child {
-      case .beat(let beat):
-        let beatPlace = self.place(parent: place.id)
-        if embeds { try announce(beat.extraAttributes, of: beatPlace.id, beat.extraChildren.lazy.map { .node($0) }) }
-        try receiver.hrvBeat(beat, at: beatPlace)
-        try extras(beat.extraAttributes, of: beatPlace.id)
-        for node in beat.extraChildren { try route(node, parent: beatPlace.id) }
-      case .other(let node): try route(node, parent: place.id)
+  /// A child of a typed element, routed to its row.
+  private func route(_ child: RoutedChildRow, parent: Int) throws {
+    switch child {
+    case .metadata(let entry): try route(entry, parent: parent)
+    case .record(let record): try route(record, parent: parent)
+    case .event(let event):
+      try row(parent: parent, event.extraAttributes, event.children) { try receiver.workoutEvent(event, at: $0) }
+    case .activity(let activity):
+      try row(parent: parent, activity.extraAttributes, activity.children) {
+        try receiver.workoutActivity(activity, at: $0)
       }
+    case .statistics(let statistics):
+      try row(parent: parent, statistics.extraAttributes, statistics.extraChildren) {
+        try receiver.workoutStatistics(statistics, at: $0)
+      }
+    case .route(let route):
+      try row(parent: parent, route.extraAttributes, route.children) { try receiver.workoutRoute(route, at: $0) }
+    case .fileReference(let reference):
+      try row(parent: parent, reference.extraAttributes, reference.extraChildren) {
+        try receiver.fileReference(reference, at: $0)
+      }
+    case .hrvList(let list):
+      try row(parent: parent, list.extraAttributes, list.children) { try receiver.hrvList(at: $0) }
+    case .beat(let beat):
+      try row(parent: parent, beat.extraAttributes, beat.extraChildren) { try receiver.hrvBeat(beat, at: $0) }
+    case .node(let node): try route(node, parent: parent)
     }
   }
 
@@ -362,7 +225,7 @@ package final class TableRowRouter {
     let place = self.place(parent: parent)
     if embeds {
       try announce(
-        { if case .other = row { node.attributes } else { [] } }(), of: place.id, node.children.lazy.map { .node($0) })
+        { if case .other = row { node.attributes } else { [] } }(), of: place.id, node.children)
     }
     switch row {
     case .generic(let table, let slots): try receiver.genericRow(node, table: table, slots: slots, at: place)
@@ -380,30 +243,33 @@ package final class TableRowRouter {
 
   // MARK: Extras kept on their row
 
-  /// A child of a row's element: a typed one (its element count) or a generic node.
-  private enum Child {
-    case known(Int)
-    case node(ElementNode)
-  }
-
   /// Tells the receiver the extras of row `id`, when it has any: its children that are `elements`
   /// rows are numbered by counting the elements before them.
-  private func announce(_ attributes: [Attribute], of id: Int, _ children: some Collection<Child>) throws {
-    guard
-      !attributes.isEmpty
-        || children.contains(where: { if case .node(let node) = $0 { Self.isOther(node) } else { false } })
-    else { return }
+  private func announce<Children: Collection>(_ attributes: [Attribute], of id: Int, _ children: Children) throws
+  where Children.Element: RoutedChild {
+    guard !attributes.isEmpty || children.contains(where: { Self.otherNode($0.routed) != nil }) else { return }
     var extras = TableRowExtras(attributes: attributes)
     var next = id + 1
     for child in children {
-      switch child {
-      case .known(let count): next += count
-      case .node(let node):
-        if Self.isOther(node) { extras.children.append((next, node)) }
-        next += Self.count(node)
-      }
+      let routed = child.routed
+      if let node = Self.otherNode(routed) { extras.children.append((next, node)) }
+      next += Self.count(routed)
     }
     try receiver.rowExtras(extras)
+  }
+
+  /// A child as its parent's extras see it: the element, when it is a row of `elements` (a
+  /// generic element that fits no table, or a typed one holding text, ``node(of:)``).
+  private static func otherNode(_ child: RoutedChildRow) -> ElementNode? {
+    let node: ElementNode
+    switch child {
+    case .node(let generic): node = generic
+    case .metadata(let entry) where entry.text != nil: node = Self.node(of: entry)
+    case .record(let record) where record.text != nil: node = Self.node(of: record)
+    default: return nil
+    }
+    if case .other = row(of: node, parent: 0) { return node }
+    return nil
   }
 
   /// A Record, Correlation, Workout or MetadataEntry holding text has no table with a column for
@@ -413,19 +279,6 @@ package final class TableRowRouter {
   private static func node(of correlation: Correlation) -> ElementNode { NodeEmitter.node { $0.emit(correlation) } }
   private static func node(of workout: Workout) -> ElementNode { NodeEmitter.node { $0.emit(workout) } }
   private static func node(of entry: MetadataEntry) -> ElementNode { NodeEmitter.node { $0.emit(entry) } }
-
-  /// A typed child as its parent's extras see it: a node when it holds text (``node(of:)``).
-  private static func child(_ entry: MetadataEntry) -> Child {
-    entry.text == nil ? .known(count(entry)) : .node(node(of: entry))
-  }
-
-  private static func child(_ record: Record) -> Child {
-    record.text == nil ? .known(count(record)) : .node(node(of: record))
-  }
-
-  private static func isOther(_ node: ElementNode) -> Bool {
-    if case .other = row(of: node, parent: 0) { true } else { false }
-  }
 
   /// For each column, the index of the attribute that fills it (-1 for none); nil when the
   /// attributes are not a subsequence of the columns in order.

@@ -19,11 +19,14 @@ final class CSVTableFile {
   /// The file in ``TemporaryFiles`` from its creation until ``forget()``.
   private var registration: TemporaryFiles.Registration?
 
+  /// Whether rows have a `parent_id` column after `id`.
+  let hasParentColumn: Bool
   /// Whether rows have a `workout_id` column after `parent_id`.
   let hasWorkoutColumn: Bool
 
-  init(path: String, header: [String], hasWorkoutColumn: Bool = false) {
+  init(path: String, header: [String], hasParentColumn: Bool = false, hasWorkoutColumn: Bool = false) {
     self.path = path
+    self.hasParentColumn = hasParentColumn
     self.hasWorkoutColumn = hasWorkoutColumn
     CSVEncoding.appendHeader(header, to: &buffer)
   }
