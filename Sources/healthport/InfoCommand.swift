@@ -144,8 +144,8 @@ enum InfoRendering {
       JSONEscaping.appendInteger(value, to: &out)
     }
     for (name, paths) in [
-      ("unreferencedRouteFiles", report.sideFiles.unreferencedRoutes),
-      ("missingRouteFiles", report.sideFiles.missingRoutes.map(\.path)),
+      ("unreferencedRouteFiles", AnySequence(report.sideFiles.unreferencedRoutes)),
+      ("missingRouteFiles", AnySequence(report.sideFiles.missingRoutes.map(\.path))),
     ] {
       key(name)
       out.append(UInt8(ascii: "["))
