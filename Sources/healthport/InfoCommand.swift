@@ -143,8 +143,8 @@ enum InfoRendering {
       try stream.write("\(value)")
     }
     for (name, paths) in [
-      ("unreferencedRouteFiles", report.sideFiles.unreferencedRoutes),
-      ("missingRouteFiles", report.sideFiles.missingRoutes.map(\.path)),
+      ("unreferencedRouteFiles", AnySequence(report.sideFiles.unreferencedRoutes)),
+      ("missingRouteFiles", AnySequence(report.sideFiles.missingRoutes.map(\.path))),
     ] {
       try key(name)
       try stream.write("[")

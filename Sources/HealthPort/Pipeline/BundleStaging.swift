@@ -63,6 +63,25 @@ final class StagedBytes {
     }
   }
 
+  /// Copies the bytes from `offset` on into `buffer`, as many as fit; 0 at the end.
+  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    guard offset < count else { return 0 }
+    guard file >= 0 else {
+      let start = Int(offset)
+      let length = min(buffer.count, memory.count - start)
+      memory.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)])) }
+      return length
+    }
+    while true {
+      let n = pread(file, buffer.baseAddress, buffer.count, off_t(offset))
+      if n < 0, errno == EINTR { continue }
+      guard n >= 0 else {
+        throw HealthPortError(.failure, file: path ?? "", message: "cannot read: \(String(cString: strerror(errno)))")
+      }
+      return n
+    }
+  }
+
   func remove() {
     memory = []
     if file >= 0 {

@@ -113,7 +113,7 @@ final class SideFileReader {
   private func deliverNext(_ pool: BundleSideFilePool) throws {
     let (parse, end) = try pool.deliverNext { try bundle.consumeSideFile($0) }
     switch end {
-    case .read(let points): count(parse, points)
+    case .read(let points): try count(parse, points)
     case .skipped(let error):
       skip(error)
     case .notAnECG(let file):
@@ -234,17 +234,17 @@ final class SideFileReader {
   @discardableResult
   private func deliver(_ parse: SideFileParse, from source: ByteSource, layout: Bool = false) throws -> Bool {
     let outcome = try parse.read(source, check: false, layout: layout) { try bundle.consumeSideFile($0) }
-    count(parse, outcome.count)
+    try count(parse, outcome.count)
     return outcome.matchesLayout
   }
 
-  private func count(_ parse: SideFileParse, _ count: Int) {
+  private func count(_ parse: SideFileParse, _ count: Int) throws {
     valuesReadHere += count
     switch parse.path.kind {
     case .route:
       report.routeFiles += 1
       report.routePoints += count
-      if parse.reference == nil { report.unreferencedRoutes.append(parse.path.reference) }
+      if parse.reference == nil { try report.unreferencedRoutes.append(parse.path.reference) }
     case .ecg:
       report.ecgRecordings += 1
       report.ecgSamples += count

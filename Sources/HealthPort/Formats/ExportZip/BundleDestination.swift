@@ -126,8 +126,6 @@ final class FolderDestination: BundleDestination {
   private let folder: FolderOutput
   /// The input, named in errors about its members.
   private let input: String?
-  /// The members' paths so far: a second member of the same name would overwrite the first.
-  private var paths: Set<String> = []
   private var file: Int32 = -1
   private var filePath = ""
   private var done = false
@@ -182,12 +180,22 @@ final class FolderDestination: BundleDestination {
       }
     }
     guard member.kind != .directory else { return }
-    guard paths.insert(components.joined(separator: "/")).inserted else {
-      throw HealthPortError(.duplicateMember(name: member.path), file: inputName(input, or: finalPath))
-    }
     filePath = folder + "/" + components.last!
-    file = open(filePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard file >= 0 else { throw systemError(filePath, "cannot create the file") }
+    // The temporary folder starts empty, so a file that exists already is a second member of
+    // the same name (which would overwrite the first): the file system tells, and no set of
+    // every member's name is kept (100,000 members held 10 MB that way).
+    file = open(filePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard file >= 0 else {
+      if errno == EEXIST {
+        var info = stat()
+        if lstat(filePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+          errno = EISDIR
+        } else {
+          throw HealthPortError(.duplicateMember(name: member.path), file: inputName(input, or: finalPath))
+        }
+      }
+      throw systemError(filePath, "cannot create the file")
+    }
   }
 
   func symlink(_ member: BundleMember, target: [UInt8]) throws {
