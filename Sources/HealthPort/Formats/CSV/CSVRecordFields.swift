@@ -54,7 +54,7 @@ struct CSVRecordFields {
     out.append(CSVEncoding.comma)
     if let version = tag.sourceVersion { CSVEncoding.appendField(version, to: &out) }
     out.append(CSVEncoding.comma)
-    Self.append(tag.sourceProduct, &sourceProduct, to: &out)
+    Self.append(tag.head.sourceProduct, &sourceProduct, to: &out)
     if let rest = tag.deviceRest {
       appendDevice(address: tag.deviceAddress, zeros: tag.deviceZeros, rest: rest, to: &out)
     }
