@@ -82,7 +82,8 @@ struct AttributeParser {
   var values = StringCache()
   private var deviceProducts = ByteKeyedTable<DeviceProduct>()
   private var nameProducts = ByteKeyedTable<String?>()
-  private var names = AttributeNameCache()
+  // Internal for `recordTag(_:)`, which lives with the parallel reader (ParallelReading/).
+  var names = AttributeNameCache()
   private var dates = DateParser()
   // The previous values of the Record fields that repeat from record to record.
   private var recentType = RecentString()
@@ -94,7 +95,7 @@ struct AttributeParser {
   private var recentDeviceProduct: DeviceProduct = .other(model: nil)
   /// ``record``, kept here: a static with a computed initial value is reached through a
   /// `swift_once` check on every access, twice per Record.
-  private let recordMask = AttributeParser.record
+  let recordMask = AttributeParser.record
 
   static let record: UInt32 = mask(
     .type, .sourceName, .sourceVersion, .device, .unit, .creationDate, .startDate, .endDate, .value)
@@ -189,7 +190,7 @@ struct AttributeParser {
       type: Self.recent(&recentType, &interner, tag.type), sourceName: recordSource(tag.sourceName).0,
       sourceVersion: sourceVersion, deviceString: device, unit: unit, creationDate: tag.creationDate,
       startDate: tag.startDate, endDate: tag.endDate, value: value, extraAttributes: tag.extraAttributes,
-      sourceProduct: tag.sourceProduct)
+      sourceProduct: tag.head.sourceProduct)
   }
 
   /// What a ``RecordTally`` needs of a `<Record>` start tag, read and checked as ``record(_:)``
@@ -200,69 +201,8 @@ struct AttributeParser {
     if let bytes = tag.unit { unit = Self.recent(&recentUnit, &interner, bytes) }
     return RecordFacts(
       type: Self.recent(&recentType, &interner, tag.type), unit: unit, sourceName: recordSource(tag.sourceName).0,
-      sourceProduct: tag.sourceProduct, startDate: tag.startDate, endDate: tag.endDate, hasValue: tag.value != nil,
+      sourceProduct: tag.head.sourceProduct, startDate: tag.startDate, endDate: tag.endDate, hasValue: tag.value != nil,
       extraAttributes: tag.extraAttributes.count)
-  }
-
-  /// Reads a `<Record>` start tag as ``record(_:)`` reads it, throwing exactly where it throws,
-  /// without making the Record (``RecordTag``).
-  mutating func recordTag<Attributes: ElementAttributes>(_ attributes: Attributes) throws -> RecordTag {
-    var type: UnsafeBufferPointer<UInt8>?
-    var sourceName: UnsafeBufferPointer<UInt8>?
-    var sourceVersion: UnsafeBufferPointer<UInt8>?
-    var deviceAddress: UInt64?
-    var deviceZeros: UInt8 = 0
-    var deviceRest: UnsafeBufferPointer<UInt8>?
-    var unit: UnsafeBufferPointer<UInt8>?
-    var creationDate: HealthDate?
-    var startDate: HealthDate?
-    var endDate: HealthDate?
-    var value: UnsafeBufferPointer<UInt8>?
-    var extras: [Attribute] = []
-    var deviceProduct: DeviceProduct?
-    var nameProduct: String?
-    var valueIsNumber = true
-    for index in 0..<attributes.count {
-      let bytes = attributes.value(at: index)
-      let id = names.name(attributes, index)
-      guard id != .unknown, recordMask & id.bit != 0 else {
-        extras.append(Attribute(interner.intern(attributes.name(at: index).buffer), bytes.string))
-        continue
-      }
-      switch id {
-      case .type: type = bytes.buffer
-      case .sourceName:
-        sourceName = bytes.buffer
-        nameProduct = recordSourceProduct(bytes.buffer)
-      case .sourceVersion: sourceVersion = bytes.buffer
-      case .device:
-        let (address, zeros, restStart) = DeviceString.split(bytes.buffer)
-        let rest = UnsafeBufferPointer(rebasing: bytes.buffer[restStart...])
-        deviceAddress = address
-        deviceZeros = zeros
-        deviceRest = rest
-        deviceProduct = recordDeviceProduct(address: address, rest: rest)
-      case .unit: unit = bytes.buffer
-      case .creationDate: creationDate = try recordDate(bytes, "creationDate", attributes)
-      case .startDate: startDate = try recordDate(bytes, "startDate", attributes)
-      case .endDate: endDate = try recordDate(bytes, "endDate", attributes)
-      case .value:
-        value = bytes.buffer
-        if attributes.recordValueRule == .numberWithUnit { valueIsNumber = Self.isNumber(bytes.buffer) }
-      default: break
-      }
-    }
-    let recordType = try require(type, "type", of: "Record")
-    let recordSource = try require(sourceName, "sourceName", of: "Record")
-    let start = try require(startDate, "startDate", of: "Record")
-    let end = try require(endDate, "endDate", of: "Record")
-    try Self.checkValue(
-      attributes.recordValueRule, value: value, isNumber: valueIsNumber, unit: unit, type: recordType)
-    return RecordTag(
-      type: recordType, sourceName: recordSource, sourceVersion: sourceVersion, deviceAddress: deviceAddress,
-      deviceZeros: deviceZeros, deviceRest: deviceRest, unit: unit, creationDate: creationDate, startDate: start,
-      endDate: end, value: value,
-      extraAttributes: extras, sourceProduct: Self.product(deviceProduct, nameProduct))
   }
 
   private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -307,7 +247,7 @@ struct AttributeParser {
   /// The Apple product a Record's `sourceName` names (``recordSource(_:)``), without the name's
   /// String when the bytes repeat.
   @inline(__always)
-  private mutating func recordSourceProduct(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  mutating func recordSourceProduct(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     if recentSource.matches(bytes) { return recentSourceProduct }
     return recordSource(bytes).1
   }
@@ -315,7 +255,7 @@ struct AttributeParser {
   /// The product of a Record's device, cached by the rest of its string, from the device's
   /// address and rest (``DeviceString/split(_:)``).
   @inline(__always)
-  private mutating func recordDeviceProduct(address: UInt64?, rest: UnsafeBufferPointer<UInt8>) -> DeviceProduct {
+  mutating func recordDeviceProduct(address: UInt64?, rest: UnsafeBufferPointer<UInt8>) -> DeviceProduct {
     if recentDevice.matches(rest) { return recentDeviceProduct }
     let text = interner.intern(rest, limit: 1024)
     let product = deviceProduct(rest, device: DeviceString(address: address, rest: text))
@@ -327,7 +267,7 @@ struct AttributeParser {
   /// The source product: the device's Apple product, else one named in the source name, else
   /// the device's model.
   @inline(__always)
-  private static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
+  static func product(_ device: DeviceProduct?, _ named: String?) -> String? {
     switch device {
     case .apple(let apple): apple
     case .other(let model): named ?? model
@@ -338,7 +278,7 @@ struct AttributeParser {
   /// The reader's rule for a Record's value (``RecordValueRule``), on the tag's bytes: Strings
   /// are made only for a message, or for the rule of CSV from other tools.
   @inline(__always)
-  private static func checkValue(
+  static func checkValue(
     _ rule: RecordValueRule, value: UnsafeBufferPointer<UInt8>?, isNumber: Bool, unit: UnsafeBufferPointer<UInt8>?,
     type: UnsafeBufferPointer<UInt8>
   ) throws {
@@ -355,7 +295,7 @@ struct AttributeParser {
 
   /// The date of a Record attribute, in the export's form or, when the reader allows it, ISO 8601.
   @inline(__always)
-  private mutating func recordDate<Attributes: ElementAttributes>(
+  mutating func recordDate<Attributes: ElementAttributes>(
     _ value: ByteView, _ name: StaticString, _ attributes: Attributes
   ) throws -> HealthDate {
     guard attributes.acceptsISO8601Dates else { return try dates.parse(value, name, "Record") }

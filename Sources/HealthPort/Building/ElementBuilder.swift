@@ -66,7 +66,7 @@ final class ElementBuilder {
   private var hasPendingRecord: Bool {
     if case .some = pendingRecord { true } else { false }
   }
-  /// A top-level Record handed to `worker` as its tag (``RecordTag``) is open; its children,
+  /// A top-level Record handed to `worker` as its start tag (``RangeWorker/startRecord(_:)``) is open; its children,
   /// built as a pending Record's are, wait in `tagChildren` for its end tag.
   private var hasPendingTag = false
   private var tagChildren: RecordChildren = []

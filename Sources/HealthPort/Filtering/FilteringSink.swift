@@ -65,7 +65,7 @@ extension FilteringSink: RangeWorkSharing {
     guard next.capabilities.isDisjoint(with: [.sideFiles, .bundleMembers]), let inner = next.rangeWorker() else {
       return nil
     }
-    return Worker(filter: filter.withOwnCaches(), next: inner)
+    return StageWorker(Part(filter: filter.withOwnCaches()), next: inner)
   }
 
   func absorb(_ result: any RangeResult) throws {
@@ -74,41 +74,33 @@ extension FilteringSink: RangeWorkSharing {
     droppedCount += result.own
   }
 
-  private final class Worker: RangeWorker {
+  /// Keeps or drops each element as ``ExportFilter/includes(_:)`` does; a Record given as its
+  /// head by its type, source, product and start, as ``ExportFilter/includes(_:)`` keeps the Record.
+  private final class Part: RangeStagePart {
     let filter: ExportFilter
-    let next: any RangeWorker
     var dropped = 0
-
-    init(filter: ExportFilter, next: any RangeWorker) {
-      self.filter = filter
-      self.next = next
-    }
-
-    func process(_ element: consuming ExportElement) throws {
-      if filter.includes(element) { try next.process(element) } else { dropped += 1 }
-    }
-
-    func finishRange() -> any RangeResult {
-      defer { dropped = 0 }
-      return StageResult(dropped, next: next.finishRange())
-    }
-
-    // A Record as its start tag (``RecordTag``): kept or dropped by its type, source, product
-    // and start, as ``ExportFilter/includes(_:)`` keeps the Record; its end goes where it went.
-    var takesRecordTags: Bool { next.takesRecordTags }
     private var type = RecentString()
     private var sourceName = RecentString()
-    private var keepsRecord = false
 
-    func startRecord(_ tag: borrowing RecordTag) throws {
-      keepsRecord = filter.includesRecord(
-        type: type.text(tag.type), sourceName: sourceName.text(tag.sourceName), product: tag.sourceProduct,
-        start: tag.startDate)
-      if keepsRecord { try next.startRecord(tag) } else { dropped += 1 }
+    init(filter: ExportFilter) { self.filter = filter }
+
+    func pass(_ element: ExportElement) -> Bool {
+      if filter.includes(element) { return true }
+      dropped += 1
+      return false
     }
 
-    func endRecord(children: borrowing RecordChildren, text: String?) throws {
-      if keepsRecord { try next.endRecord(children: children, text: text) }
+    func passRecord(_ head: RecordHead) -> Bool {
+      let kept = filter.includesRecord(
+        type: type.text(head.type), sourceName: sourceName.text(head.sourceName), product: head.sourceProduct,
+        start: head.startDate)
+      if !kept { dropped += 1 }
+      return kept
+    }
+
+    func finishRange() -> Int {
+      defer { dropped = 0 }
+      return dropped
     }
   }
 }

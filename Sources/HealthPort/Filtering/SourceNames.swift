@@ -75,7 +75,7 @@ package final class SourceNamesSink: ExportStage {
 
 /// A source as the filters see it: its name and its derived product.
 extension SourceNamesSink: RangeWorkSharing {
-  func makeRangeWorker() -> (any RangeWorker)? { next.rangeWorker().map(Worker.init) }
+  func makeRangeWorker() -> (any RangeWorker)? { next.rangeWorker().map { StageWorker(Part(), next: $0) } }
 
   /// A range's sources in order of first appearance there: after the earlier ranges', they
   /// keep the order of first appearance in the whole export.
@@ -85,35 +85,24 @@ extension SourceNamesSink: RangeWorkSharing {
     try (next as! RangeWorkSharing).absorb(result.next)
   }
 
-  private final class Worker: RangeWorker {
-    let next: any RangeWorker
-    let names: SourceNamesSink
-
-    init(_ next: any RangeWorker) {
-      self.next = next
-      names = SourceNamesSink(next: DiscardingSink())
-    }
-
-    func process(_ element: consuming ExportElement) throws {
-      try names.consume(element)
-      try next.process(element)
-    }
-
-    func finishRange() -> any RangeResult {
-      defer { names.forget() }
-      return StageResult(names.sources, next: next.finishRange())
-    }
-
-    var takesRecordTags: Bool { next.takesRecordTags }
+  /// Notes the sources of a range's elements; every element goes on.
+  private final class Part: RangeStagePart {
+    let names = SourceNamesSink(next: DiscardingSink())
     private var sourceName = RecentString()
 
-    func startRecord(_ tag: borrowing RecordTag) throws {
-      names.note(sourceName.text(tag.sourceName), tag.sourceProduct)
-      try next.startRecord(tag)
+    func pass(_ element: ExportElement) throws -> Bool {
+      try names.consume(element)
+      return true
     }
 
-    func endRecord(children: borrowing RecordChildren, text: String?) throws {
-      try next.endRecord(children: children, text: text)
+    func passRecord(_ head: RecordHead) -> Bool {
+      names.note(sourceName.text(head.sourceName), head.sourceProduct)
+      return true
+    }
+
+    func finishRange() -> [SourceName] {
+      defer { names.forget() }
+      return names.sources
     }
   }
 

@@ -17,6 +17,9 @@ protocol ElementEmitter: ~Copyable {
   /// Writes a Record's `type`, `sourceName` and `sourceVersion` attributes by calling `write`,
   /// or from a copy of what it wrote for the previous Record with the same three strings.
   mutating func recordHead(_ record: Record, _ write: (inout Self, Record) -> Void)
+  /// A Record's start and attributes, before its children: by default the attribute events in
+  /// order; a writer that encodes Records from their start tags writes them with that encoder.
+  mutating func beginRecord(_ record: Record)
 }
 
 extension ElementEmitter where Self: ~Copyable {
@@ -78,6 +81,11 @@ extension ElementEmitter where Self: ~Copyable {
   }
 
   mutating func emit(_ record: Record) {
+    beginRecord(record)
+    finishRecord(record.children, text: record.text)
+  }
+
+  mutating func beginRecord(_ record: Record) {
     begin("Record")
     // The record is passed to the closure rather than captured: a capture would copy it.
     recordHead(record) { emitter, record in
@@ -92,7 +100,6 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("endDate", record.endDate)
     numericAttribute("value", record.value)
     extras(record.extraAttributes)
-    finishRecord(record.children, text: record.text)
   }
 
   /// A Record's text and children, and its end: after its attributes.

@@ -114,7 +114,7 @@ struct RecordHeadCache {
 
 /// The encoded bytes of the last text written in one field, kept with that text's bytes and
 /// reused while the following rows carry the same bytes: ``EncodedFieldCache`` for texts that
-/// are bytes in the reader's buffer (``RecordTag``) rather than Strings.
+/// are bytes in the reader's buffer (a Record's start tag on a parsing thread) rather than Strings.
 struct EncodedBytesCache {
   private var key: [UInt8] = []
   private var encoded: [UInt8] = []

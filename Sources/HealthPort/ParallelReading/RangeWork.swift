@@ -8,11 +8,12 @@
 /// that the delivering thread only writes bytes, and the elements are built, encoded and freed
 /// on one thread (handing millions of them across threads cost more than encoding them).
 ///
-/// A pipeline stage takes part by wrapping the next stage's worker (``CountingSink``,
-/// ``FilteringSink``, ``SourceNamesSink``); a stage or a sink that needs every element in order
-/// returns nil, and the read hands elements on as before. A range that fails (damage, a guessed
-/// boundary, or a worker that throws) is read again in sequence through `consume`, so errors
-/// and their positions stay those of the sequential reader.
+/// A pipeline stage takes part by wrapping the next stage's worker in a ``StageWorker`` with a
+/// ``RangeStagePart`` of its own (``CountingSink``, ``FilteringSink``, ``SourceNamesSink``), which
+/// hands Records on as their tags when the next worker takes them; a stage or a sink that needs
+/// every element in order returns nil, and the read hands elements on as before. A range that
+/// fails (damage, a guessed boundary, or a worker that throws) is read again in sequence
+/// through `consume`, so errors and their positions stay those of the sequential reader.
 protocol RangeWorkSharing: ExportSink {
   /// A worker for one parsing thread; nil when the elements must reach `consume` in order.
   func makeRangeWorker() -> (any RangeWorker)?

@@ -7,8 +7,8 @@
 /// Record's start tag (``AttributeParser/record(_:)`` makes its Record from the tag); each field
 /// is the text the Record's field is made of.
 struct RecordTag {
-  var type: UnsafeBufferPointer<UInt8>
-  var sourceName: UnsafeBufferPointer<UInt8>
+  /// What a pipeline stage decides on (``RangeStagePart``): type, source name and product, start.
+  var head: RecordHead
   var sourceVersion: UnsafeBufferPointer<UInt8>?
   /// The device's address, when its string has the canonical head (``DeviceString/split(_:)``).
   var deviceAddress: UInt64?
@@ -18,10 +18,11 @@ struct RecordTag {
   var deviceRest: UnsafeBufferPointer<UInt8>?
   var unit: UnsafeBufferPointer<UInt8>?
   var creationDate: HealthDate?
-  var startDate: HealthDate
   var endDate: HealthDate
   var value: UnsafeBufferPointer<UInt8>?
   var extraAttributes: [Attribute]
-  /// ``Record/sourceProduct``.
-  var sourceProduct: String?
+
+  var type: UnsafeBufferPointer<UInt8> { head.type }
+  var sourceName: UnsafeBufferPointer<UInt8> { head.sourceName }
+  var startDate: HealthDate { head.startDate }
 }

@@ -1,8 +1,8 @@
 /// A sink whose answer needs, of each top-level Record, only what a ``RecordTally`` keeps: its
 /// ``ExportSink/capabilities`` have ``SinkCapabilities/recordTallies``. A parallel read then
 /// tallies the Records of each range on its parsing thread instead of building each one and
-/// handing it on (issue 16); the other elements come as before. `info`'s summary
-/// (``ExportSummaryCollector``) is one.
+/// handing it on (issue 16); the other elements come as before. `info`'s summary is one: the
+/// reader's folder declares the contract and the tally, and the aggregation conforms.
 protocol RecordTallying: AnyObject {
   /// A range's tally, merged after the elements before it: its Records' starts from `from` up to
   /// `upTo` (those before the range's next element), in their place among the elements.

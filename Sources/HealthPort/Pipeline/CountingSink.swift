@@ -18,7 +18,7 @@ package final class CountingSink: ExportStage {
 }
 
 extension CountingSink: RangeWorkSharing {
-  func makeRangeWorker() -> (any RangeWorker)? { next.rangeWorker().map(Worker.init) }
+  func makeRangeWorker() -> (any RangeWorker)? { next.rangeWorker().map { StageWorker(Part(), next: $0) } }
 
   func absorb(_ result: any RangeResult) throws {
     let result = result as! StageResult<ElementNameCounts>
@@ -26,31 +26,23 @@ extension CountingSink: RangeWorkSharing {
     tally.merge(result.own)
   }
 
-  private final class Worker: RangeWorker {
-    let next: any RangeWorker
+  /// A range's counts; every element goes on.
+  private final class Part: RangeStagePart {
     var tally = ElementNameCounts()
 
-    init(_ next: any RangeWorker) { self.next = next }
-
-    func process(_ element: consuming ExportElement) throws {
+    func pass(_ element: ExportElement) -> Bool {
       tally.add(element)
-      try next.process(element)
+      return true
     }
 
-    func finishRange() -> any RangeResult {
-      defer { tally = ElementNameCounts() }
-      return StageResult(tally, next: next.finishRange())
-    }
-
-    var takesRecordTags: Bool { next.takesRecordTags }
-
-    func startRecord(_ tag: borrowing RecordTag) throws {
+    func passRecord(_ head: RecordHead) -> Bool {
       tally.addRecord()
-      try next.startRecord(tag)
+      return true
     }
 
-    func endRecord(children: borrowing RecordChildren, text: String?) throws {
-      try next.endRecord(children: children, text: text)
+    func finishRange() -> ElementNameCounts {
+      defer { tally = ElementNameCounts() }
+      return tally
     }
   }
 }

@@ -2,13 +2,11 @@
 /// `type,sourceName,sourceVersion,sourceProduct,device,unit,value,creationDate,startDate,endDate`,
 /// and the first six of them in the single table.
 ///
-/// The fields that repeat from row to row are encoded once per run (``EncodedFieldCache``).
+/// One encoder, from a Record's start tag (``RecordTag``): a built Record is encoded as its tag
+/// (``Record/withTag(_:)``). The product and the device's rest, which repeat from row to row, are
+/// encoded once per run (``EncodedFieldCache``, ``EncodedBytesCache``).
 struct CSVRecordFields {
-  private var type = EncodedFieldCache()
-  private var sourceName = EncodedFieldCache()
-  private var sourceVersion = EncodedFieldCache()
   private var sourceProduct = EncodedFieldCache()
-  private var unit = EncodedFieldCache()
   private var deviceRest = EncodedBytesCache()
 
   @inline(__always)
@@ -23,7 +21,7 @@ struct CSVRecordFields {
   }
 
   mutating func append(_ record: Record, dates: inout CSVSplitDates, to out: inout ByteBuffer) {
-    appendSource(record, to: &out)
+    record.withTag { appendSource($0, to: &out) }
     CSVEncoding.appendField(record.value, to: &out)
     out.append(CSVEncoding.comma)
     dates.append(record.creationDate, to: &out)
@@ -35,18 +33,6 @@ struct CSVRecordFields {
 
   /// `type,sourceName,sourceVersion,sourceProduct,device,unit,` (with the trailing comma).
   @inline(__always)
-  mutating func appendSource(_ record: Record, to out: inout ByteBuffer) {
-    Self.append(record.type, &type, to: &out)
-    Self.append(record.sourceName, &sourceName, to: &out)
-    Self.append(record.sourceVersion, &sourceVersion, to: &out)
-    Self.append(record.sourceProduct, &sourceProduct, to: &out)
-    if let device = record.deviceString { appendDevice(device, to: &out) }
-    out.append(CSVEncoding.comma)
-    Self.append(record.unit, &unit, to: &out)
-  }
-
-  /// ``appendSource(_:to:)`` from a Record's start tag (``RecordTag``): the same bytes.
-  @inline(__always)
   mutating func appendSource(_ tag: borrowing RecordTag, to out: inout ByteBuffer) {
     CSVEncoding.appendField(tag.type, to: &out)
     out.append(CSVEncoding.comma)
@@ -54,7 +40,7 @@ struct CSVRecordFields {
     out.append(CSVEncoding.comma)
     if let version = tag.sourceVersion { CSVEncoding.appendField(version, to: &out) }
     out.append(CSVEncoding.comma)
-    Self.append(tag.sourceProduct, &sourceProduct, to: &out)
+    Self.append(tag.head.sourceProduct, &sourceProduct, to: &out)
     if let rest = tag.deviceRest {
       appendDevice(address: tag.deviceAddress, zeros: tag.deviceZeros, rest: rest, to: &out)
     }
@@ -81,12 +67,4 @@ struct CSVRecordFields {
       deviceRest.append(to: &$0)
     }
   }
-
-  /// A device string: `"<<HKDevice: 0x…` with the address, then the shared rest, encoded once
-  /// per run of the same rest.
-  @inline(__always)
-  private mutating func appendDevice(_ device: DeviceString, to out: inout ByteBuffer) {
-    device.rest.withUTF8Bytes { appendDevice(address: device.address, zeros: device.addressZeros, rest: $0, to: &out) }
-  }
-
 }

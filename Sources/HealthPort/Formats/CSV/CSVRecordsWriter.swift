@@ -99,17 +99,14 @@ struct CSVRecordRows: ~Copyable {
   private var entries: [MetadataEntry] = []
   private var json = ByteBuffer()
 
-  /// The row, with its line feed.
+  /// The row, with its line feed: the Record as its tag (``Record/withTag(_:)``), one encoder.
   mutating func append(_ record: Record, to out: inout ByteBuffer) {
-    fields.appendSource(record, to: &out)
-    CSVRecordsTable.appendValue(record.value, to: &out)
-    out.append(CSVEncoding.comma)
-    appendDates(record.creationDate, record.startDate, record.endDate, to: &out)
+    record.withTag { appendHead($0, to: &out) }
     appendTail(record.children, to: &out)
   }
 
   /// The row of a Record from its start tag (``RecordTag``), up to its `metadata` column:
-  /// ``appendTail(_:to:)`` ends it with the Record's children. The same bytes as ``append(_:to:)``.
+  /// ``appendTail(_:to:)`` ends it with the Record's children.
   mutating func appendHead(_ tag: borrowing RecordTag, to out: inout ByteBuffer) {
     fields.appendSource(tag, to: &out)
     CSVRecordsTable.appendValue(tag.value, to: &out)

@@ -212,7 +212,6 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
   private var quickNumber: (name: StaticString, range: Range<Int>)?
   private var strings = EscapedStringCache()
   private var dates = ExportDateFormatter()
-  private var head = RecordHeadCache()
   private var deviceRest = EncodedBytesCache()
 
   init() {
@@ -240,18 +239,6 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
   @inline(__always)
   static func escape(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
     JSONEscaping.appendEscaped(bytes, to: &out)
-  }
-
-  mutating func recordHead(_ record: Record, _ write: (inout JSONEmitter, Record) -> Void) {
-    // The stored bytes start with the first attribute (no comma before them).
-    guard firstAttribute else { return write(&self, record) }
-    if head.replay(record, to: &out) {
-      firstAttribute = false
-      return
-    }
-    let start = out.count
-    write(&self, record)
-    head.store(record, bytes: out.bytes(in: start..<out.count))
   }
 
   mutating func attribute(_ name: Name, _ value: String) {
@@ -290,9 +277,13 @@ struct JSONEmitter: ElementEmitter, ~Copyable {
     out.append(UInt8(ascii: "\""))
   }
 
-  /// A top-level Record from its start tag (``RecordTag``), its attributes written and the
-  /// element left open for ``finishRecord(_:)`` with its children: the bytes ``emit(_:)`` writes
-  /// for the Record.
+  /// A built Record, written as its start tag (``Record/withTag(_:)``): one Record encoder.
+  mutating func beginRecord(_ record: Record) {
+    record.withTag { beginRecord($0) }
+  }
+
+  /// A Record from its start tag (``RecordTag``), its attributes written and the element left
+  /// open for ``finishRecord(_:text:)`` with its children.
   mutating func beginRecord(_ tag: borrowing RecordTag) {
     begin("Record")
     attribute("type", bytes: tag.type)

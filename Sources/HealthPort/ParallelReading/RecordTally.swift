@@ -1,8 +1,8 @@
-/// What `healthport info` keeps of the top-level Records: how many of each type (and their
-/// units), of each source, the earliest start and latest end, and every element of the Records
-/// by name.
+/// What a sink that tallies Records (``RecordTallying``, `healthport info`) keeps of the top-level
+/// Records: how many of each type (and their units), of each source, the earliest start and
+/// latest end, and every element of the Records by name.
 ///
-/// ``ExportSummaryCollector`` keeps one for the whole export. A parallel read (issue 16) keeps one
+/// Such a sink keeps one for the whole export. A parallel read (issue 16) keeps one
 /// per range on the range's parsing thread, fed ``RecordFacts`` instead of built Records
 /// (``RecordTallying``), and merges them in document order, which gives the same tables: what
 /// appears first stays first, and a tie for the earliest or latest date goes to the earlier.
