@@ -48,12 +48,11 @@ enum RoutesCommand: Command {
     }
     let spool = try RouteSpool(filter: filter)
     try FilterOptions.read(input, into: spool, filter: filter, arguments: arguments, command: name)
-    let workouts = spool.workouts.filter { !$0.routes.isEmpty } + spool.unreferenced
     if perWorkout, let output {
       // One folder output: every file appears, with the manifest, or none does.
       let folder = try FolderOutput(path: output, protecting: input, writes: .routesPerWorkout)
       do {
-        for workout in workouts {
+        try spool.forEachRoute { workout in
           let stamp = RouteSpool.utcText(workout.start).filter { $0 != ":" && $0 != "-" }
           let name =
             workout.file.map {
@@ -71,9 +70,9 @@ enum RoutesCommand: Command {
     }
     let out = try output.map { try OutputStream(path: $0, protecting: input) } ?? OutputStream()
     switch format {
-    case "gpx": try GPXLayout.writeRoutes(workouts, spool, to: out)
-    case "csv": try CSVRoutes.write(workouts, spool, to: out)
-    default: try GeoJSONRoutes.write(workouts, spool, to: out)
+    case "gpx": try GPXLayout.writeRoutes(spool, spool, to: out)
+    case "csv": try CSVRoutes.write(spool, spool, to: out)
+    default: try GeoJSONRoutes.write(spool, spool, to: out)
     }
   }
 

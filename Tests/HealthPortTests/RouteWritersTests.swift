@@ -37,14 +37,13 @@ struct RouteWritersTests {
 
   /// Runs `write` on the sample's routes into a file and gives its text.
   static func written(
-    _ write: ([RouteSpool.WorkoutRoutes], RouteSpool, HealthPort.OutputStream) throws -> Void
+    _ write: (RouteSpool, RouteSpool, HealthPort.OutputStream) throws -> Void
   ) throws -> String {
     let spool = try RouteSpool()
     try ExportReader(path: sampleZip).read(into: spool)
-    let workouts = spool.workouts.filter { !$0.routes.isEmpty } + spool.unreferenced
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try write(workouts, spool, try HealthPort.OutputStream(path: path))
+    try write(spool, spool, try HealthPort.OutputStream(path: path))
     return try String(contentsOfFile: path, encoding: .utf8)
   }
 
@@ -126,5 +125,31 @@ struct RouteWritersTests {
     #expect(
       Set(lines.dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[5]) }) == Set(times)
     )
+  }
+
+  @Test("unreferenced routes spilled to their scratch file come back in order, field for field, past 64 KiB")
+  func unreferencedRecords() throws {
+    let records = try UnreferencedRoutes()
+    // Names with tabs, newlines and non-ASCII bytes, some without times, and a few long enough
+    // that a record straddles the reader's 64 KiB chunks.
+    let routes = (0..<3_000).map { i in
+      let name =
+        "/workout-routes/route_\(i)\(i % 7 == 0 ? "\t\nü" : "")\(String(repeating: "x", count: i % 500 == 0 ? 70_000 : i % 40)).gpx"
+      let start = HealthDate(secondsSince1970: 1_700_000_000 + Int64(i), offsetSeconds: Int32(i % 3 * 3600))
+      let end = HealthDate(secondsSince1970: 1_700_000_100 + Int64(i), offsetSeconds: -3600)
+      return RouteSpool.WorkoutRoutes(
+        start: start, end: end, duration: Double(i) / 3, file: name, firstTime: i % 5 == 0 ? nil : "t\(i)",
+        lastTime: i % 3 == 0 ? nil : "", stored: [(0, Int64(i) * 1_000_003, i + 1)])
+    }
+    for route in routes { try records.append(route) }
+    var read: [RouteSpool.WorkoutRoutes] = []
+    try records.forEach { read.append($0) }
+    #expect(read.count == routes.count)
+    for (a, b) in zip(routes, read) {
+      #expect(
+        a.file == b.file && a.firstTime == b.firstTime && a.lastTime == b.lastTime && a.start == b.start
+          && a.end == b.end && a.duration == b.duration && a.number == nil && b.activity == nil
+          && b.routes.map(\.offset) == a.routes.map(\.offset) && b.routes.map(\.points) == a.routes.map(\.points))
+    }
   }
 }

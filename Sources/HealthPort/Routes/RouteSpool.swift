@@ -34,9 +34,10 @@ package final class RouteSpool: ExportSink {
   }
 
   package private(set) var workouts: [WorkoutRoutes] = []
-  /// The GPX files that no workout references, in file order: written when no `--activity`,
-  /// `--type` or source filter is given, and the first point is within the dates.
-  package private(set) var unreferenced: [WorkoutRoutes] = []
+  /// The GPX files that no workout references, in file order: written when no activity, type or
+  /// source filter is given, and the first point is within the dates. Kept in a scratch file (a
+  /// zip may hold any number of them), read back in order by ``forEachRoute(_:)``.
+  private let unreferenced: UnreferencedRoutes
   private let file: SpoolWriter
   private var current: Int?
   private let filter: ExportFilter
@@ -45,6 +46,7 @@ package final class RouteSpool: ExportSink {
 
   package init(filter: ExportFilter = ExportFilter()) throws {
     file = try SpoolWriter()
+    unreferenced = try UnreferencedRoutes()
     self.filter = filter
   }
 
@@ -107,7 +109,7 @@ package final class RouteSpool: ExportSink {
     case .routeEnd:
       if let current, workouts[current].stored.last?.points == 0 { workouts[current].stored.removeLast() }
       current = nil
-      if let route = pending { keepUnreferenced(route) }
+      if let route = pending { try keepUnreferenced(route) }
       pending = nil
     case .ecgBegin, .ecgSamples, .ecgEnd: break
     }
@@ -115,7 +117,7 @@ package final class RouteSpool: ExportSink {
 
   /// Keeps an unreferenced route with points whose first point is within the date filter (a
   /// route without times only without one): start and end are its first and last points'.
-  private func keepUnreferenced(_ route: WorkoutRoutes) {
+  private func keepUnreferenced(_ route: WorkoutRoutes) throws {
     var route = route
     guard route.stored[0].points > 0 else { return }
     let first = route.firstTime.flatMap { HealthDate.flexible($0) }
@@ -128,7 +130,14 @@ package final class RouteSpool: ExportSink {
       route.end = last
       route.duration = Double(last.secondsSince1970 - first.secondsSince1970)
     }
-    unreferenced.append(route)
+    try unreferenced.append(route)
+  }
+
+  /// Calls `body` with each route to write, in order: the workouts with route points, then the
+  /// unreferenced routes, read back from their scratch file.
+  package func forEachRoute(_ body: (WorkoutRoutes) throws -> Void) throws {
+    for workout in workouts where !workout.routes.isEmpty { try body(workout) }
+    try unreferenced.forEach(body)
   }
 
   /// Calls `body` with each point of the route at `route`, in order.
@@ -152,6 +161,115 @@ package final class RouteSpool: ExportSink {
   package static func utcText(_ date: HealthDate) -> String {
     let text = HealthDate(secondsSince1970: date.secondsSince1970, offsetSeconds: 0).description
     return String(text.prefix(10)) + "T" + String(text.dropFirst(11).prefix(8)) + "Z"
+  }
+}
+
+/// Routes to write, in order: an array of them, or a whole spool's (``RouteSpool/forEachRoute(_:)``).
+package protocol RouteList {
+  func forEachRoute(_ body: (RouteSpool.WorkoutRoutes) throws -> Void) throws
+}
+
+extension RouteSpool: RouteList {}
+
+extension Array: RouteList where Element == RouteSpool.WorkoutRoutes {
+  package func forEachRoute(_ body: (RouteSpool.WorkoutRoutes) throws -> Void) throws {
+    for route in self { try body(route) }
+  }
+}
+
+/// The unreferenced routes of a spool, one record each in a scratch file, in order: their points'
+/// place in the spool, their dates and duration as binary numbers, then their file and first and
+/// last points' times, each a length (-1 for none) and its UTF-8 bytes.
+final class UnreferencedRoutes {
+  private let scratch: ScratchFile
+  private var buffer: [UInt8] = []
+
+  init() throws {
+    scratch = try ScratchFile(purpose: "the unreferenced routes")
+  }
+
+  func append(_ route: RouteSpool.WorkoutRoutes) throws {
+    let place = route.stored[0]
+    for number in [
+      place.offset, Int64(place.points), route.start.secondsSince1970, Int64(route.start.offsetSeconds),
+      route.end.secondsSince1970, Int64(route.end.offsetSeconds), Int64(bitPattern: route.duration.bitPattern),
+    ] {
+      withUnsafeBytes(of: number.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+    for text in [route.file, route.firstTime, route.lastTime] {
+      let bytes = text.map { Array($0.utf8) }
+      withUnsafeBytes(of: Int64(bytes?.count ?? -1).littleEndian) { buffer.append(contentsOf: $0) }
+      if let bytes { buffer.append(contentsOf: bytes) }
+    }
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  private func flush() throws {
+    try buffer.withUnsafeBytes { try scratch.append($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls `body` with each route, in the order they were appended.
+  func forEach(_ body: (RouteSpool.WorkoutRoutes) throws -> Void) throws {
+    try flush()
+    var reader = Reader(scratch: scratch)
+    while reader.position < scratch.size {
+      var numbers: [Int64] = []
+      for _ in 0..<7 { numbers.append(try reader.number()) }
+      let file = try reader.text()
+      let firstTime = try reader.text()
+      let lastTime = try reader.text()
+      try body(
+        RouteSpool.WorkoutRoutes(
+          start: HealthDate(secondsSince1970: numbers[2], offsetSeconds: Int32(truncatingIfNeeded: numbers[3])),
+          end: HealthDate(secondsSince1970: numbers[4], offsetSeconds: Int32(truncatingIfNeeded: numbers[5])),
+          duration: Double(bitPattern: UInt64(bitPattern: numbers[6])), file: file, firstTime: firstTime,
+          lastTime: lastTime, stored: [(0, numbers[0], Int(numbers[1]))]))
+    }
+  }
+
+  /// Reads the scratch file forwards, 64 KiB at a time.
+  private struct Reader {
+    let scratch: ScratchFile
+    /// The file offset of the next byte to hand out.
+    private(set) var position: Int64 = 0
+    private var chunk: [UInt8] = []
+    private var index = 0
+
+    init(scratch: ScratchFile) { self.scratch = scratch }
+
+    mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
+      if chunk.count - index < count {
+        guard Int64(count) <= scratch.size - position else {
+          throw HealthPortError(
+            .failure, file: scratch.folder, message: "cannot read back a temporary file for \(scratch.purpose)")
+        }
+        let start = position + Int64(chunk.count - index)
+        let want = Int(min(max(Int64(count), 1 << 16), scratch.size - position)) - (chunk.count - index)
+        var more = [UInt8](repeating: 0, count: max(0, want))
+        try more.withUnsafeMutableBytes { try scratch.read(into: $0, at: start) }
+        chunk = Array(chunk[index...]) + more
+        index = 0
+      }
+      defer {
+        index += count
+        position += Int64(count)
+      }
+      return chunk[index..<index + count]
+    }
+
+    mutating func number() throws -> Int64 {
+      var value: Int64 = 0
+      let slice = try bytes(8)
+      withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: slice) }
+      return Int64(littleEndian: value)
+    }
+
+    mutating func text() throws -> String? {
+      let count = try number()
+      guard count >= 0 else { return nil }
+      return String(decoding: try bytes(Int(count)), as: UTF8.self)
+    }
   }
 }
 

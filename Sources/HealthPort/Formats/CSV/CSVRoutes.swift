@@ -5,12 +5,12 @@ package enum CSVRoutes {
     "course", "horizontal_accuracy", "vertical_accuracy",
   ]
 
-  package static func write(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
+  package static func write(_ workouts: some RouteList, _ spool: RouteSpool, to out: OutputStream) throws {
     try out.committing {
       var header: [UInt8] = []
       CSVEncoding.appendHeader(columns, to: &header)
       try out.write(header)
-      for workout in workouts {
+      try workouts.forEachRoute { workout in
         for (index, route) in workout.routes.enumerated() {
           var text: [UInt8] = []
           var position = 0

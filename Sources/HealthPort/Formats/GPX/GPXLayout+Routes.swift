@@ -3,12 +3,12 @@ extension GPXLayout {
   /// workout named by its activity and start (an unreferenced route file by its name), a `trkseg`
   /// per route, its points as Apple writes them (``appendPoint(_:to:)``), read back from the
   /// spool in flat memory.
-  package static func writeRoutes(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream)
+  package static func writeRoutes(_ workouts: some RouteList, _ spool: RouteSpool, to out: OutputStream)
     throws
   {
     try out.committing {
       try out.write(documentStart(creator: "healthport", schemaLocation: false))
-      for workout in workouts {
+      try workouts.forEachRoute { workout in
         let title =
           workout.file.map { "unreferenced " + RouteSpool.baseName($0) } ?? "\(workout.activity ?? "") \(workout.start)"
         var start: [UInt8] = []

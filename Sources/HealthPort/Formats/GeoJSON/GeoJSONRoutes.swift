@@ -8,10 +8,12 @@
 /// parallel to the coordinates. An unreferenced route file's Feature has a null workout_id and
 /// activity, and its file.
 package enum GeoJSONRoutes {
-  package static func write(_ workouts: [RouteSpool.WorkoutRoutes], _ spool: RouteSpool, to out: OutputStream) throws {
+  package static func write(_ workouts: some RouteList, _ spool: RouteSpool, to out: OutputStream) throws {
     try out.committing {
       try out.write("{\"type\": \"FeatureCollection\", \"features\": [")
-      for (index, workout) in workouts.enumerated() {
+      var index = 0
+      try workouts.forEachRoute { workout in
+        defer { index += 1 }
         let multi = workout.routes.count > 1
         try out.write(index == 0 ? "\n" : ",\n")
         try out.write(
