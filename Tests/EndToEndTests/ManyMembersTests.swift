@@ -12,17 +12,24 @@ struct ManyMembersTests {
     let zip = directory.appendingPathComponent("many-\(members).zip")
     try ManyMembersInterruptTests.zip(members: members, at: zip)
     var usage: [String: ChildUsage] = [:]
-    for (name, arguments) in [
-      ("jsonl", ["convert", zip.path, "--to", "jsonl", "-o", zip.path + ".jsonl"]),
-      ("folder", ["convert", zip.path, "--to", "xml", "-o", zip.path + ".d/"]),
-      ("info", ["info", zip.path, "--format", "json"]),
-      ("routes", ["routes", zip.path, "-o", zip.path + ".geojson"]),
-    ] {
-      let run = try ChildUsage.measure(arguments + ["-q"])
-      try #require(run.status == 0, "\(name): \(run.stderr.prefix(2000))")
-      usage[name] = run
+    for name in ["jsonl", "folder", "info", "routes"] {
+      usage[name] = try measure(name, zip: zip)
     }
     return usage
+  }
+
+  /// One run of the command `name` of ``linearInMembers()`` on `zip`.
+  static func measure(_ name: String, zip: URL) throws -> ChildUsage {
+    let arguments =
+      switch name {
+      case "jsonl": ["convert", zip.path, "--to", "jsonl", "-o", zip.path + ".jsonl"]
+      case "folder": ["convert", zip.path, "--to", "xml", "-o", zip.path + ".d/"]
+      case "info": ["info", zip.path, "--format", "json"]
+      default: ["routes", zip.path, "-o", zip.path + ".geojson"]
+      }
+    let run = try ChildUsage.measure(arguments + ["-q"])
+    try #require(run.status == 0, "\(name): \(run.stderr.prefix(2000))")
+    return run
   }
 
   /// 5,000 and 20,000 members (past the 16,384 temporary files the signal handler can track):
@@ -40,8 +47,16 @@ struct ManyMembersTests {
     let small = try Self.usage(members: 5_000, in: directory)
     let large = try Self.usage(members: 20_000, in: directory)
     for output in ["jsonl", "folder", "info", "routes"] {
-      let one = try #require(small[output])
-      let four = try #require(large[output])
+      var one = try #require(small[output])
+      var four = try #require(large[output])
+      if four.cpuSeconds > 5 * max(0.01, one.cpuSeconds) {
+        // CPU time varies with what else the machine runs: the pair is measured again and the
+        // faster run of each size counts.
+        let again = try Self.measure(output, zip: directory.appendingPathComponent("many-5000.zip"))
+        let againFour = try Self.measure(output, zip: directory.appendingPathComponent("many-20000.zip"))
+        if again.cpuSeconds < one.cpuSeconds { one.cpuSeconds = again.cpuSeconds }
+        if againFour.cpuSeconds < four.cpuSeconds { four.cpuSeconds = againFour.cpuSeconds }
+      }
       #expect(
         four.cpuSeconds <= 5 * max(0.01, one.cpuSeconds),
         "\(output): \(one.cpuSeconds) s for 5,000 members, \(four.cpuSeconds) s for 20,000")
