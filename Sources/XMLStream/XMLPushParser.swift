@@ -378,6 +378,9 @@ private final class ParserBox {
     message = message.split(separator: "\n").joined(separator: "; ")
     if message == "Document is empty" || message.hasPrefix("Start tag expected") {
       message = "not an XML document (\(message))"
+    } else if message.hasSuffix("Huge input lookup") || message.hasPrefix("AttValue length too long") {
+      // libxml2 2.9 stops a tag it must look through 10,000,000 bytes into with this internal error.
+      message = "a tag, name or attribute value over 10 MB (libxml2's limit)"
     }
     if lineOffset != 0 || rootLine != nil {
       message = Self.shiftingLineNumbers(in: message, by: lineOffset, lineOne: rootLine)

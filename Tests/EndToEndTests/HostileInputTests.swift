@@ -35,9 +35,20 @@ struct HostileInputTests {
     text += String(repeating: "x", count: 12_000_000)
     text += "\" startDate=\"2024-01-01 10:00:00 +0100\" endDate=\"2024-01-01 10:00:00 +0100\"/>\n</HealthData>\n"
     let file = try write(Data(text.utf8), "huge.xml", in: directory)
-    let result = try Harness.run(["info", file.path])
-    #expect(result.status == 65)
-    #expect(result.stderr.contains("error:"), "stderr: \(result.stderr)")
+    for threads in ["1", "2"] {
+      let result = try Harness.run(["info", file.path], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(result.status == 65)
+      #expect(
+        result.stderr.contains(
+          "huge.xml:3:2: error: a tag, name or attribute value over 10 MB (libxml2's limit)"),
+        "stderr: \(result.stderr)")
+      let skipped = try Harness.run(
+        ["info", file.path, "--skip-invalid"], environment: ["HEALTHPORT_THREADS": threads])
+      #expect(skipped.status == 0, "stderr: \(skipped.stderr)")
+      #expect(
+        skipped.stderr.contains("over 10 MB (libxml2's limit); skipped the damaged element"),
+        "stderr: \(skipped.stderr)")
+    }
   }
 
   /// A big input (300 MB inflated; the debug build takes about a minute to read the 64 MB after which
