@@ -34,6 +34,12 @@ package struct SQLiteLoadJob: Sendable {
   /// Called on the loader's thread after each full batch's commit (not the last one).
   package var afterBatch: (@Sendable () -> Void)?
 
+  /// The parallel reader's ranges while SQLite loads on its own thread: SQLite is the slower
+  /// side, so the reader's window of parsed ranges is always full, and half of the default
+  /// range keeps it at the same memory however the elements are shaped (a window of
+  /// heart-rate-variability Records holds twice the memory of plain ones).
+  static let rangeBytes = 256 << 10
+
   package init(database: String, person: String = "") {
     self.database = database
     self.person = person
@@ -75,7 +81,9 @@ package struct SQLiteLoadJob: Sendable {
         input.loader.afterBatch = afterBatch
         defer { input.close() }
         do {
-          try ExportReader(path: path, options: readOptions(path)).read(into: wrap(input.sink))
+          var options = readOptions(path)
+          if pipelined { options.rangeSize = min(options.rangeSize, Self.rangeBytes) }
+          try ExportReader(path: path, options: options).read(into: wrap(input.sink))
         } catch {
           try input.keepWholeElements(after: error)
           readerError = error

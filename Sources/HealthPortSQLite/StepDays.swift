@@ -6,11 +6,17 @@ import SQLiteStore
 /// portable SQL cannot express. Recomputed for one person at the end of each load, inside its
 /// last transaction.
 enum StepDays {
+  /// The bytes of step samples gathered in memory.
+  static let memoryLimit = 1 << 20
+
   static func recompute(_ db: SQLiteConnection, person: String) throws {
     var configuration = StepTotals.Configuration()
     configuration.by = .day
     configuration.dedupe = true
-    let totals = StepTotals(configuration)
+    // 1 MiB of samples before a sorted run goes to a scratch file (`healthport steps` keeps 4): a
+    // 100 MB export already fills it, so this last statement of a load, which runs beside a full
+    // page cache, needs the same memory at every size.
+    let totals = StepTotals(configuration, memoryLimit: StepDays.memoryLimit)
     // "First appearance" is the order rows were first inserted: id order. A row holding `copies`
     // exact duplicates is fed that many times, as the export held them. The ids come from the key
     // index, in its order, and are kept as one bit each over the range they span, read back in id

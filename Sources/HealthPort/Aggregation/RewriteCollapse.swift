@@ -42,8 +42,8 @@ struct CollapsibleSample: Equatable {
 /// bounded memory: samples are gathered up to ``memoryLimit`` bytes (4 MiB), sorted in place, and written as one
 /// sorted run to a nameless scratch file (``ScratchFile``: it goes on exit and on every signal);
 /// ``finish(_:)`` merges the runs, so one pass over them in sorted order meets each sample right
-/// after its original. Memory: the limit, plus 32 KiB per run while merging (a 4 GB export's
-/// heart rates make about two hundred runs).
+/// after its original. Memory: the limit; while merging, 32 KiB per run, or the limit shared by
+/// the runs when there are more (a 4 GB export's heart rates make about two hundred runs).
 final class RewriteCollapse {
   /// What the samples are, for messages about the scratch file.
   let purpose: String
@@ -141,7 +141,7 @@ final class RewriteCollapse {
     if !samples.isEmpty { try spill() }
     samples = []
     guard let scratch else { return dropped }
-    var merge = try RunMerge(scratch: scratch, runs: runs)
+    var merge = try RunMerge(scratch: scratch, runs: runs, memoryLimit: memoryLimit)
     while let sample = try merge.next() { try visit(sample) }
     return dropped
   }
@@ -176,17 +176,20 @@ extension RewriteCollapse {
 }
 
 /// The k-way merge of the sorted runs in a scratch file: a binary heap of the runs' next samples,
-/// each run read 32 KiB at a time.
+/// each run read a block at a time.
 private struct RunMerge {
   private final class Cursor {
     var next: Int64
     var remaining: Int
     var buffer: [CollapsibleSample] = []
     var index = 0
+    /// Samples read at a time.
+    let block: Int
 
-    init(first: Int64, count: Int) {
+    init(first: Int64, count: Int, block: Int) {
       next = first
       remaining = count
+      self.block = block
     }
 
     var head: CollapsibleSample { buffer[index] }
@@ -196,7 +199,7 @@ private struct RunMerge {
       index += 1
       if index < buffer.count { return true }
       guard remaining > 0 else { return false }
-      let count = min(remaining, (32 << 10) / RewriteCollapse.stride)
+      let count = min(remaining, block)
       buffer = [CollapsibleSample](
         repeating: CollapsibleSample(start: 0, end: 0, value: 0, sequence: 0, group: 0, tag: 0), count: count)
       try buffer.withUnsafeMutableBytes { try scratch.read(into: $0, at: next * Int64(RewriteCollapse.stride)) }
@@ -210,10 +213,14 @@ private struct RunMerge {
   private let scratch: ScratchFile
   private var heap: [Cursor] = []
 
-  init(scratch: ScratchFile, runs: [(first: Int64, count: Int)]) throws {
+  /// Each run is read 32 KiB at a time, less when the runs would hold more than `memoryLimit`
+  /// together (but at least 4 KiB).
+  init(scratch: ScratchFile, runs: [(first: Int64, count: Int)], memoryLimit: Int) throws {
     self.scratch = scratch
+    let bytes = max(4 << 10, min(32 << 10, memoryLimit / max(1, runs.count)))
+    let block = max(1, bytes / RewriteCollapse.stride)
     for run in runs {
-      let cursor = Cursor(first: run.first, count: run.count)
+      let cursor = Cursor(first: run.first, count: run.count, block: block)
       cursor.index = -1
       if try cursor.advance(scratch) { push(cursor) }
     }

@@ -138,7 +138,7 @@ public final class StepTotals: ExportSink {
   }
 
   /// `memoryLimit`: the bytes of samples gathered before a sorted run goes to a scratch file.
-  init(_ configuration: Configuration, memoryLimit: Int) {
+  package init(_ configuration: Configuration, memoryLimit: Int) {
     self.configuration = configuration
     mapper = PeriodMapper(kind: configuration.by, zone: configuration.zone)
     let purpose = "\(KnownNames.shortTypeName(configuration.type)) samples"
