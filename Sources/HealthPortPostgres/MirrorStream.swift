@@ -1,4 +1,5 @@
 import Foundation
+import HealthPortSQLite
 import SQLiteStore
 
 /// Sends a new store's biggest tables to the server while the SQLite stage still loads the
@@ -30,84 +31,59 @@ final class MirrorStream: @unchecked Sendable {
   private let store: PostgresStore
   private let path: String
   private let tables: [MirrorSchema.Table]
-  private let condition = NSCondition()
-  // Guarded by `condition`.
-  private var requested = false
-  private var stopping = false
-  private var stopped = false
-  private var failure: Error?
-  /// The largest id sent per table (only the worker writes it before it stops).
+  /// The worker's; read by others only after ``RequestedRounds/stop()``.
+  private var db: SQLiteConnection?
+  /// The largest id sent per table (the same).
   private var sent: [String: Int64] = [:]
+  private var rounds: RequestedRounds!
 
   /// Starts the thread; `store`'s connection is its own until ``finish()`` or ``cancel()``.
   init(store: PostgresStore, mirror path: String, tables: [MirrorSchema.Table]) {
     self.store = store
     self.path = path
     self.tables = tables
-    let thread = Thread { [self] in work() }
-    thread.name = "healthport-postgres"
-    thread.start()
+    rounds = RequestedRounds(name: "healthport-postgres") { [self] in try sendNewRows() }
   }
 
-  /// After a batch's commit: sends the new rows (at once, or after the round in flight).
-  func request() {
-    condition.lock()
-    requested = true
-    condition.signal()
-    condition.unlock()
+  /// After a batch's commit: sends the new rows (at once, or after the round in flight); throws
+  /// the server's error when an earlier round failed, so that the load stops at the next batch
+  /// rather than after the whole export.
+  func request() throws {
+    if let failure = rounds.failure { throw failure }
+    rounds.request()
   }
 
   /// Stops after the round in flight; returns the largest id sent per table, or throws the
   /// server's error.
   func finish() throws -> [String: Int64] {
-    stop()
+    let failure = rounds.stop()
+    close()
     if let failure { throw failure }
     return sent
   }
 
   /// Stops after the round in flight, ignoring its errors (the load failed).
-  func cancel() { stop() }
-
-  private func stop() {
-    condition.lock()
-    stopping = true
-    condition.signal()
-    while !stopped { condition.wait() }
-    condition.unlock()
+  func cancel() {
+    rounds.stop()
+    close()
   }
 
-  private func work() {
-    defer {
-      condition.lock()
-      stopped = true
-      condition.broadcast()
-      condition.unlock()
-    }
-    var db: SQLiteConnection?
-    defer { try? db?.close() }
-    while true {
-      condition.lock()
-      while !requested && !stopping { condition.wait() }
-      let go = !stopping
-      requested = false
-      condition.unlock()
-      guard go else { return }
-      do {
-        if db == nil {
-          let opened = try SQLiteConnection(path: path, mode: .readOnly)
-          opened.setBusyTimeout(milliseconds: 10_000)
-          db = opened
-        }
-        if let db { try sendNewRows(db) }
-      } catch {
-        failure = error
-        return
-      }
-    }
+  private func close() {
+    try? db?.close()
+    db = nil
   }
 
-  /// Sends each table's rows above the largest id sent.
-  private func sendNewRows(_ db: SQLiteConnection) throws {
+  /// Sends each table's rows above the largest id sent (on the worker's thread, through its own
+  /// connection to the mirror, opened at the first round).
+  private func sendNewRows() throws {
+    let db: SQLiteConnection
+    if let opened = self.db {
+      db = opened
+    } else {
+      db = try SQLiteConnection(path: path, mode: .readOnly)
+      db.setBusyTimeout(milliseconds: 10_000)
+      self.db = db
+    }
     for table in tables {
       let above = sent[table.name] ?? 0
       let select = try db.prepare(

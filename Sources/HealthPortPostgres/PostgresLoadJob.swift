@@ -81,7 +81,8 @@ package struct PostgresLoadJob: Sendable {
         stream = started
         job.sharedScratch = true
         job.batchRows = MirrorStream.batchRows
-        job.afterBatch = { started.request() }
+        // A server error stops the load at the next batch, not after the whole export.
+        job.afterBatch = { try started.request() }
       }
       let loaded: [SQLiteLoader.Result]
       var streamed: [String: Int64] = [:]

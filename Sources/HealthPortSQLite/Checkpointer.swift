@@ -12,62 +12,30 @@ import SQLiteStore
 /// database as consistent as before.
 final class Checkpointer: @unchecked Sendable {
   private let connection: SQLiteConnection
-  private let condition = NSCondition()
-  // Guarded by `condition`.
-  private var requested = false
-  private var stopping = false
-  private var finished = false
-  private var failure: SQLiteError?
+  private let rounds: RequestedRounds
 
   /// Opens a second connection to the WAL database at `path` and starts the thread.
   init(path: String) throws {
-    connection = try SQLiteConnection(path: path, mode: .readWrite)
+    let connection = try SQLiteConnection(path: path, mode: .readWrite)
     connection.setBusyTimeout(milliseconds: 10_000)
-    let thread = Thread { [self] in work() }
-    thread.name = "healthport-checkpoint"
-    thread.start()
+    self.connection = connection
+    rounds = RequestedRounds(name: "healthport-checkpoint") {
+      do {
+        try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+      } catch let error as SQLiteError where error.isBusy {
+        // Another checkpoint is running: the next request catches up.
+      }
+    }
   }
 
   /// Asks for a checkpoint (returns at once; requests made during one are merged into the next).
-  func request() {
-    condition.lock()
-    requested = true
-    condition.signal()
-    condition.unlock()
-  }
+  func request() { rounds.request() }
 
   /// Waits for the checkpoint in progress, stops the thread and closes its connection; throws the
-  /// first error a checkpoint met (a full disk, an I/O error), if any.
+  /// error that stopped the checkpoints (a full disk, an I/O error), if any.
   func finish() throws {
-    condition.lock()
-    stopping = true
-    condition.signal()
-    while !finished { condition.wait() }
-    let failure = failure
-    condition.unlock()
+    let failure = rounds.stop()
     try connection.close()
     if let failure { throw failure }
-  }
-
-  private func work() {
-    condition.lock()
-    while true {
-      while !requested, !stopping { condition.wait() }
-      if stopping { break }
-      requested = false
-      condition.unlock()
-      var error: SQLiteError?
-      do {
-        try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
-      } catch let caught as SQLiteError {
-        // Busy means another checkpoint is running: the next request catches up.
-        if !caught.isBusy { error = caught }
-      } catch {}
-      condition.lock()
-      if let error, failure == nil { failure = error }
-    }
-    finished = true
-    condition.broadcast()
-    condition.unlock()
   }
 }

@@ -31,8 +31,9 @@ package struct SQLiteLoadJob: Sendable {
   /// With ``scratch``: the file stays in WAL mode and unlocked between batches, so that another
   /// connection may read each committed batch while the load goes on.
   package var sharedScratch = false
-  /// Called on the loader's thread after each full batch's commit (not the last one).
-  package var afterBatch: (@Sendable () -> Void)?
+  /// Called on the loader's thread after each full batch's commit (not the last one); an error
+  /// it throws stops the load as a store error does (the next batch is not begun).
+  package var afterBatch: (@Sendable () throws -> Void)?
 
   /// The parallel reader's ranges while SQLite loads on its own thread: SQLite is the slower
   /// side, so the reader's window of parsed ranges is always full, and half of the default

@@ -202,7 +202,7 @@ extension SQLiteLoader {
     guard pending >= batchRows else { return }
     try db.execute("COMMIT")
     checkpointer?.request()
-    afterBatch?()
+    try afterBatch?()
     try db.execute("BEGIN IMMEDIATE")
     pending = 0
   }

@@ -31,7 +31,7 @@ package final class SQLiteLoader: ExportSink {
   /// Told after each commit, when the WAL is checkpointed on another thread.
   var checkpointer: Checkpointer?
   /// Told after each full batch's commit (``SQLiteLoadJob/afterBatch``).
-  var afterBatch: (@Sendable () -> Void)?
+  var afterBatch: (@Sendable () throws -> Void)?
   // Optional so that ``close()`` can finalize the statements even if the loader outlives the load.
   var s: Statements!
   /// Multi-row beat inserts by row count (``insertBeats(_:recordID:)``).
@@ -134,7 +134,7 @@ package final class SQLiteLoader: ExportSink {
     if pending >= batchRows {
       try db.execute("COMMIT")
       checkpointer?.request()
-      afterBatch?()
+      try afterBatch?()
       try db.execute("BEGIN IMMEDIATE")
       pending = 0
     }

@@ -583,6 +583,149 @@ struct PostgresLoadTests {
     }
   }
 
+  @Test(
+    "kill -9 while a new store streams: no schema left, another store unchanged, the next load works",
+    .needsExportGenerator)
+  func killedWhileStreaming() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let export = scratch.appendingPathComponent("export.xml")
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--mb", "16", "--seed", "5", "-o", sys.argv[2]], check=True,
+                     stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path])
+    #expect(made["ok"] as? Bool == true)
+    try PostgresCluster.with { cluster in
+      let kept = try Self.load([Self.sample.path, "--db", cluster.uri(), "--schema", "kept", "-q"])
+      #expect(kept.status == 0, "\(kept.stderr)")
+      let before = try Self.counts(cluster, schema: "kept")
+      // The server logs each statement of the load's session; TMPDIR keeps the private copy here.
+      let pid = try PostgresCluster.spawn(
+        [
+          "/usr/bin/env", "TMPDIR=\(scratch.path)", "PGOPTIONS=-c log_statement=all", Harness.binary.path, "load",
+          export.path, "--db", cluster.uri(), "-q",
+        ],
+        output: scratch.appendingPathComponent("stderr").path)
+      // Until the stream's first COPY is on the server, then kill.
+      var copying = false
+      let deadline = Date().addingTimeInterval(120)
+      while Date() < deadline {
+        let seen = try cluster.psql(
+          "SELECT count(*) FROM pg_stat_activity WHERE datname = 'health' AND query LIKE 'COPY %' "
+            + "AND pid <> pg_backend_pid()")
+        if seen == "1\n" {
+          copying = true
+          break
+        }
+        usleep(20_000)
+      }
+      kill(pid, SIGKILL)
+      #expect(PostgresCluster.finish(pid) == 128 + SIGKILL)
+      #expect(copying, "the load never reached its COPY")
+      let log = try String(contentsOf: cluster.folder.appendingPathComponent("log"), encoding: .utf8)
+      let statements = log.split(separator: "\n").filter { $0.contains("statement: COPY ") }
+      #expect(statements.contains { $0.contains("COPY records (") }, "\(statements)")
+      // Workouts go to the server only after the export has loaded: the kill came while it loaded.
+      #expect(!statements.contains { $0.contains("COPY workouts (") }, "\(statements)")
+      #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
+      #expect(try Self.counts(cluster, schema: "kept") == before)
+      let again = try Self.load([export.path, "--db", cluster.uri(), "-q"])
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(try cluster.psql("SELECT count(*) > 0 FROM healthport.records") == "t\n")
+    }
+  }
+
+  @Test(
+    "a connection lost while a new store streams stops the load at the next batch: one line, exit 1",
+    .needsExportGenerator)
+  func connectionLostWhileStreaming() throws {
+    let scratch = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let export = scratch.appendingPathComponent("export.xml")
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], "--records", "120000", "--seed", "7", "-o", sys.argv[2]],
+                     check=True, stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path])
+    #expect(made["ok"] as? Bool == true)
+    // The load reads the export from stdin: its first 30,000 records (a batch of 20,000 rows and its
+    // COPY), then, once the test says so, the rest but the closing tag, and stdin stays open. A load
+    // that only looks at the stream's error after the export's end never ends: it waits for more.
+    let feeder = #"""
+      import json, os, subprocess, sys, time
+      binary, export, uri, go, report, log = sys.argv[1:7]
+      lines = open(export, "rb").read().split(b"\n")
+      records = [i for i, line in enumerate(lines) if line.lstrip().startswith(b"<Record ")]
+      cut = records[30000]
+      end = max(i for i, line in enumerate(lines) if line.startswith(b"</HealthData>"))
+      with open(log, "wb") as stderr:
+          load = subprocess.Popen([binary, "load", "-", "--db", uri, "-q"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.DEVNULL, stderr=stderr)
+          start = time.monotonic()
+          try:
+              load.stdin.write(b"\n".join(lines[:cut]) + b"\n")
+              load.stdin.flush()
+              while not os.path.exists(go) and load.poll() is None:
+                  time.sleep(0.05)
+              start = time.monotonic()
+              load.stdin.write(b"\n".join(lines[cut:end]) + b"\n")
+              load.stdin.flush()
+          except BrokenPipeError:
+              pass
+          try:
+              status = load.wait(timeout=90)
+              early = True
+          except subprocess.TimeoutExpired:
+              load.kill()
+              status = load.wait()
+              early = False
+          seconds = time.monotonic() - start
+      json.dump({"status": status, "early": early, "seconds": seconds, "stderr": open(log).read()},
+                open(report, "w"))
+      """#
+    let go = scratch.appendingPathComponent("go")
+    let report = scratch.appendingPathComponent("report.json")
+    try PostgresCluster.with { cluster in
+      let uri = cluster.uri()
+      let pid = try PostgresCluster.spawn(
+        [
+          "/usr/bin/env", "TMPDIR=\(scratch.path)", "python3", "-c", feeder, Harness.binary.path, export.path, uri,
+          go.path, report.path, scratch.appendingPathComponent("stderr").path,
+        ],
+        output: scratch.appendingPathComponent("feeder").path)
+      // Once the stream's first COPY is on the server, the server ends the load's session.
+      var ended = false
+      let deadline = Date().addingTimeInterval(120)
+      while Date() < deadline {
+        let terminated = try cluster.psql(
+          "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'health' "
+            + "AND query LIKE 'COPY %' AND pid <> pg_backend_pid()")
+        if terminated == "1\n" {
+          ended = true
+          break
+        }
+        usleep(20_000)
+      }
+      _ = FileManager.default.createFile(atPath: go.path, contents: nil)
+      #expect(PostgresCluster.finish(pid) == 0)
+      #expect(ended, "the load never reached its COPY")
+      let object = (try? JSONSerialization.jsonObject(with: Data(contentsOf: report))) as? [String: Any] ?? [:]
+      #expect(object["early"] as? Bool == true, "the load waited for the end of its input: \(object)")
+      #expect(object["status"] as? Int == 1, "\(object)")
+      let stderr = object["stderr"] as? String ?? ""
+      #expect(
+        stderr.hasPrefix("healthport load: error: lost the connection to the PostgreSQL server of \(uri)")
+          && stderr.contains("rolled back"), "\(stderr)")
+      #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+      #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
+    }
+  }
+
   @Test("a second load into one schema waits for the first one's lock")
   func waitsForTheLock() throws {
     try PostgresCluster.with { cluster in
