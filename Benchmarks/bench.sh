@@ -18,7 +18,8 @@
 #      command's user+sys CPU over its wall time (2.00: both cores busy for the whole run)
 #   6. measure the peak RSS of `steps` and `steps --dedupe` again on a smaller export of the same
 #      generator (BENCH_SMALL_MB, generated like the first), to show whether memory grows with input
-#   7. print a table and write it to BENCH_DIR/results.txt
+#   7. print a table and write it to BENCH_DIR/results.txt (and its figures to BENCH_DIR/results.tsv,
+#      for bench_all.sh's targets), with the size of the database and the Parquet dataset written
 #
 # Environment:
 #   BENCH_MB=1000        size of the generated export in MB (10^6 bytes)
