@@ -91,7 +91,6 @@ docs: deps
 
 bench: release
 	BENCH_NO_BUILD=1 bash Benchmarks/bench_all.sh
-	bash Benchmarks/bench_bundle.sh
 
 ## Fuzzes the XML (one and several parsers), CSV, JSON Lines, GPX and ECG readers (libFuzzer + address
 ## sanitizer) for SECONDS each.

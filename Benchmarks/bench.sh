@@ -18,7 +18,8 @@
 #      command's user+sys CPU over its wall time (2.00: both cores busy for the whole run)
 #   6. measure the peak RSS of `steps` and `steps --dedupe` again on a smaller export of the same
 #      generator (BENCH_SMALL_MB, generated like the first), to show whether memory grows with input
-#   7. print a table and write it to BENCH_DIR/results.txt
+#   7. print a table and write it to BENCH_DIR/results.txt (and its figures to BENCH_DIR/results.tsv,
+#      for bench_all.sh's targets), with the size of the database and the Parquet dataset written
 #
 # Environment:
 #   BENCH_MB=1000        size of the generated export in MB (10^6 bytes)
@@ -358,6 +359,8 @@ rows=("$(row floor "$floor_secs" "$floor_mbs" "1.00" "${ceiling:+$(awk -v c="$ce
 if [[ -n "$ceiling" ]]; then
   rows+=("$(row "ceiling (2 floors)" "$pair_secs" "$(awk -v mb="$in_mb" -v s="$pair_secs" 'BEGIN { printf "%.1f", 2 * mb / s }')" "$ceiling" "1.00" "" "" "")")
 fi
+# The same figures for bench_all.sh's targets table: name, median seconds, ratio, paired, peak KB.
+: > "$DIR/results.tsv"
 for i in "${!done_names[@]}"; do
   mbs=$(awk -v mb="$in_mb" -v s="${done_secs[$i]}" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
   # Against the floor runs interleaved with this command's runs.
@@ -366,6 +369,25 @@ for i in "${!done_names[@]}"; do
   [[ -n "$ceiling" ]] && of_ceiling=$(awk -v r="$ratio" -v c="$ceiling" 'BEGIN { printf "%.2f", (c > 0 ? r / c : 0) }')
   paired=$(awk -v r="${done_paired[$i]}" 'BEGIN { printf "%.2f", r }')
   rows+=("$(row "${done_names[$i]}" "${done_secs[$i]}" "$mbs" "$ratio" "$of_ceiling" "$paired" "${done_cores[$i]}" $((done_rss[$i] / 1024)))")
+  printf '%s\t%s\t%s\t%s\t%s\n' "${done_names[$i]}" "${done_secs[$i]}" "$ratio" "$paired" "${done_rss[$i]}" \
+    >> "$DIR/results.tsv"
+done
+
+# What the written outputs weigh against the input (after each command's last run).
+sizes=()
+for i in "${!done_names[@]}"; do
+  name=${done_names[$i]} output=""
+  if [[ -f "$DIR/$name.db" ]]; then
+    output="$DIR/$name.db"
+  elif [[ $name == convert-parquet ]]; then
+    output="$DIR/parquet"
+  elif [[ $name == convert-csv-split ]]; then
+    output="$DIR/split"
+  fi
+  [[ -n "$output" && -e "$output" ]] || continue
+  bytes=$(du -sb "$output" | cut -f1)
+  sizes+=("$(awk -v n="$name" -v b="$bytes" -v i="$in_bytes" \
+    'BEGIN { printf "%s %.1f MB (%.2f of the input)", n, b / 1e6, b / i }')")
 done
 
 # -- 6. the memory of steps at two sizes
@@ -407,6 +429,10 @@ fi
   echo
   row name seconds "MB/s" ratio "×ceiling" paired cores "RSS MB"
   printf '%s\n' "${rows[@]}"
+  if (( ${#sizes[@]} )); then
+    echo
+    echo "outputs: $(IFS=';'; echo "${sizes[*]}" | sed 's/;/; /g')"
+  fi
   if (( ${#memory_rows[@]} )); then
     echo
     echo "peak RSS of steps at two sizes (MB; equal when memory does not grow with the input):"

@@ -9,7 +9,8 @@
 # Environment: BENCH_BUNDLE_MB=1000, BENCH_BUNDLE_GPX_MB=300, BENCH_RUNS=3, BENCH_SEED=1,
 # HEALTHPORT=path (default .build/release/healthport), BENCH_DIR=.bench. Results go to
 # BENCH_DIR/bundle-results.txt.
-# `make bench` runs it after Benchmarks/bench.sh; BENCH_BUNDLE_MB=0 skips it.
+# `make bench` (Benchmarks/bench_all.sh) runs it and puts its table in docs/benchmarks.md;
+# BENCH_BUNDLE_MB=0 skips it.
 
 set -uo pipefail
 export LC_ALL=C

@@ -9,7 +9,9 @@
 #   bash Benchmarks/callgrind_ratios.sh EXPORT.xml
 #
 # Environment: HEALTHPORT=path (default .build/release/healthport), CG_ONLY=a,b (only these
-# commands), CG_DIR (default a fresh folder in /tmp, removed at the end), HEALTHPORT_THREADS=2.
+# commands), CG_DIR (default a fresh folder in /tmp, removed at the end), HEALTHPORT_THREADS=2,
+# CG_TSV=path (also write "name<TAB>busiest<TAB>all<TAB>floor" instruction counts there, one line a
+# command, for Benchmarks/bench_all.sh's targets table).
 
 set -uo pipefail
 export LC_ALL=C
@@ -46,6 +48,8 @@ COMMANDS=(
 )
 
 read -r floor _ < <(instructions floor "$DIR/sax_floor" "$IN")
+TSV="${CG_TSV:-/dev/null}"
+: > "$TSV"
 echo "callgrind, $(basename "$IN") ($(($(stat -c %s "$IN") / 1000000)) MB), HEALTHPORT_THREADS=$HEALTHPORT_THREADS," \
   "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC');" \
   "floor: $floor instructions"
@@ -68,4 +72,5 @@ for entry in "${COMMANDS[@]}"; do
   fi
   awk -v n="$name" -v b="$busiest" -v a="$all" -v f="$floor" \
     'BEGIN { printf "| `%s` | %.1f | %.1f | %.2f | %.2f |\n", n, b / 1e6, a / 1e6, f / b, f / a }'
+  printf '%s\t%s\t%s\t%s\n' "$name" "$busiest" "$all" "$floor" >> "$TSV"
 done
