@@ -116,7 +116,7 @@ final class StagedBytes {
 }
 
 /// A source that copies every byte it reads into ``StagedBytes``.
-final class TeeByteSource: ByteSource {
+final class TeeByteSource: WrappingByteSource {
   let base: ByteSource
   let copy: StagedBytes
 
@@ -124,10 +124,6 @@ final class TeeByteSource: ByteSource {
     self.base = base
     self.copy = copy
   }
-
-  var displayName: String { base.displayName }
-  var totalBytes: Int64? { base.totalBytes }
-  var bytesConsumed: Int64 { base.bytesConsumed }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = try base.read(into: buffer)
