@@ -265,34 +265,24 @@ final class EventPipeline: @unchecked Sendable {
 /// A counting semaphore on a pthread mutex and condition variable. (libdispatch's traps when it
 /// is released with a count below its initial one, which a pipeline stopped early leaves.)
 final class CountingSemaphore: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let lock = ConditionLock()
   private var count: Int
 
   init(_ count: Int) {
     self.count = count
-    pthread_mutex_init(mutex, nil)
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(mutex)
-    condition.deallocate()
-    mutex.deallocate()
   }
 
   func wait() {
-    pthread_mutex_lock(mutex)
-    while count == 0 { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    while count == 0 { lock.wait() }
     count -= 1
-    pthread_mutex_unlock(mutex)
+    lock.unlock()
   }
 
   func signal() {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     count += 1
-    pthread_cond_signal(condition)
-    pthread_mutex_unlock(mutex)
+    lock.signal()
+    lock.unlock()
   }
 }

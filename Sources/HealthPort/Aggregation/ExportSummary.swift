@@ -101,18 +101,10 @@ package final class ExportSummaryCollector: ExportSink, RecordTallying {
       summary.workoutsByActivity[workout.workoutActivityType, default: 0] += 1
       noteStart(workout.startDate)
       counts.count(workout)
-    case .activitySummary(let value):
-      summary.activitySummaryCount += 1
-      counts.count(value.node)
-    case .clinicalRecord(let value):
-      summary.clinicalRecordCount += 1
-      counts.count(value.node)
-    case .audiogram(let value):
-      summary.audiogramCount += 1
-      counts.count(value.node)
-    case .visionPrescription(let value):
-      summary.visionPrescriptionCount += 1
-      counts.count(value.node)
+    case .activitySummary(let value): count(value, in: \.activitySummaryCount)
+    case .clinicalRecord(let value): count(value, in: \.clinicalRecordCount)
+    case .audiogram(let value): count(value, in: \.audiogramCount)
+    case .visionPrescription(let value): count(value, in: \.visionPrescriptionCount)
     case .exportDate(let value):
       summary.exportDate = value.value
       if let date = value.date { exportInstant = date.secondsSince1970 + 86_400 }
@@ -122,6 +114,12 @@ package final class ExportSummaryCollector: ExportSink, RecordTallying {
     case .other(let node):
       counts.count(node)
     }
+  }
+
+  /// A generic element of a kind the summary counts on its own.
+  private func count(_ element: some GenericBackedElement, in field: WritableKeyPath<ExportSummary, Int>) {
+    summary[keyPath: field] += 1
+    counts.count(element.node)
   }
 
   @inline(__always)

@@ -275,21 +275,14 @@ struct RewriteGroups {
     let unit: String?
   }
 
-  private var ids: [Key: UInt32] = [:]
-  private(set) var keys: [Key] = []
+  private var ids = FirstSeenIDs<Key, UInt32>()
+  var keys: [Key] { ids.values }
   private var last: (key: Key, id: UInt32)?
 
   mutating func id(sourceName: String, type: String, unit: String?) -> UInt32 {
     if let last, last.key.sourceName == sourceName, last.key.type == type, last.key.unit == unit { return last.id }
     let key = Key(sourceName: sourceName, type: type, unit: unit)
-    let id: UInt32
-    if let found = ids[key] {
-      id = found
-    } else {
-      id = UInt32(keys.count)
-      ids[key] = id
-      keys.append(key)
-    }
+    let id = ids.id(of: key)
     last = (key, id)
     return id
   }

@@ -58,8 +58,7 @@ package final class SleepNights: ExportSink {
   private var ranking: SourceRanking
   private var sourceIDs: [SourceKey: (rank: Int32, name: Int32)] = [:]
   private var lastSource: (key: SourceKey, rank: Int32, name: Int32)?
-  private var names: [String] = []
-  private var nameIDs: [String: Int32] = [:]
+  private var names = FirstSeenIDs<String, Int32>()
   private var valueCodes: [String: (code: UInt8, state: SleepState)] = [:]
   private var zones: [String: NamedZone?] = [:]
   private var buffer: SleepNightBuffer?
@@ -124,7 +123,7 @@ package final class SleepNights: ExportSink {
   package func finish() {
     buffer?.finish()
     buffer = nil
-    var counts = [Int](repeating: 0, count: names.count)
+    var counts = [Int](repeating: 0, count: names.values.count)
     let first = configuration.firstNight ?? Int.min
     let last = configuration.lastNight ?? Int.max
     nights = merged.keys.sorted().compactMap { day in
@@ -134,7 +133,7 @@ package final class SleepNights: ExportSink {
     }
     merged = [:]
     rewrites = counts.enumerated().compactMap { name, count in
-      count > 0 ? StepTotals.RewriteCount(sourceName: names[name], count: count) : nil
+      count > 0 ? StepTotals.RewriteCount(sourceName: names.values[name], count: count) : nil
     }
   }
 
@@ -153,14 +152,7 @@ package final class SleepNights: ExportSink {
     if let known = sourceIDs[key] {
       found = known
     } else {
-      let nameID: Int32
-      if let known = nameIDs[name] {
-        nameID = known
-      } else {
-        nameID = Int32(names.count)
-        nameIDs[name] = nameID
-        names.append(name)
-      }
+      let nameID = names.id(of: name)
       found = (Int32(ranking.rank(name: name, product: product)), nameID)
       sourceIDs[key] = found
     }
@@ -242,7 +234,7 @@ package final class SleepNights: ExportSink {
       wakeTime: HealthDate(secondsSince1970: wake.writtenEnd, offsetSeconds: wake.endOffset),
       bedtimeMinutesAfter18: Double(bed.start + Int64(bed.startLocalOffset) - eveningBefore) / 60,
       wakeMinutesAfter18: Double(wake.end + Int64(wake.endLocalOffset) - eveningBefore) / 60,
-      sources: firstSeen.map { names[Int($0.name)] }, samples: entries.count)
+      sources: firstSeen.map { names.values[Int($0.name)] }, samples: entries.count)
     return (night, rewrites)
   }
 

@@ -137,8 +137,7 @@ package final class WorkoutHeartRates: ExportSink {
   private var collapse: RewriteCollapse?
   /// One group per source name, device name and unit: the windows a record counts in are found
   /// again from them and its start.
-  private var groups: [GroupKey: UInt32] = [:]
-  private var groupKeys: [GroupKey] = []
+  private var groups = FirstSeenIDs<GroupKey, UInt32>()
   private struct GroupKey: Hashable {
     let sourceName: String
     let deviceName: String?
@@ -165,12 +164,12 @@ package final class WorkoutHeartRates: ExportSink {
     guard let collapse else { return }
     self.collapse = nil
     let dropped = try collapse.finish { sample in
-      let key = groupKeys[Int(sample.group)]
+      let key = groups.values[Int(sample.group)]
       forEachWindow(covering: sample.start, of: key.sourceName) { number in
         if windows[number].deviceName == key.deviceName { add(Double(bitPattern: sample.value), to: number) }
       }
     }
-    rewrites = StepTotals.RewriteCount.perSource(dropped) { groupKeys[$0].sourceName }
+    rewrites = StepTotals.RewriteCount.perSource(dropped) { groups.values[$0].sourceName }
   }
 
   private func add(_ bpm: Double, to window: Int) {
@@ -212,13 +211,7 @@ package final class WorkoutHeartRates: ExportSink {
       // Once per record, whatever the number of windows: they are found again at the end.
       guard group == nil else { return }
       let key = GroupKey(sourceName: record.sourceName, deviceName: deviceName ?? nil, unit: record.unit)
-      if let known = groups[key] {
-        group = known
-      } else {
-        group = UInt32(groupKeys.count)
-        groups[key] = group
-        groupKeys.append(key)
-      }
+      group = groups.id(of: key)
       try collapse.add(
         start: time, end: record.endDate.secondsSince1970, value: RewriteCollapse.key(number: bpm), group: group!,
         tag: 0)

@@ -162,13 +162,7 @@ final class ParallelExportReader {
       if outcome.isLast { break }
     }
     report.documentBytes = Int64(bytes)
-    report.removedControlCharacters = counts.removedControlCharacters
-    report.firstControlCharacterOffset = counts.firstControlCharacterOffset
-    report.unknownElements = counts.unknownElements
-    report.textNodes = counts.textNodes
-    report.duplicatedWorkoutMetadata = counts.duplicatedWorkoutMetadata
-    report.recordsWithoutValue = counts.recordsWithoutValue
-    report.unknownAttributes = counts.unknownAttributes
+    report.take(counts)
     try sink.end(report)
     return report
   }

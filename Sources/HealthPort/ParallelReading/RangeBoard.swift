@@ -1,13 +1,14 @@
+import XMLStream
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The ordered hand-off of a parallel read: workers claim range indices (at most `window` ahead
 /// of the one the reader is delivering) and post each outcome; the reader takes them back in
-/// index order. One mutex and one condition variable guard it all.
+/// index order. One `ConditionLock` guards it all.
 final class RangeBoard: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let lock = ConditionLock()
   private let window: Int
   private let count: Int
   private var next = 0  // a stream's next range to parse
@@ -23,15 +24,6 @@ final class RangeBoard: @unchecked Sendable {
   init(count: Int, window: Int) {
     self.count = count
     self.window = window
-    pthread_mutex_init(mutex, nil)
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(mutex)
-    condition.deallocate()
-    mutex.deallocate()
   }
 
   // A document's ranges go to the parsers in turn (range i to parser i mod n), not to whichever
@@ -44,8 +36,8 @@ final class RangeBoard: @unchecked Sendable {
 
   /// A parser's number, once at its start.
   func enlist() -> Int {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    lock.lock()
+    defer { lock.unlock() }
     enlisted += 1
     return enlisted - 1
   }
@@ -53,51 +45,51 @@ final class RangeBoard: @unchecked Sendable {
   /// The number of parsers started (each of them enlisted or about to); until it is set, no range
   /// is claimed.
   func setParsers(_ count: Int) {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     parsers = count
     nextOfParser = Array(0..<count)
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    lock.broadcast()
+    lock.unlock()
   }
 
   /// Parser `parser`'s next range; nil when it has none left or the read stopped.
   func claim(parser: Int) -> Int? {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    while !stopped, !parsersStopped, parsers == 0 { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    defer { lock.unlock() }
+    while !stopped, !parsersStopped, parsers == 0 { lock.wait() }
     guard !stopped, !parsersStopped, parser < parsers else { return nil }
     let index = nextOfParser[parser]
-    while !stopped, !parsersStopped, index < count, index >= taken + window { pthread_cond_wait(condition, mutex) }
+    while !stopped, !parsersStopped, index < count, index >= taken + window { lock.wait() }
     guard !stopped, !parsersStopped, index < count else { return nil }
     nextOfParser[parser] += parsers
     return index
   }
 
   func post(_ index: Int, _ outcome: RangeOutcome) {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     outcomes[index] = outcome
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    lock.broadcast()
+    lock.unlock()
   }
 
   /// Waits for range `index` (claimed already, or the next to claim) and takes its outcome.
   func take(_ index: Int) -> RangeOutcome {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    while outcomes[index] == nil { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    defer { lock.unlock() }
+    while outcomes[index] == nil { lock.wait() }
     taken = index + 1
-    pthread_cond_broadcast(condition)
+    lock.broadcast()
     return outcomes.removeValue(forKey: index)!
   }
 
   /// Lets no more ranges be claimed; the outcomes not taken are dropped.
   func stop() {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     stopped = true
     outcomes.removeAll()
     raws.removeAll()
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    lock.broadcast()
+    lock.unlock()
   }
 
   // MARK: A stream's ranges
@@ -105,23 +97,23 @@ final class RangeBoard: @unchecked Sendable {
   /// The cutting thread's: waits until range `index` is within the window, then posts it.
   /// False when the read stopped.
   func post(raw: RawRange, at index: Int) -> Bool {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    while !stopped, index >= taken + window { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    defer { lock.unlock() }
+    while !stopped, index >= taken + window { lock.wait() }
     guard !stopped else { return false }
     raws[index] = raw
     if raw.isLast { lastRaw = index }
-    pthread_cond_broadcast(condition)
+    lock.broadcast()
     return true
   }
 
   /// A parser's: the next range the cutting thread made; nil when there is none left, or the
   /// parsers were stopped.
   func claimRaw() -> (Int, RawRange)? {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    lock.lock()
+    defer { lock.unlock() }
     while !stopped, !parsersStopped, raws[next] == nil, lastRaw.map({ next <= $0 }) ?? true {
-      pthread_cond_wait(condition, mutex)
+      lock.wait()
     }
     guard !stopped, !parsersStopped, let raw = raws[next] else { return nil }
     next += 1
@@ -130,28 +122,28 @@ final class RangeBoard: @unchecked Sendable {
 
   /// The reader's, after it took range `index`'s outcome: its bytes are not needed again.
   func release(raw index: Int) {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     raws[index] = nil
-    pthread_mutex_unlock(mutex)
+    lock.unlock()
   }
 
   /// The reader's, to read on in sequence: no parser claims another range, and the ranges'
   /// bytes are taken in order from here on (as the window lets the cutting thread go on).
   func stopParsers() {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     parsersStopped = true
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    lock.broadcast()
+    lock.unlock()
   }
 
   /// Waits for range `index`'s bytes and takes them.
   func takeRaw(_ index: Int) -> RawRange? {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    while !stopped, raws[index] == nil { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    defer { lock.unlock() }
+    while !stopped, raws[index] == nil { lock.wait() }
     guard let raw = raws.removeValue(forKey: index) else { return nil }
     taken = max(taken, index + 1)
-    pthread_cond_broadcast(condition)
+    lock.broadcast()
     return raw
   }
 }

@@ -49,6 +49,19 @@ struct RangeCounts {
   var removedControlCharacters = 0
   var firstControlCharacterOffset: Int?
 
+  init() {}
+
+  /// `builder`'s and `parser`'s counts; `shift` turns the parser's offsets into the file's.
+  init(_ builder: ElementBuilder, _ parser: XMLPushParser, shift: Int = 0) {
+    unknownElements = builder.unknownElementCount
+    textNodes = builder.ignoredTextCount
+    duplicatedWorkoutMetadata = builder.duplicatedWorkoutMetadata
+    recordsWithoutValue = builder.recordsWithoutValue
+    unknownAttributes = builder.unknownAttributeCount
+    removedControlCharacters = parser.removedControlCharacters
+    firstControlCharacterOffset = parser.firstControlCharacterOffset.map { $0 + shift }
+  }
+
   mutating func add(_ other: RangeCounts) {
     unknownElements += other.unknownElements
     textNodes += other.textNodes
@@ -61,15 +74,20 @@ struct RangeCounts {
 
   /// `builder`'s and `parser`'s counts; `shift` turns the parser's offsets into the file's.
   mutating func add(_ builder: ElementBuilder, _ parser: XMLPushParser, shift: Int) {
-    var other = RangeCounts()
-    other.unknownElements = builder.unknownElementCount
-    other.textNodes = builder.ignoredTextCount
-    other.duplicatedWorkoutMetadata = builder.duplicatedWorkoutMetadata
-    other.recordsWithoutValue = builder.recordsWithoutValue
-    other.unknownAttributes = builder.unknownAttributeCount
-    other.removedControlCharacters = parser.removedControlCharacters
-    other.firstControlCharacterOffset = parser.firstControlCharacterOffset.map { $0 + shift }
-    add(other)
+    add(RangeCounts(builder, parser, shift: shift))
+  }
+}
+
+extension ReadReport {
+  /// Copies a read's counts into the report (both readers end with it).
+  mutating func take(_ counts: RangeCounts) {
+    removedControlCharacters = counts.removedControlCharacters
+    firstControlCharacterOffset = counts.firstControlCharacterOffset
+    unknownElements = counts.unknownElements
+    textNodes = counts.textNodes
+    duplicatedWorkoutMetadata = counts.duplicatedWorkoutMetadata
+    recordsWithoutValue = counts.recordsWithoutValue
+    unknownAttributes = counts.unknownAttributes
   }
 }
 

@@ -17,6 +17,17 @@ protocol ByteSource: AnyObject {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
+/// A source that reads another, ``base``, and passes on its name and progress.
+protocol WrappingByteSource: ByteSource {
+  var base: ByteSource { get }
+}
+
+extension WrappingByteSource {
+  var displayName: String { base.displayName }
+  var totalBytes: Int64? { base.totalBytes }
+  var bytesConsumed: Int64 { base.bytesConsumed }
+}
+
 /// Reads a file descriptor, after serving bytes that were already read from it (`prefix`).
 final class FileByteSource: ByteSource {
   let displayName: String
@@ -107,7 +118,7 @@ final class MemoryByteSource: ByteSource {
 
 /// Serves bytes that were read ahead (to recognise the format), then the rest of the underlying
 /// source.
-final class PrefixedByteSource: ByteSource {
+final class PrefixedByteSource: WrappingByteSource {
   private var prefix: ReadAhead
   let base: ByteSource
 
@@ -115,10 +126,6 @@ final class PrefixedByteSource: ByteSource {
     self.prefix = ReadAhead(prefix)
     self.base = base
   }
-
-  var displayName: String { base.displayName }
-  var totalBytes: Int64? { base.totalBytes }
-  var bytesConsumed: Int64 { base.bytesConsumed }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     if let count = prefix.read(into: buffer) { return count }

@@ -285,18 +285,11 @@ final class SpoolWriter {
   private(set) var offset: Int64 = 0
 
   init() throws {
-    let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    self.folder = folder
-    var template = Array("\(folder)/healthport-routes-XXXXXX".utf8CString)
-    descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
-      throw HealthPortError(
-        .failure, file: folder,
-        message:
-          "cannot create the routes' temporary spool: \(String(cString: strerror(errno))) (TMPDIR chooses another folder)"
-      )
-    }
-    path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    folder = SystemFile.temporaryFolder
+    let made = try SystemFile.makeTemporary(
+      "routes", in: folder, orThrow: SystemFile.scratchFailure("create the routes' temporary spool", in: folder))
+    descriptor = made.descriptor
+    path = made.path
     registration = TemporaryFiles.registerFile(path)
     buffer.reserveCapacity(1 << 16)
   }
@@ -323,20 +316,10 @@ final class SpoolWriter {
   }
 
   func flush() throws {
-    var written = 0
-    while written < buffer.count {
-      let n = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, buffer.count - written) }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else {
-        // The spool is healthport's own, removed at the end: the message names what it is for,
-        // not its name.
-        throw HealthPortError(
-          .failure, file: folder,
-          message: "cannot write the routes' temporary spool: \(String(cString: strerror(errno))) (TMPDIR chooses "
-            + "another folder)")
-      }
-      written += n
-    }
+    // The spool is healthport's own, removed at the end: the message names what it is for, not
+    // its name.
+    let failure = SystemFile.scratchFailure("write the routes' temporary spool", in: folder)
+    try buffer.withUnsafeBytes { try SystemFile.writeAll(descriptor, $0, orThrow: failure) }
     buffer.removeAll(keepingCapacity: true)
   }
 

@@ -16,34 +16,19 @@ final class ScratchFile {
 
   init(purpose: String) throws {
     self.purpose = purpose
-    folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(folder)/healthport-scratch-XXXXXX".utf8CString)
-    descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
-      throw HealthPortError(
-        .failure, file: folder,
-        message: "cannot create a temporary file for \(purpose): \(String(cString: strerror(errno))) "
-          + "(TMPDIR chooses another folder)")
-    }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    folder = SystemFile.temporaryFolder
+    let made = try SystemFile.makeTemporary(
+      "scratch", in: folder, orThrow: SystemFile.scratchFailure("create a temporary file for \(purpose)", in: folder))
+    descriptor = made.descriptor
+    unlink(made.path)
   }
 
   deinit { close(descriptor) }
 
   /// Appends `bytes`.
   func append(_ bytes: UnsafeRawBufferPointer) throws {
-    var written = 0
-    while written < bytes.count {
-      let n = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(size) + off_t(written))
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else {
-        throw HealthPortError(
-          .failure, file: folder,
-          message: "cannot write a temporary file for \(purpose): \(String(cString: strerror(errno))) "
-            + "(TMPDIR chooses another folder)")
-      }
-      written += n
-    }
+    let failure = SystemFile.scratchFailure("write a temporary file for \(purpose)", in: folder)
+    try SystemFile.writeAll(descriptor, bytes, at: size, orThrow: failure)
     size += Int64(bytes.count)
   }
 

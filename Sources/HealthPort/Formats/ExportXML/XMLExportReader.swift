@@ -97,13 +97,11 @@ struct XMLExportReader {
     }
     report.hasBrokenDTD = hasBrokenDTD
     report.skipped = skipped
-    report.removedControlCharacters = recovery?.removedControlCharacters ?? parser.removedControlCharacters
-    report.firstControlCharacterOffset = recovery?.firstControlCharacterOffset ?? parser.firstControlCharacterOffset
-    report.unknownElements = builder.unknownElementCount
-    report.textNodes = builder.ignoredTextCount
-    report.duplicatedWorkoutMetadata = builder.duplicatedWorkoutMetadata
-    report.recordsWithoutValue = builder.recordsWithoutValue
-    report.unknownAttributes = builder.unknownAttributeCount
+    var counts = RangeCounts(builder, parser)
+    // A recovering read filtered the bytes itself.
+    counts.removedControlCharacters = recovery?.removedControlCharacters ?? parser.removedControlCharacters
+    counts.firstControlCharacterOffset = recovery?.firstControlCharacterOffset ?? parser.firstControlCharacterOffset
+    report.take(counts)
     try sink.end(report)
     return report
   }

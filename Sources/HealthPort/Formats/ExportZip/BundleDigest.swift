@@ -57,7 +57,7 @@ struct StreamDigest: Equatable {
 
 /// A source that digests every byte read from it (and, for a stream that cannot be read again,
 /// keeps a copy), for the export of a bundle that is written back.
-final class DigestByteSource: ByteSource {
+final class DigestByteSource: WrappingByteSource {
   let base: ByteSource
   let copy: StagedBytes?
   private(set) var digest = StreamDigest()
@@ -66,10 +66,6 @@ final class DigestByteSource: ByteSource {
     self.base = copy.map { TeeByteSource(base, into: $0) } ?? base
     self.copy = copy
   }
-
-  var displayName: String { base.displayName }
-  var totalBytes: Int64? { base.totalBytes }
-  var bytesConsumed: Int64 { base.bytesConsumed }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = try base.read(into: buffer)

@@ -1,3 +1,5 @@
+import XMLStream
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -44,8 +46,7 @@ final class BundleSideFilePool {
   /// Files in flight at most.
   let limit: Int
   private let options: ReadOptions
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let lock = ConditionLock()
   private let workers = WorkerThreads()
   private var queue: [Int: Job] = [:]
   private var slots: [Int: Slot] = [:]
@@ -63,15 +64,6 @@ final class BundleSideFilePool {
     self.options = options
     threads = max(1, ReadOptions.sideFileThreads(options))
     limit = threads + 1
-    pthread_mutex_init(mutex, nil)
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-    condition.deallocate()
   }
 
   /// Files submitted and not yet handed on.
@@ -80,11 +72,11 @@ final class BundleSideFilePool {
   /// Queues a file; the workers start with the first.
   func submit(_ path: SideFilePath, reference: BundleSink.Reference?, input: Input) {
     let job = Job(parse: SideFileParse(path: path, options: options, reference: reference), input: input)
-    pthread_mutex_lock(mutex)
+    lock.lock()
     queue[submitted] = job
     submitted += 1
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    lock.broadcast()
+    lock.unlock()
     if workers.count == 0 { workers.start(threads) { self.work() } }
   }
 
@@ -93,14 +85,14 @@ final class BundleSideFilePool {
     precondition(delivered < submitted)
     let index = delivered
     while true {
-      pthread_mutex_lock(mutex)
-      while slots[index]?.events.isEmpty ?? true, slots[index]?.end == nil { pthread_cond_wait(condition, mutex) }
+      lock.lock()
+      while slots[index]?.events.isEmpty ?? true, slots[index]?.end == nil { lock.wait() }
       let events = slots[index]!.events
       let parse = slots[index]!.parse
       slots[index]!.events.removeAll()
       let end = events.isEmpty ? slots.removeValue(forKey: index)?.end : nil
-      pthread_cond_broadcast(condition)
-      pthread_mutex_unlock(mutex)
+      lock.broadcast()
+      lock.unlock()
       for event in events { try emit(event) }
       if let end {
         delivered += 1
@@ -112,28 +104,28 @@ final class BundleSideFilePool {
   /// Stops the workers (those waiting for room or for work end) and waits for them; needed once
   /// a file was submitted (the workers hold the pool until then).
   func stop() {
-    pthread_mutex_lock(mutex)
+    lock.lock()
     stopped = true
     queue.removeAll()
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    lock.broadcast()
+    lock.unlock()
     workers.join()
   }
 
   private func work() {
     while let (index, job) = claim() {
       let end = run(index, job)
-      pthread_mutex_lock(mutex)
+      lock.lock()
       slots[index]!.end = end
-      pthread_cond_broadcast(condition)
-      pthread_mutex_unlock(mutex)
+      lock.broadcast()
+      lock.unlock()
     }
   }
 
   private func claim() -> (Int, Job)? {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    while !stopped, claimed == submitted { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    defer { lock.unlock() }
+    while !stopped, claimed == submitted { lock.wait() }
     guard !stopped, let job = queue.removeValue(forKey: claimed) else { return nil }
     defer { claimed += 1 }
     slots[claimed] = Slot(parse: job.parse)
@@ -160,12 +152,12 @@ final class BundleSideFilePool {
 
   /// Hands an event to the slot, waiting while the window is full.
   private func post(_ index: Int, _ event: SideFileEvent) throws {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    while !stopped, slots[index]!.events.count >= Self.window { pthread_cond_wait(condition, mutex) }
+    lock.lock()
+    defer { lock.unlock() }
+    while !stopped, slots[index]!.events.count >= Self.window { lock.wait() }
     if stopped { throw Stopped() }
     slots[index]!.events.append(event)
-    pthread_cond_broadcast(condition)
+    lock.broadcast()
   }
 
   private func open(_ input: Input) throws -> ByteSource {

@@ -96,14 +96,8 @@ final class StagedBytes {
   }
 
   private func spill() throws {
-    let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(folder)/healthport-stage-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
-      throw HealthPortError(
-        .failure, file: folder, message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
-    }
-    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let folder = SystemFile.temporaryFolder
+    let (descriptor, path) = try SystemFile.makeTemporary("stage", in: folder, orThrow: Self.creationFailure(folder))
     registration = TemporaryFiles.registerFile(path)
     self.path = path
     file = descriptor
@@ -112,20 +106,17 @@ final class StagedBytes {
   }
 
   static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws {
-    var written = 0
-    while written < bytes.count {
-      let n = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else {
-        throw HealthPortError(.failure, file: name, message: "cannot write: \(String(cString: strerror(errno)))")
-      }
-      written += n
-    }
+    try SystemFile.writeAll(descriptor, bytes) { HealthPortError(.failure, file: name, message: "cannot write: \($0)") }
+  }
+
+  /// The error when a temporary file cannot be made in `folder` (here and for a spooled member).
+  static func creationFailure(_ folder: String) -> (_ reason: String) -> HealthPortError {
+    { HealthPortError(.failure, file: folder, message: "cannot create a temporary file: \($0)") }
   }
 }
 
 /// A source that copies every byte it reads into ``StagedBytes``.
-final class TeeByteSource: ByteSource {
+final class TeeByteSource: WrappingByteSource {
   let base: ByteSource
   let copy: StagedBytes
 
@@ -133,10 +124,6 @@ final class TeeByteSource: ByteSource {
     self.base = base
     self.copy = copy
   }
-
-  var displayName: String { base.displayName }
-  var totalBytes: Int64? { base.totalBytes }
-  var bytesConsumed: Int64 { base.bytesConsumed }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = try base.read(into: buffer)

@@ -259,14 +259,10 @@ struct SpoolFile {
   private let registration: TemporaryFiles.Registration?
 
   init(copying source: ByteSource) throws {
-    let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(folder)/healthport-spool-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else {
-      throw HealthPortError(
-        .failure, file: folder, message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
-    }
-    path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let folder = SystemFile.temporaryFolder
+    let (descriptor, path) = try SystemFile.makeTemporary(
+      "spool", in: folder, orThrow: StagedBytes.creationFailure(folder))
+    self.path = path
     registration = TemporaryFiles.registerFile(path)
     defer { close(descriptor) }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
@@ -275,15 +271,8 @@ struct SpoolFile {
       while true {
         let count = try source.read(into: buffer)
         if count == 0 { break }
-        var written = 0
-        while written < count {
-          let n = Glibc.write(descriptor, buffer.baseAddress! + written, count - written)
-          if n < 0, errno == EINTR { continue }
-          guard n > 0 else {
-            throw HealthPortError(
-              .failure, file: path, message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
-          }
-          written += n
+        try SystemFile.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
+          HealthPortError(.failure, file: path, message: "cannot write a temporary file: \($0)")
         }
       }
     } catch {
