@@ -34,35 +34,24 @@ struct Binder {
   mutating func add(_ value: String) throws {
     var value = value
     let stored = value.withUTF8 { text.arena.copy($0) }
-    if let stored { try statement.bindStatic(index, utf8: stored) } else { try statement.bind(index, value) }
-    index += 1
+    let at = next()
+    if let stored { try statement.bindStatic(at, utf8: stored) } else { try statement.bind(at, value) }
   }
   mutating func add(_ value: String?) throws {
     if let value { try add(value) } else { try addNull() }
   }
-  mutating func addNull() throws {
-    try statement.bindNull(index)
+  mutating func addNull() throws { try statement.bindNull(next()) }
+  mutating func add(_ value: Int64) throws { try statement.bind(next(), value) }
+  mutating func add(_ value: Int64?) throws { try statement.bind(next(), value) }
+  mutating func add(_ value: Int) throws { try statement.bind(next(), Int64(value)) }
+  mutating func add(_ value: Double) throws { try statement.bind(next(), value) }
+  mutating func add(_ value: Double?) throws { try statement.bind(next(), value) }
+
+  /// The parameter the next value binds to; moves past it.
+  @inline(__always)
+  private mutating func next() -> Int32 {
     index += 1
-  }
-  mutating func add(_ value: Int64) throws {
-    try statement.bind(index, value)
-    index += 1
-  }
-  mutating func add(_ value: Int64?) throws {
-    try statement.bind(index, value)
-    index += 1
-  }
-  mutating func add(_ value: Int) throws {
-    try statement.bind(index, Int64(value))
-    index += 1
-  }
-  mutating func add(_ value: Double) throws {
-    try statement.bind(index, value)
-    index += 1
-  }
-  mutating func add(_ value: Double?) throws {
-    try statement.bind(index, value)
-    index += 1
+    return index - 1
   }
 
   /// Three parameters: the date as written, Unix seconds, UTC offset in minutes (NULLs when absent);

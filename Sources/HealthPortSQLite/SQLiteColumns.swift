@@ -31,6 +31,9 @@ struct SQLiteColumns {
   /// The definitions of what one column becomes, one a line of a `CREATE TABLE` body.
   func lines(_ name: String) -> String { sqlColumns(name).map(\.definition).joined(separator: ",\n  ") }
 
+  /// The named columns, each on its own line of a `CREATE TABLE` body (a date's three on one).
+  func rows(_ names: String...) -> String { names.map { self[$0] }.joined(separator: ",\n  ") }
+
   /// One column under SQLite's own name, or without NOT NULL where SQLite's table has none.
   func definition(_ name: String, as sqlName: String? = nil, nullable: Bool = false) -> String {
     sqlColumns(name, as: sqlName, nullable: nullable).map(\.definition).joined(separator: ", ")

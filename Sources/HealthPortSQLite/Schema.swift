@@ -30,6 +30,49 @@ package enum SQLiteSchema {
       workout_id INTEGER NOT NULL REFERENCES workouts(id)
     """
 
+  /// The tables of a workout's parts, each made by ``workoutPartTable(_:activity:_:)``.
+  static let workoutPartTables = [
+    workoutPartTable(
+      "workout_activities",
+      [
+        Catalog.workoutActivities["uuid"], Catalog.workoutActivities["startDate"], Catalog.workoutActivities["endDate"],
+        Catalog.workoutActivities["duration", "durationUnit"],
+      ]),
+    workoutPartTable(
+      "workout_events", activity: true,
+      [
+        Catalog.workoutEvents["type"], Catalog.workoutEvents["date"], Catalog.workoutEvents["duration", "durationUnit"],
+      ]),
+    workoutPartTable(
+      "workout_statistics", activity: true,
+      [
+        Catalog.workoutStatistics["type"], Catalog.workoutStatistics["startDate"],
+        Catalog.workoutStatistics["endDate"], Catalog.workoutStatistics["average", "minimum", "maximum", "sum", "unit"],
+      ]),
+    workoutPartTable(
+      "workout_routes",
+      [
+        "source_id INTEGER NOT NULL REFERENCES sources(id)", Catalog.workoutRoutes["creationDate"],
+        Catalog.workoutRoutes["startDate"], Catalog.workoutRoutes["endDate"],
+        Catalog.fileReferences.definition("path", as: "file_path", nullable: true),
+      ]),
+  ].joined(separator: "\n\n")
+
+  /// A table of a workout's parts: ``workoutPart``'s columns, the activity the part belongs to
+  /// (events and statistics), its position among the workout's parts of its kind, then `columns`;
+  /// indexed by workout.
+  static func workoutPartTable(_ name: String, activity: Bool = false, _ columns: [String]) -> String {
+    let activityColumn = activity ? "\n  activity_id INTEGER REFERENCES workout_activities(id)," : ""
+    return """
+      CREATE TABLE \(name) (
+        \(workoutPart),\(activityColumn)
+        position INTEGER NOT NULL,
+        \(columns.joined(separator: ",\n  "))
+      );
+      CREATE INDEX \(name)_workout ON \(name) (workout_id);
+      """
+  }
+
   /// Where the tables' shared columns are defined (the column catalog).
   private typealias Catalog = SQLiteColumns
 
@@ -83,9 +126,7 @@ package enum SQLiteSchema {
       source_id INTEGER NOT NULL REFERENCES sources(id),
       \(Catalog.records["unit"]),
       \(Catalog.records.lines("value")),
-      \(Catalog.records["creationDate"]),
-      \(Catalog.records["startDate"]),
-      \(Catalog.records["endDate"]),
+      \(Catalog.records.rows("creationDate", "startDate", "endDate")),
       content_hash INTEGER NOT NULL,
       \(bookkeeping),
       creation_key INTEGER NOT NULL,
@@ -120,9 +161,7 @@ package enum SQLiteSchema {
       person TEXT NOT NULL,
       \(Catalog.correlations["type"]),
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      \(Catalog.correlations["creationDate"]),
-      \(Catalog.correlations["startDate"]),
-      \(Catalog.correlations["endDate"]),
+      \(Catalog.correlations.rows("creationDate", "startDate", "endDate")),
       content_hash INTEGER NOT NULL,
       \(bookkeeping),
       creation_key INTEGER NOT NULL
@@ -139,9 +178,7 @@ package enum SQLiteSchema {
       source_id INTEGER NOT NULL REFERENCES sources(id),
       \(Catalog.correlationRecords["unit"]),
       \(Catalog.correlationRecords.lines("value")),
-      \(Catalog.correlationRecords["creationDate"]),
-      \(Catalog.correlationRecords["startDate"]),
-      \(Catalog.correlationRecords["endDate"])
+      \(Catalog.correlationRecords.rows("creationDate", "startDate", "endDate"))
     );
     CREATE INDEX correlation_records_correlation ON correlation_records (correlation_id);
 
@@ -153,9 +190,7 @@ package enum SQLiteSchema {
       \(Catalog.workouts["totalDistance", "totalDistanceUnit"]),
       \(Catalog.workouts["totalEnergyBurned", "totalEnergyBurnedUnit"]),
       source_id INTEGER NOT NULL REFERENCES sources(id),
-      \(Catalog.workouts["creationDate"]),
-      \(Catalog.workouts["startDate"]),
-      \(Catalog.workouts["endDate"]),
+      \(Catalog.workouts.rows("creationDate", "startDate", "endDate")),
       duration_min REAL,
       distance_km REAL,
       energy_kcal REAL,
@@ -165,47 +200,7 @@ package enum SQLiteSchema {
     );
     \(workoutsKey)
 
-    CREATE TABLE workout_activities (
-      \(workoutPart),
-      position INTEGER NOT NULL,
-      \(Catalog.workoutActivities["uuid"]),
-      \(Catalog.workoutActivities["startDate"]),
-      \(Catalog.workoutActivities["endDate"]),
-      \(Catalog.workoutActivities["duration", "durationUnit"])
-    );
-    CREATE INDEX workout_activities_workout ON workout_activities (workout_id);
-
-    CREATE TABLE workout_events (
-      \(workoutPart),
-      activity_id INTEGER REFERENCES workout_activities(id),
-      position INTEGER NOT NULL,
-      \(Catalog.workoutEvents["type"]),
-      \(Catalog.workoutEvents["date"]),
-      \(Catalog.workoutEvents["duration", "durationUnit"])
-    );
-    CREATE INDEX workout_events_workout ON workout_events (workout_id);
-
-    CREATE TABLE workout_statistics (
-      \(workoutPart),
-      activity_id INTEGER REFERENCES workout_activities(id),
-      position INTEGER NOT NULL,
-      \(Catalog.workoutStatistics["type"]),
-      \(Catalog.workoutStatistics["startDate"]),
-      \(Catalog.workoutStatistics["endDate"]),
-      \(Catalog.workoutStatistics["average", "minimum", "maximum", "sum", "unit"])
-    );
-    CREATE INDEX workout_statistics_workout ON workout_statistics (workout_id);
-
-    CREATE TABLE workout_routes (
-      \(workoutPart),
-      position INTEGER NOT NULL,
-      source_id INTEGER NOT NULL REFERENCES sources(id),
-      \(Catalog.workoutRoutes["creationDate"]),
-      \(Catalog.workoutRoutes["startDate"]),
-      \(Catalog.workoutRoutes["endDate"]),
-      \(Catalog.fileReferences.definition("path", as: "file_path", nullable: true))
-    );
-    CREATE INDEX workout_routes_workout ON workout_routes (workout_id);
+    \(workoutPartTables)
 
     CREATE TABLE route_locations (
       id INTEGER PRIMARY KEY,

@@ -86,32 +86,25 @@ enum ChartCommand: Command {
     }
     // `chart sleep` ranks sources with --priority alone.
     let priority = kind == "sleep" ? arguments.list("--priority") : try FilterOptions.dedupe(arguments).priority
-    let quiet = arguments.flag("--quiet")
     let keepRewrites = arguments.flag("--keep-rewrites")
 
+    func periodic<Settings: PeriodSettings>(_ settings: Settings) -> Settings {
+      var settings = settings
+      settings.set(by: by, zone: filter.zone, dedupe: dedupe, keepRewrites: keepRewrites, priority: priority)
+      return settings
+    }
     func stats(_ type: String, _ aggregate: Aggregate) -> Stats {
-      var configuration = Stats.Configuration(type: type, aggregate: aggregate)
-      configuration.by = by
-      configuration.zone = filter.zone
-      configuration.dedupe = dedupe
-      configuration.keepRewrites = keepRewrites
-      configuration.priority = priority
-      return Stats(configuration)
+      Stats(periodic(Stats.Configuration(type: type, aggregate: aggregate)))
     }
 
     let chart: ChartData
     let chartType: String
     switch kind {
     case "steps":
-      var configuration = StepTotals.Configuration()
-      configuration.by = by
-      configuration.zone = filter.zone
-      configuration.dedupe = dedupe
-      configuration.keepRewrites = keepRewrites
-      configuration.priority = priority
-      let totals = StepTotals(configuration)
-      try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
-      if !quiet { RewriteNote.report(samples: totals.rewrites, of: StepTotals.stepType, sums: true, command: name) }
+      let totals = StepTotals(periodic(StepTotals.Configuration()))
+      try RewriteNote.read(
+        input, into: totals, filter: filter, arguments: arguments, command: name,
+        rewrites: totals.rewrites, of: StepTotals.stepType, sums: true)
       chartType = StepTotals.stepType
       chart = .steps(totals.result, by: by)
     case "sleep":
@@ -122,24 +115,27 @@ enum ChartCommand: Command {
       configuration.priority = priority
       configuration.keepRewrites = keepRewrites
       let sleep = SleepNights(configuration)
-      try FilterOptions.read(input, into: sleep, filter: filter, arguments: arguments, command: name)
-      if !quiet { RewriteNote.report(samples: sleep.rewrites, of: SleepNights.sleepType, sums: false, command: name) }
+      try RewriteNote.read(
+        input, into: sleep, filter: filter, arguments: arguments, command: name,
+        rewrites: sleep.rewrites, of: SleepNights.sleepType, sums: false)
       chartType = SleepNights.sleepType
       chart = by == .day ? .sleep(sleep.nights) : .sleep(SleepAverage.averages(of: sleep.nights, by: by), by: by)
     case "heart-rate":
       let type = "HKQuantityTypeIdentifierHeartRate"
       let (average, minimum, maximum) = (stats(type, .avg), stats(type, .min), stats(type, .max))
       let group = SinkGroup([average, minimum, maximum])
-      try FilterOptions.read(input, into: group, filter: filter, arguments: arguments, command: name)
-      if !quiet { RewriteNote.report(samples: average.rewrites, of: type, sums: false, command: name) }
+      try RewriteNote.read(
+        input, into: group, filter: filter, arguments: arguments, command: name,
+        rewrites: average.rewrites, of: type, sums: false)
       chartType = type
       chart = .heartRate(
         average: average.rows, minimum: minimum.rows, maximum: maximum.rows, unit: average.unit, by: by)
     default:
       let type = "HKQuantityTypeIdentifierBodyMass"
       let latest = stats(type, .latest)
-      try FilterOptions.read(input, into: latest, filter: filter, arguments: arguments, command: name)
-      if !quiet { RewriteNote.report(samples: latest.rewrites, of: type, sums: false, command: name) }
+      try RewriteNote.read(
+        input, into: latest, filter: filter, arguments: arguments, command: name,
+        rewrites: latest.rewrites, of: type, sums: false)
       chartType = type
       chart = .weight(latest.rows, unit: latest.unit, by: by)
     }

@@ -95,6 +95,12 @@ enum FilterOptions {
     OptionSpec(name: "--priority", short: nil, valueName: "list", help: help, repeatable: true)
   }
 
+  /// `--dedupe` (worded by the command) and its `--priority LIST`, as ``dedupe(_:)`` reads them:
+  /// `steps`, `stats` and `workouts`.
+  static func dedupeOptions(help: String) -> [OptionSpec] {
+    [OptionSpec(name: "--dedupe", short: nil, valueName: nil, help: help), priorityOption()]
+  }
+
   /// What every command with a table answer takes after its own options: `--keep-rewrites`,
   /// `--format`, `-o` and `--quiet`.
   static var answerOptions: [OptionSpec] { [RewriteNote.option, formatOption, outputOption, quietOption] }

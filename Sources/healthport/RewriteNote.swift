@@ -23,6 +23,17 @@ enum RewriteNote {
         + "(\(sources)); --keep-rewrites \(effect)\n")
   }
 
+  /// Reads `input` into an aggregation (``FilterOptions/read(_:into:filter:arguments:command:answersFromExport:writing:)``),
+  /// then, unless `--quiet`, the line for its rewritten samples of `type`; `rewrites` is asked once
+  /// the reading is done.
+  static func read(
+    _ input: String?, into sink: ExportSink, filter: ExportFilter, arguments: ParsedArguments, command: String,
+    rewrites: @autoclosure () -> [StepTotals.RewriteCount], of type: String, sums: Bool
+  ) throws {
+    try FilterOptions.read(input, into: sink, filter: filter, arguments: arguments, command: command)
+    if !arguments.flag("--quiet") { report(samples: rewrites(), of: type, sums: sums, command: command) }
+  }
+
   /// The line for rewritten samples of `type`.
   static func report(samples counts: [StepTotals.RewriteCount], of type: String, sums: Bool, command: String) {
     let name = KnownNames.shortTypeName(type)

@@ -10,11 +10,10 @@ enum StatsCommand: Command {
       OptionSpec(
         name: "--agg", short: nil, valueName: "sum|min|max|avg|count|latest",
         help: "Aggregate (default: sum for cumulative types, avg for others, count for categories)."),
-      OptionSpec(
-        name: "--dedupe", short: nil, valueName: nil,
-        help: "Merge overlapping sources for a cumulative type summed, the way the Health app does (see docs)."),
-      FilterOptions.priorityOption(),
-    ] + FilterOptions.answerOptions + FilterOptions.specs(excluding: ["--activity"])
+    ]
+    + FilterOptions.dedupeOptions(
+      help: "Merge overlapping sources for a cumulative type summed, the way the Health app does (see docs).")
+    + FilterOptions.answerOptions + FilterOptions.specs(excluding: ["--activity"])
   static let usage = """
     USAGE: healthport stats [INPUT] --type T [--by day|week|month|year] [--agg sum|min|max|avg|count|latest]
                             [--dedupe [--priority LIST]] [--keep-rewrites] [--source-product P] [--source TEXT]
@@ -53,16 +52,11 @@ enum StatsCommand: Command {
       )
     }
     var configuration = Stats.Configuration(type: type, aggregate: aggregate)
-    configuration.by = try FilterOptions.period(arguments, command: name)
-    configuration.zone = filter.zone
-    configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
+    try configuration.take(arguments, filter: filter, command: name)
     let stats = Stats(configuration)
-    try FilterOptions.read(input, into: stats, filter: filter, arguments: arguments, command: name)
-    if !arguments.flag("--quiet") {
-      RewriteNote.report(
-        samples: stats.rewrites, of: type, sums: configuration.aggregate == .sum, command: name)
-    }
+    try RewriteNote.read(
+      input, into: stats, filter: filter, arguments: arguments, command: name,
+      rewrites: stats.rewrites, of: type, sums: configuration.aggregate == .sum)
     if stats.rows.isEmpty { EmptyAnswer.explain(records: type, input: input, command: name) }
 
     var output = TabularOutput(columns: ["period", "value", "samples", "unit"])

@@ -5,13 +5,9 @@ enum StepsCommand: Command {
   static let name = "steps"
   static let summary = "Total steps per day, week, month or year (optionally de-duplicated across sources)."
   static let options =
-    [
-      FilterOptions.byOption,
-      OptionSpec(
-        name: "--dedupe", short: nil, valueName: nil,
-        help: "Merge overlapping sources the way the Health app does (see docs)."),
-      FilterOptions.priorityOption(),
-    ] + FilterOptions.answerOptions + [FilterOptions.singleTypeOption("StepCount")]
+    [FilterOptions.byOption]
+    + FilterOptions.dedupeOptions(help: "Merge overlapping sources the way the Health app does (see docs).")
+    + FilterOptions.answerOptions + [FilterOptions.singleTypeOption("StepCount")]
     + FilterOptions.specs(excluding: ["--activity", "--type"])
   static let usage = """
     USAGE: healthport steps [INPUT] [--by day|week|month|year] [--dedupe [--priority LIST]] [--keep-rewrites]
@@ -47,15 +43,11 @@ enum StepsCommand: Command {
       )
     }
     var configuration = StepTotals.Configuration()
-    configuration.by = try FilterOptions.period(arguments, command: name)
-    configuration.zone = filter.zone
-    configuration.keepRewrites = arguments.flag("--keep-rewrites")
-    (configuration.dedupe, configuration.priority) = try FilterOptions.dedupe(arguments)
+    try configuration.take(arguments, filter: filter, command: name)
     let totals = StepTotals(configuration)
-    try FilterOptions.read(input, into: totals, filter: filter, arguments: arguments, command: name)
-    if !arguments.flag("--quiet") {
-      RewriteNote.report(samples: totals.rewrites, of: StepTotals.stepType, sums: true, command: name)
-    }
+    try RewriteNote.read(
+      input, into: totals, filter: filter, arguments: arguments, command: name,
+      rewrites: totals.rewrites, of: StepTotals.stepType, sums: true)
     if totals.result.isEmpty { EmptyAnswer.explain(records: configuration.type, input: input, command: name) }
 
     // Tables show whole steps (the Health app shows no fractions), the total rounded from the exact

@@ -10,11 +10,10 @@ enum WorkoutsCommand: Command {
       OptionSpec(name: "--unit", short: nil, valueName: "km|mi", help: "Distance and pace unit (default: km)."),
       ProfileCommand.unitsOption,
       OptionSpec(name: "--energy-unit", short: nil, valueName: "kcal|kJ", help: "Energy unit (default: kcal)."),
-      OptionSpec(
-        name: "--dedupe", short: nil, valueName: nil,
-        help: "Count one workout recorded by several sources once, the best-ranked source's (see docs)."),
-      FilterOptions.priorityOption(),
-    ] + FilterOptions.answerOptions + FilterOptions.specs
+    ]
+    + FilterOptions.dedupeOptions(
+      help: "Count one workout recorded by several sources once, the best-ranked source's (see docs).")
+    + FilterOptions.answerOptions + FilterOptions.specs
   static let usage = """
     USAGE: healthport workouts [INPUT] [--summary] [--unit km|mi] [--units metric|imperial] [--energy-unit kcal|kJ]
                                [--dedupe [--priority LIST]] [--keep-rewrites]
