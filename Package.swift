@@ -21,7 +21,8 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
     .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
-    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // libpq is opened when a load first connects, not linked (Sources/CLibPQ/shim.h).
+    .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
     // Thin wrappers.
     .target(name: "XMLStream", dependencies: ["CLibXML2"], swiftSettings: hotPath),

@@ -45,26 +45,40 @@ extension String {
   }
 }
 
+/// libpq's functions, opened by the first connection rather than linked, so that no other command
+/// maps libpq and the libraries it needs (Sources/CLibPQ/shim.h).
+private let libPQ: Result<HPLibPQ, PGError> = {
+  let table = UnsafeMutablePointer<HPLibPQ>.allocate(capacity: 1)
+  defer { table.deallocate() }
+  if let message = hp_libpq_open(table) {
+    return .failure(PGError(sqlState: "", message: String(cString: message), isConnection: true))
+  }
+  return .success(table.move())
+}()
+
 /// One libpq connection. Not thread-safe: one thread at a time.
 public final class PGConnection {
   private let handle: OpaquePointer
+  private let pq: HPLibPQ
 
   /// Connects with a libpq connection string or URI (`postgresql://…`); passwords come from the
   /// URI, `PGPASSWORD` or `~/.pgpass`, as libpq finds them.
   public init(conninfo: String) throws {
-    guard let handle = PQconnectdb(conninfo) else {
+    let pq = try libPQ.get()
+    guard let handle = pq.PQconnectdb(conninfo) else {
       throw PGError(sqlState: "", message: "out of memory", isConnection: true)
     }
-    guard PQstatus(handle) == CONNECTION_OK else {
-      let message = String(cString: PQerrorMessage(handle))
-      PQfinish(handle)
+    guard pq.PQstatus(handle) == CONNECTION_OK else {
+      let message = String(cString: pq.PQerrorMessage(handle)!)
+      pq.PQfinish(handle)
       throw PGError(sqlState: "", message: Self.connectionMessage(message), isConnection: true)
     }
     self.handle = handle
-    _ = PQsetClientEncoding(handle, "UTF8")
+    self.pq = pq
+    _ = pq.PQsetClientEncoding(handle, "UTF8")
     // The server's notices and warnings are not for the user's terminal (libpq prints them on
     // stderr by default); errors come back as results.
-    _ = PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    _ = pq.PQsetNoticeProcessor(handle, { _, _ in }, nil)
   }
 
   /// libpq's connection message, reduced to what a person needs: its last meaningful line
@@ -76,38 +90,38 @@ public final class PGConnection {
     return PGError.firstLine(line)
   }
 
-  deinit { PQfinish(handle) }
+  deinit { pq.PQfinish(handle) }
 
   /// The server's name for a message: the socket folder or host, and port.
   public var serverName: String {
-    let host = PQhost(handle).map { String(cString: $0) } ?? ""
-    let port = PQport(handle).map { String(cString: $0) } ?? ""
+    let host = pq.PQhost(handle).map { String(cString: $0) } ?? ""
+    let port = pq.PQport(handle).map { String(cString: $0) } ?? ""
     return port.isEmpty ? host : "\(host):\(port)"
   }
 
   /// The database connected to.
-  public var databaseName: String { PQdb(handle).map { String(cString: $0) } ?? "" }
+  public var databaseName: String { pq.PQdb(handle).map { String(cString: $0) } ?? "" }
 
   /// Runs one or more statements without parameters.
   public func execute(_ sql: String) throws {
-    let result = PQexec(handle, sql)
-    defer { PQclear(result) }
+    let result = pq.PQexec(handle, sql)
+    defer { pq.PQclear(result) }
     try check(result)
   }
 
   /// Runs `sql` with text parameters; returns the rows as text (nil for NULL).
   public func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
     let result = try withParameters(parameters) { values in
-      PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+      pq.PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
     }
-    defer { PQclear(result) }
+    defer { pq.PQclear(result) }
     try check(result)
     var rows: [[String?]] = []
-    let columns = PQnfields(result)
-    for row in 0..<PQntuples(result) {
+    let columns = pq.PQnfields(result)
+    for row in 0..<pq.PQntuples(result) {
       rows.append(
         (0..<columns).map { column in
-          PQgetisnull(result, row, column) != 0 ? nil : String(cString: PQgetvalue(result, row, column))
+          pq.PQgetisnull(result, row, column) != 0 ? nil : String(cString: pq.PQgetvalue(result, row, column)!)
         })
     }
     return rows
@@ -127,7 +141,7 @@ public final class PGConnection {
   }
 
   private func check(_ result: OpaquePointer?) throws {
-    let status = PQresultStatus(result)
+    let status = pq.PQresultStatus(result)
     switch status {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_EMPTY_QUERY: return
     default: throw error(result)
@@ -135,62 +149,63 @@ public final class PGConnection {
   }
 
   private func error(_ result: OpaquePointer?) -> PGError {
-    let connectionLost = PQstatus(handle) != CONNECTION_OK
-    if let result, let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
-      let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? ""
+    let connectionLost = pq.PQstatus(handle) != CONNECTION_OK
+    if let result, let state = pq.PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+      let primary = pq.PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? ""
       return PGError(sqlState: String(cString: state), message: primary, isConnection: connectionLost)
     }
     return PGError(
-      sqlState: "", message: PGError.firstLine(String(cString: PQerrorMessage(handle))), isConnection: connectionLost)
+      sqlState: "", message: PGError.firstLine(String(cString: pq.PQerrorMessage(handle)!)),
+      isConnection: connectionLost)
   }
 
   // MARK: COPY FROM STDIN
 
   /// Starts `COPY … FROM STDIN` (`sql` is the whole statement).
   public func beginCopy(_ sql: String) throws {
-    let result = PQexec(handle, sql)
-    defer { PQclear(result) }
-    guard PQresultStatus(result) == PGRES_COPY_IN else { throw error(result) }
+    let result = pq.PQexec(handle, sql)
+    defer { pq.PQclear(result) }
+    guard pq.PQresultStatus(result) == PGRES_COPY_IN else { throw error(result) }
   }
 
   /// Sends bytes of the COPY stream.
   public func putCopyData(_ bytes: UnsafeRawBufferPointer) throws {
     guard bytes.count > 0 else { return }
-    let sent = bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+    let sent = bytes.withMemoryRebound(to: CChar.self) { pq.PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
     guard sent == 1 else { throw error(nil) }
   }
 
   /// Ends the COPY stream and checks the server's verdict.
   public func endCopy() throws {
-    guard PQputCopyEnd(handle, nil) == 1 else { throw error(nil) }
+    guard pq.PQputCopyEnd(handle, nil) == 1 else { throw error(nil) }
     var failure: PGError?
-    while let result = PQgetResult(handle) {
-      if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = error(result) }
-      PQclear(result)
+    while let result = pq.PQgetResult(handle) {
+      if pq.PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = error(result) }
+      pq.PQclear(result)
     }
     if let failure { throw failure }
   }
 
   /// Starts `COPY … TO STDOUT`.
   func beginCopyOut(_ sql: String) throws {
-    let result = PQexec(handle, sql)
-    defer { PQclear(result) }
-    guard PQresultStatus(result) == PGRES_COPY_OUT else { throw error(result) }
+    let result = pq.PQexec(handle, sql)
+    defer { pq.PQclear(result) }
+    guard pq.PQresultStatus(result) == PGRES_COPY_OUT else { throw error(result) }
   }
 
   /// The next bytes of a COPY OUT stream, nil at its end (after checking the server's verdict).
   func nextCopyChunk() throws -> [UInt8]? {
     var pointer: UnsafeMutablePointer<CChar>?
-    let count = PQgetCopyData(handle, &pointer, 0)
+    let count = pq.PQgetCopyData(handle, &pointer, 0)
     if count > 0, let pointer {
-      defer { PQfreemem(pointer) }
+      defer { pq.PQfreemem(pointer) }
       return Array(UnsafeRawBufferPointer(start: pointer, count: Int(count)).bindMemory(to: UInt8.self))
     }
     if count == -2 { throw error(nil) }
     var failure: PGError?
-    while let result = PQgetResult(handle) {
-      if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = error(result) }
-      PQclear(result)
+    while let result = pq.PQgetResult(handle) {
+      if pq.PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = error(result) }
+      pq.PQclear(result)
     }
     if let failure { throw failure }
     return nil

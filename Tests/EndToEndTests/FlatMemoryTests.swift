@@ -45,6 +45,20 @@ struct FlatMemoryTests {
     #expect(abs(peaks[1] - peaks[0]) < 5 * 1024, "peaks \(peaks) KB")
   }
 
+  /// A command's fixed cost: libpq and the libraries it needs (libssl, libcrypto, Kerberos, LDAP,
+  /// GnuTLS, p11-kit) added about 5 MB to every peak while the tool linked it; only a PostgreSQL
+  /// load opens it now (docs/postgresql.md). glibc's loader names every library it maps.
+  @Test("info maps neither libpq nor the libraries only libpq needs")
+  func noLibPQOutsideLoad() throws {
+    let sample = Harness.samples.appendingPathComponent("export.zip")
+    let result = try Harness.run(["info", sample.path, "--quiet"], environment: ["LD_DEBUG": "files"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("file=libxml2.so"), "the loader names what it maps")
+    for library in ["libpq.so", "libssl.so", "libgnutls.so", "libkrb5.so", "libldap"] {
+      #expect(!result.stderr.contains("file=\(library)"), "\(library) mapped")
+    }
+  }
+
   /// Parquet's peak follows its buffer budget (docs/parquet.md), so the test holds only if the
   /// smaller export fills it too: with 32 MiB buffered and pages of 128 Ki values, 20 MB left it
   /// unfilled and 100 MB filled it (debug build: 47,764 and 66,320 KB). The sizes (100 MB,
