@@ -149,7 +149,21 @@ cases_for() {
   ((all)) && run_case "$tag/routes-gpx" "$input" routes {IN} --to gpx -o {OUT}/routes
   run_case "$tag/routes-csv" "$input" routes {IN} --to csv
   ((all)) && run_case "$tag/load" "$input" load {IN} --db {OUT}/health.db --quiet
+  if ((all)); then
+    # Loaded again into the database it filled (every element skipped), and after another export.
+    preload "$tag/load-again" "$input"
+    run_case "$tag/load-again" "$input" load {IN} --db {OUT}/health.db --quiet
+    preload "$tag/load-after-samples" "$here/Samples/export.zip"
+    run_case "$tag/load-after-samples" "$input" load {IN} --db {OUT}/health.db --quiet
+  fi
   return 0
+}
+
+# Fills the database of case NAME (health.db in its scratch folder) by loading INPUT, before the case runs.
+preload() {
+  local scratch=$work/$1
+  mkdir -p "$scratch"
+  (cd "$scratch" && HEALTHPORT_THREADS=2 "$bin" load "$2" --db "$scratch/health.db" --quiet >/dev/null 2>&1)
 }
 
 # Usage errors and bad input: their messages and exit codes are behaviour too.

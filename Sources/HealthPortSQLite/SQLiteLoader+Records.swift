@@ -28,32 +28,7 @@ extension SQLiteLoader {
     }
     let id = rowAdded(to: .records)
     try insertExtras(record.extraAttributes, text: record.text, owner: "record", id)
-    for (position, child) in record.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "record", id, position)
-      case .heartRateVariability(let list):
-        try insertExtras(list.extraAttributes, owner: "hrv_list", id)
-        if let beats = Self.plainBeats(list) {
-          try insertBeats(beats, recordID: id)
-          continue
-        }
-        for (beatPosition, item) in list.children.enumerated() {
-          switch item {
-          case .beat(let beat):
-            var b = Binder(s.insertBeat, text)
-            try b.add(person)
-            try b.add(id)
-            try b.add(beatPosition)
-            try b.add(beat.bpm)
-            try b.add(beat.time)
-            let beatID = try insertRow(&b, into: .hrvBeats)
-            try insertExtras(beat.extraAttributes, children: beat.extraChildren, owner: "hrv_beat", beatID)
-          case .other(let node): try insertExtra(node, owner: "hrv_list", id, beatPosition)
-          }
-        }
-      case .other(let node): try insertExtra(node, owner: "record", id, position)
-      }
-    }
+    try insertChildren(record.children, of: StoredParent(kind: .record, id: id))
   }
 
   /// The beats of a list that holds nothing else and whose beats have no unknown attributes or
@@ -123,13 +98,7 @@ extension SQLiteLoader {
     }
     let id = rowAdded(to: .correlations)
     try insertExtras(correlation.extraAttributes, text: correlation.text, owner: "correlation", id)
-    for (position, child) in correlation.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "correlation", id, position)
-      case .record(let record): try insertCorrelationRecord(record, correlationID: id, position)
-      case .other(let node): try insertExtra(node, owner: "correlation", id, position)
-      }
-    }
+    try insertChildren(correlation.children, of: StoredParent(kind: .correlation, id: id))
   }
 
   func insertCorrelationRecord(_ record: Record, correlationID: Int64, _ position: Int) throws {
@@ -156,13 +125,7 @@ extension SQLiteLoader {
     try b.add(date: record.endDate)
     let id = try insertRow(&b, into: .correlationRecords)
     try insertExtras(record.extraAttributes, text: record.text, owner: "correlation_record", id)
-    for (n, child) in record.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "correlation_record", id, n)
-      case .heartRateVariability(let list): try insertExtra(Self.node(of: list), owner: "correlation_record", id, n)
-      case .other(let node): try insertExtra(node, owner: "correlation_record", id, n)
-      }
-    }
+    try insertChildren(record.children, of: StoredParent(kind: .correlationRecord, id: id))
   }
 
   static func node(of list: HeartRateVariabilityList) -> ElementNode {

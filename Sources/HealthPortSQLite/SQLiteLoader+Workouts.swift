@@ -35,16 +35,7 @@ extension SQLiteLoader {
     let id = rowAdded(to: .workouts)
     noteInsertedWorkout(id)
     try insertExtras(workout.extraAttributes, text: workout.text, owner: "workout", id)
-    for (position, child) in workout.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "workout", id, position)
-      case .event(let event): try insert(event, workoutID: id, activityID: nil, position)
-      case .statistics(let statistics): try insert(statistics, workoutID: id, activityID: nil, position)
-      case .route(let route): try insert(route, workoutID: id, position)
-      case .activity(let activity): try insert(activity, workoutID: id, position)
-      case .other(let node): try insertExtra(node, owner: "workout", id, position)
-      }
-    }
+    try insertChildren(workout.children, of: StoredParent(kind: .workout, id: id, workoutID: id))
   }
 
   func insert(_ activity: WorkoutActivity, workoutID: Int64, _ position: Int) throws {
@@ -60,14 +51,8 @@ extension SQLiteLoader {
     let id = try insertRow(&b, into: .workoutActivities)
     noteInsertedActivity(id, activity)
     try insertExtras(activity.extraAttributes, owner: "workout_activity", id)
-    for (n, child) in activity.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "workout_activity", id, n)
-      case .event(let event): try insert(event, workoutID: workoutID, activityID: id, n)
-      case .statistics(let statistics): try insert(statistics, workoutID: workoutID, activityID: id, n)
-      case .other(let node): try insertExtra(node, owner: "workout_activity", id, n)
-      }
-    }
+    try insertChildren(
+      activity.children, of: StoredParent(kind: .activity, id: id, workoutID: workoutID, activityID: id))
   }
 
   func insert(_ event: WorkoutEvent, workoutID: Int64, activityID: Int64?, _ position: Int) throws {
@@ -82,12 +67,7 @@ extension SQLiteLoader {
     try b.add(event.durationUnit)
     let id = try insertRow(&b, into: .workoutEvents)
     try insertExtras(event.extraAttributes, owner: "workout_event", id)
-    for (n, child) in event.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "workout_event", id, n)
-      case .other(let node): try insertExtra(node, owner: "workout_event", id, n)
-      }
-    }
+    try insertChildren(event.children, of: StoredParent(kind: .event, id: id))
   }
 
   func insert(_ statistics: WorkoutStatistics, workoutID: Int64, activityID: Int64?, _ position: Int)
@@ -113,9 +93,11 @@ extension SQLiteLoader {
   func insert(_ route: WorkoutRoute, workoutID: Int64, _ position: Int) throws {
     let sourceID = try self.sourceID(route.sourceName, route.sourceVersion, route.deviceString, route.sourceProduct)
     var filePath: String?
-    for child in route.children {
+    var firstFileReference = -1
+    for (n, child) in route.children.enumerated() {
       if case .fileReference(let reference) = child {
         filePath = reference.path
+        firstFileReference = n
         break
       }
     }
@@ -131,23 +113,8 @@ extension SQLiteLoader {
     let id = try insertRow(&b, into: .workoutRoutes)
     noteInsertedRoute(id)
     try insertExtras(route.extraAttributes, owner: "workout_route", id)
-    var firstFile = true
-    for (n, child) in route.children.enumerated() {
-      switch child {
-      case .metadata(let entry): try insertMetadata(entry, owner: "workout_route", id, n)
-      case .fileReference(let reference):
-        // The first reference is `file_path`; any further one (and unknown attributes) go to extras.
-        if !firstFile {
-          try insertExtra(
-            ElementNode(name: "FileReference", attributes: [Attribute("path", reference.path)]),
-            owner: "workout_route", id, n)
-        }
-        firstFile = false
-        try insertExtras(reference.extraAttributes, owner: "file_reference", id)
-      case .location(let node): try insertLocation(node, routeID: id, n)
-      case .other(let node): try insertExtra(node, owner: "workout_route", id, n)
-      }
-    }
+    try insertChildren(
+      route.children, of: StoredParent(kind: .route, id: id, firstFileReference: firstFileReference))
     try insertInlinePoints(route, routeID: id)
   }
 

@@ -1,7 +1,7 @@
-/// The children of a row's element, as ``TableRowRouter`` routes and numbers them: each typed
-/// child kind names its row once (``RoutedChild/routed``), and an element's subtree takes one id
-/// per element, in document order.
-enum RoutedChildRow {
+/// The children of a row's element, as ``TableRowRouter`` routes and numbers them (and the SQLite
+/// loader stores them): each typed child kind names its row once (``RoutedChild/routed``), and an
+/// element's subtree takes one id per element, in document order.
+package enum RoutedChildRow {
   case metadata(MetadataEntry)
   case record(Record)
   case event(WorkoutEvent)
@@ -11,21 +11,23 @@ enum RoutedChildRow {
   case fileReference(FileReference)
   case hrvList(HeartRateVariabilityList)
   case beat(InstantaneousBeatsPerMinute)
-  /// A generic element (a route's inline `Location` too).
+  /// A route's inline `Location` (a generic element to the router).
+  case location(ElementNode)
+  /// A generic element.
   case node(ElementNode)
 }
 
 /// A child of a row's element: which row it is.
-protocol RoutedChild {
+package protocol RoutedChild {
   var routed: RoutedChildRow { get }
 }
 
 extension ElementNode: RoutedChild {
-  var routed: RoutedChildRow { .node(self) }
+  package var routed: RoutedChildRow { .node(self) }
 }
 
 extension Record.Child: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .metadata(let entry): .metadata(entry)
     case .heartRateVariability(let list): .hrvList(list)
@@ -35,7 +37,7 @@ extension Record.Child: RoutedChild {
 }
 
 extension Correlation.Child: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .metadata(let entry): .metadata(entry)
     case .record(let record): .record(record)
@@ -45,7 +47,7 @@ extension Correlation.Child: RoutedChild {
 }
 
 extension Workout.Child: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .metadata(let entry): .metadata(entry)
     case .event(let event): .event(event)
@@ -58,7 +60,7 @@ extension Workout.Child: RoutedChild {
 }
 
 extension WorkoutChildNode: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .metadata(let entry): .metadata(entry)
     case .other(let node): .node(node)
@@ -67,7 +69,7 @@ extension WorkoutChildNode: RoutedChild {
 }
 
 extension WorkoutActivity.Child: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .metadata(let entry): .metadata(entry)
     case .event(let event): .event(event)
@@ -78,17 +80,18 @@ extension WorkoutActivity.Child: RoutedChild {
 }
 
 extension WorkoutRoute.Child: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .metadata(let entry): .metadata(entry)
     case .fileReference(let reference): .fileReference(reference)
-    case .location(let node), .other(let node): .node(node)
+    case .location(let node): .location(node)
+    case .other(let node): .node(node)
     }
   }
 }
 
 extension HeartRateVariabilityList.Child: RoutedChild {
-  var routed: RoutedChildRow {
+  package var routed: RoutedChildRow {
     switch self {
     case .beat(let beat): .beat(beat)
     case .other(let node): .node(node)
@@ -117,7 +120,7 @@ extension TableRowRouter {
     case .fileReference(let reference): subtree(reference.extraChildren)
     case .hrvList(let list): subtree(list.children)
     case .beat(let beat): subtree(beat.extraChildren)
-    case .node(let node): subtree(node.children)
+    case .node(let node), .location(let node): subtree(node.children)
     }
   }
 }

@@ -183,7 +183,7 @@ package final class TableRowRouter {
       try row(parent: parent, list.extraAttributes, list.children) { try receiver.hrvList(at: $0) }
     case .beat(let beat):
       try row(parent: parent, beat.extraAttributes, beat.extraChildren) { try receiver.hrvBeat(beat, at: $0) }
-    case .node(let node): try route(node, parent: parent)
+    case .node(let node), .location(let node): try route(node, parent: parent)
     }
   }
 
@@ -263,7 +263,7 @@ package final class TableRowRouter {
   private static func otherNode(_ child: RoutedChildRow) -> ElementNode? {
     let node: ElementNode
     switch child {
-    case .node(let generic): node = generic
+    case .node(let generic), .location(let generic): node = generic
     case .metadata(let entry) where entry.text != nil: node = Self.node(of: entry)
     case .record(let record) where record.text != nil: node = Self.node(of: record)
     default: return nil
