@@ -53,6 +53,28 @@ struct PostgresLoadTests {
     return x == y || abs(x - y) <= 1e-12 * max(abs(x), abs(y))
   }
 
+  /// `gen_export.py ARGUMENTS -o export`.
+  static func generate(_ arguments: [String], to export: URL) throws {
+    let made = try SQLiteExpectations.python(
+      """
+      import subprocess, sys, json
+      subprocess.run([sys.executable, sys.argv[1], *sys.argv[3:], "-o", sys.argv[2]], check=True,
+                     stdout=subprocess.DEVNULL)
+      print(json.dumps({"ok": True}))
+      """, [TestEnvironment.exportGenerator.path, export.path] + arguments)
+    #expect(made["ok"] as? Bool == true)
+  }
+
+  /// Polls `query` (a count) every 20 ms until it answers 1; false after two minutes.
+  static func waitForOne(_ cluster: PostgresCluster, _ query: String) throws -> Bool {
+    let deadline = Date().addingTimeInterval(120)
+    while Date() < deadline {
+      if try cluster.psql(query) == "1\n" { return true }
+      usleep(20_000)
+    }
+    return false
+  }
+
   static func load(_ arguments: [String], environment: [String: String] = [:]) throws -> Harness.Result {
     try Harness.run(["load"] + arguments, environment: environment)
   }
@@ -345,14 +367,7 @@ struct PostgresLoadTests {
     let scratch = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let export = scratch.appendingPathComponent("export.xml")
-    let made = try SQLiteExpectations.python(
-      """
-      import subprocess, sys, json
-      subprocess.run([sys.executable, sys.argv[1], "--records", "30000", "--seed", "7", "-o", sys.argv[2]],
-                     check=True, stdout=subprocess.DEVNULL)
-      print(json.dumps({"ok": True}))
-      """, [TestEnvironment.exportGenerator.path, export.path])
-    #expect(made["ok"] as? Bool == true)
+    try Self.generate(["--records", "30000", "--seed", "7"], to: export)
     let sqlite = scratch.appendingPathComponent("health.db")
     for _ in 0..<2 {
       let result = try Self.load([export.path, "--db", sqlite.path, "-q"])
@@ -540,14 +555,7 @@ struct PostgresLoadTests {
     let scratch = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let export = scratch.appendingPathComponent("export.xml")
-    let made = try SQLiteExpectations.python(
-      """
-      import subprocess, sys, json
-      subprocess.run([sys.executable, sys.argv[1], "--mb", "6", "--seed", "3", "-o", sys.argv[2]], check=True,
-                     stdout=subprocess.DEVNULL)
-      print(json.dumps({"ok": True}))
-      """, [TestEnvironment.exportGenerator.path, export.path])
-    #expect(made["ok"] as? Bool == true)
+    try Self.generate(["--mb", "6", "--seed", "3"], to: export)
     try PostgresCluster.with { cluster in
       let first = try Self.load([Self.sample.path, "--db", cluster.uri(), "-q"])
       #expect(first.status == 0, "\(first.stderr)")
@@ -560,17 +568,9 @@ struct PostgresLoadTests {
         ],
         output: scratch.appendingPathComponent("log").path)
       // Wait until rows are on their way to the server, then kill.
-      var copying = false
-      let deadline = Date().addingTimeInterval(120)
-      while Date() < deadline {
-        let active = try cluster.psql(
-          "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%FROM STDIN%' AND pid <> pg_backend_pid()")
-        if active == "1\n" {
-          copying = true
-          break
-        }
-        usleep(20_000)
-      }
+      let copying = try Self.waitForOne(
+        cluster,
+        "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%FROM STDIN%' AND pid <> pg_backend_pid()")
       kill(pid, SIGKILL)
       #expect(PostgresCluster.finish(pid) == 128 + SIGKILL)
       #expect(copying, "the load never reached its COPY")
@@ -590,14 +590,7 @@ struct PostgresLoadTests {
     let scratch = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let export = scratch.appendingPathComponent("export.xml")
-    let made = try SQLiteExpectations.python(
-      """
-      import subprocess, sys, json
-      subprocess.run([sys.executable, sys.argv[1], "--mb", "16", "--seed", "5", "-o", sys.argv[2]], check=True,
-                     stdout=subprocess.DEVNULL)
-      print(json.dumps({"ok": True}))
-      """, [TestEnvironment.exportGenerator.path, export.path])
-    #expect(made["ok"] as? Bool == true)
+    try Self.generate(["--mb", "16", "--seed", "5"], to: export)
     try PostgresCluster.with { cluster in
       let kept = try Self.load([Self.sample.path, "--db", cluster.uri(), "--schema", "kept", "-q"])
       #expect(kept.status == 0, "\(kept.stderr)")
@@ -610,18 +603,10 @@ struct PostgresLoadTests {
         ],
         output: scratch.appendingPathComponent("stderr").path)
       // Until the stream's first COPY is on the server, then kill.
-      var copying = false
-      let deadline = Date().addingTimeInterval(120)
-      while Date() < deadline {
-        let seen = try cluster.psql(
-          "SELECT count(*) FROM pg_stat_activity WHERE datname = 'health' AND query LIKE 'COPY %' "
-            + "AND pid <> pg_backend_pid()")
-        if seen == "1\n" {
-          copying = true
-          break
-        }
-        usleep(20_000)
-      }
+      let copying = try Self.waitForOne(
+        cluster,
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = 'health' AND query LIKE 'COPY %' "
+          + "AND pid <> pg_backend_pid()")
       kill(pid, SIGKILL)
       #expect(PostgresCluster.finish(pid) == 128 + SIGKILL)
       #expect(copying, "the load never reached its COPY")
@@ -645,14 +630,7 @@ struct PostgresLoadTests {
     let scratch = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let export = scratch.appendingPathComponent("export.xml")
-    let made = try SQLiteExpectations.python(
-      """
-      import subprocess, sys, json
-      subprocess.run([sys.executable, sys.argv[1], "--records", "120000", "--seed", "7", "-o", sys.argv[2]],
-                     check=True, stdout=subprocess.DEVNULL)
-      print(json.dumps({"ok": True}))
-      """, [TestEnvironment.exportGenerator.path, export.path])
-    #expect(made["ok"] as? Bool == true)
+    try Self.generate(["--records", "120000", "--seed", "7"], to: export)
     // The load reads the export from stdin: its first 30,000 records (a batch of 20,000 rows and its
     // COPY), then, once the test says so, the rest but the closing tag, and stdin stays open. A load
     // that only looks at the stream's error after the export's end never ends: it waits for more.
@@ -699,18 +677,10 @@ struct PostgresLoadTests {
         ],
         output: scratch.appendingPathComponent("feeder").path)
       // Once the stream's first COPY is on the server, the server ends the load's session.
-      var ended = false
-      let deadline = Date().addingTimeInterval(120)
-      while Date() < deadline {
-        let terminated = try cluster.psql(
-          "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'health' "
-            + "AND query LIKE 'COPY %' AND pid <> pg_backend_pid()")
-        if terminated == "1\n" {
-          ended = true
-          break
-        }
-        usleep(20_000)
-      }
+      let ended = try Self.waitForOne(
+        cluster,
+        "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'health' "
+          + "AND query LIKE 'COPY %' AND pid <> pg_backend_pid()")
       _ = FileManager.default.createFile(atPath: go.path, contents: nil)
       #expect(PostgresCluster.finish(pid) == 0)
       #expect(ended, "the load never reached its COPY")
