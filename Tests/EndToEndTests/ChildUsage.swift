@@ -37,8 +37,14 @@ struct ChildUsage {
     small: [String], large: [String], status: Int32 = 0, ratio: Double = 5, peakMegabytes: Int? = 64,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let one = try measure(small)
-    let four = try measure(large)
+    var one = try measure(small)
+    var four = try measure(large)
+    if four.cpuSeconds > ratio * max(one.cpuSeconds, 0.05) {
+      // CPU time varies with what else the machine runs: the pair is measured again and the
+      // faster run of each size counts (as in ManyMembersTests).
+      one.cpuSeconds = min(one.cpuSeconds, try measure(small).cpuSeconds)
+      four.cpuSeconds = min(four.cpuSeconds, try measure(large).cpuSeconds)
+    }
     for run in [one, four] {
       #expect(run.status == status, "stderr: \(run.stderr.prefix(2000))", sourceLocation: sourceLocation)
       if let peakMegabytes {
