@@ -172,8 +172,8 @@ run_once() {
   local out="$DIR/$name.time" rc t0 t1 secs rss user sys
   warm
   # {DB} is a fresh database for every run (removed before it, kept after the last for its size);
-  # so is {PGDB}'s schema.
-  rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm"
+  # so are {OUT}'s file and {PGDB}'s schema.
+  rm -f "$DIR/$name.db" "$DIR/$name.db-wal" "$DIR/$name.db-shm" "$DIR/$name.out"
   if [[ -n "${PG_URI:-}" && " $* " == *" $PG_URI "* ]]; then
     bash "$ROOT/Benchmarks/pg_cluster.sh" reset "$DIR" > /dev/null || return 2
   fi
@@ -316,6 +316,7 @@ for entry in "${all_cmds[@]}"; do
   args=${args//\{PGDB\}/$PG_URI}
   args=${args//\{ZIP\}/$ZIP}
   args=${args//\{DB\}/$DIR/$name.db}
+  args=${args//\{OUT\}/$DIR/$name.out}
   args=${args//\{DIR\}/$DIR}
   read -r -a argv <<< "$args"
   environment=()
@@ -379,6 +380,8 @@ for i in "${!done_names[@]}"; do
   name=${done_names[$i]} output=""
   if [[ -f "$DIR/$name.db" ]]; then
     output="$DIR/$name.db"
+  elif [[ -f "$DIR/$name.out" ]]; then
+    output="$DIR/$name.out"
   elif [[ $name == convert-parquet ]]; then
     output="$DIR/parquet"
   elif [[ $name == convert-csv-split ]]; then

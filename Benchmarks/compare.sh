@@ -6,8 +6,9 @@
 #
 # INPUT defaults to .bench/export.xml (what `make bench` generates). Each command runs
 # COMPARE_RUNS times per binary, interleaved (base, new, new, base, …) so that the machine's drift
-# hits both alike; the table shows each binary's median wall seconds, the highest peak RSS, and
-# new/base as a throughput ratio (1.00: the same; 0.95: the new binary is 5 % slower).
+# hits both alike; the table shows each binary's median wall seconds, the highest peak RSS,
+# new/base as a throughput ratio of the medians (1.00: the same; 0.95: the new binary is 5 % slower)
+# and `paired`, the median over rounds of the base run's seconds over the new run's of that round.
 #
 # Environment: COMPARE_RUNS=5, COMPARE_ONLY=a,b (command names, as in commands.sh).
 # Exit status: 0 when every run succeeded, 1 when one failed, 2 on bad arguments.
@@ -37,7 +38,7 @@ run() {
     environment+=("${argv[0]}")
     argv=("${argv[@]:1}")
   done
-  rm -f "$DIR/db" "$DIR/db-wal" "$DIR/db-shm"
+  rm -f "$DIR/db" "$DIR/db-wal" "$DIR/db-shm" "$DIR/out"
   t0=$EPOCHREALTIME
   if ! /usr/bin/time -f '%M' -o "$DIR/time" env "${environment[@]}" "$binary" "${argv[@]}" > /dev/null 2> "$DIR/stderr"; then
     echo "compare: $name failed with $binary:" >&2
@@ -49,7 +50,7 @@ run() {
 }
 
 failed=0
-printf '%-22s %10s %10s %7s %9s %9s\n' name "base s" "new s" ratio "base MB" "new MB"
+printf '%-22s %10s %10s %7s %7s %9s %9s\n' name "base s" "new s" ratio paired "base MB" "new MB"
 for entry in "${CMDS[@]}"; do
   name=${entry%%:*}
   if [[ -n "$ONLY" && ",$ONLY," != *",$name,"* ]]; then continue; fi
@@ -61,6 +62,7 @@ for entry in "${CMDS[@]}"; do
   args=${args//\{ZIP\}/${IN%.xml}.zip}
   args=${args//\{IN\}/$IN}
   args=${args//\{DB\}/$DIR/db}
+  args=${args//\{OUT\}/$DIR/out}
   args=${args//\{DIR\}/$DIR}
   read -r -a argv <<< "$args"
   for ((i = 1; i <= RUNS; i++)); do
@@ -75,7 +77,9 @@ for entry in "${CMDS[@]}"; do
   n=$(cut -d' ' -f1 "$DIR/$name.new" | median)
   brss=$(cut -d' ' -f2 "$DIR/$name.base" | sort -n | tail -n 1)
   nrss=$(cut -d' ' -f2 "$DIR/$name.new" | sort -n | tail -n 1)
-  printf '%-22s %10.3f %10.3f %7.3f %9d %9d\n' "$name" "$b" "$n" "$(awk -v b="$b" -v n="$n" 'BEGIN { print b / n }')" \
-    $((brss / 1024)) $((nrss / 1024))
+  paired=$(paste -d' ' <(cut -d' ' -f1 "$DIR/$name.base") <(cut -d' ' -f1 "$DIR/$name.new") \
+    | awk '{ print $1 / $2 }' | median)
+  printf '%-22s %10.3f %10.3f %7.3f %7.3f %9d %9d\n' "$name" "$b" "$n" \
+    "$(awk -v b="$b" -v n="$n" 'BEGIN { print b / n }')" "$paired" $((brss / 1024)) $((nrss / 1024))
 done
 exit $failed
