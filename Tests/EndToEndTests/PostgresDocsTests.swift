@@ -27,7 +27,8 @@ struct PostgresDocsTests {
   /// What each tag of the page means to the test; every tag must be on the page once.
   static let knownTags: Set<String> = [
     "commands", "sql recent", "sql steps per day", "sql heart rate per day", "postgis commands", "sql postgis",
-    "error server down", "error wrong password", "error no permission", "error lock",
+    "error server down", "error no database", "error wrong password", "error no permission",
+    "error postgis refused", "error lock",
   ]
 
   /// A fenced block of a Markdown page, with the tag of the `<!-- tested: … -->` comment before it.
@@ -382,7 +383,7 @@ struct PostgresDocsTests {
   }
 
   @Test(
-    "the PostGIS commands and query: each route's line within 0.5 % of its haversine length",
+    "--postgis refused to a non-superuser; the PostGIS commands and query: each route within 0.5 % of its haversine length",
     .enabled(
       if: PostgresCluster.hasPostGIS || TestEnvironment.skippingForbidden,
       "PostGIS is absent (scripts/install-deps.sh installs postgresql-15-postgis-3): skipped"))
@@ -391,6 +392,9 @@ struct PostgresDocsTests {
     defer { place.remove() }
     try PostgresCluster.with { cluster in
       try cluster.psql("CREATE ROLE me LOGIN PASSWORD 'secret'; ALTER DATABASE health OWNER TO me")
+      // The database's owner, not a superuser, may not create the extension.
+      try Self.expectError("error postgis refused", on: cluster, in: place)
+      #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
       try Self.runCommands(try Self.example("postgis commands"), on: cluster, in: place)
       let query = Self.statements(try Self.example("sql postgis"))
       #expect(query.count == 1)
@@ -410,12 +414,13 @@ struct PostgresDocsTests {
     }
   }
 
-  @Test("the errors: a wrong password, no CREATE, the server down: the page's lines, exit 1")
+  @Test("the errors: no database, a wrong password, no CREATE, the server down: the page's lines, exit 1")
   func errors() throws {
     let place = try Workplace()
     defer { place.remove() }
     try PostgresCluster.with { cluster in
       try cluster.psql("CREATE ROLE me LOGIN PASSWORD 'secret'")
+      try Self.expectError("error no database", on: cluster, in: place)
       try Self.expectError("error wrong password", on: cluster, in: place)
       try Self.expectError("error no permission", on: cluster, in: place)
       #expect(try cluster.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'healthport'") == "0\n")
