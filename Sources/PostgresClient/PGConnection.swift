@@ -81,12 +81,17 @@ public final class PGConnection {
     _ = pq.PQsetNoticeProcessor(handle, { _, _ in }, nil)
   }
 
-  /// libpq's connection message, reduced to what a person needs: its last meaningful line
-  /// (libpq 15 prefixes `connection to server on socket "…" failed:`).
+  /// libpq's connection message, reduced to what a person needs: its first meaningful line,
+  /// without libpq 15's `connection to server on socket "…" failed:` and the server's severity
+  /// (`FATAL:  password authentication failed for user "me"` reads `password authentication …`).
   static func connectionMessage(_ text: String) -> String {
     let lines = text.split(separator: "\n").map { String($0) }.filter { !$0.isEmpty }
     guard var line = lines.first else { return "connection failed" }
     if let range = line.firstRange(of: "failed: ") { line = String(line[range.upperBound...]) }
+    line = PGError.firstLine(line)
+    for severity in ["FATAL:", "ERROR:", "PANIC:"] where line.hasPrefix(severity) {
+      line = String(line.dropFirst(severity.count))
+    }
     return PGError.firstLine(line)
   }
 
