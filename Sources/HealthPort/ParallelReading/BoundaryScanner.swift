@@ -17,16 +17,22 @@ final class FileDocument: RandomAccessDocument, @unchecked Sendable {
   private let fileDescriptor: Int32
 
   /// Opens `path`; nil when it is not a regular file that can be opened.
-  init?(path: String) {
+  convenience init?(path: String) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
+    self.init(descriptor: descriptor, name: path)
+  }
+
+  /// Takes `descriptor` (closed when the document ends, or at once when nil is returned); nil when
+  /// it is not a regular file.
+  init?(descriptor: Int32, name: String) {
     var info = stat()
     guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
       close(descriptor)
       return nil
     }
     fileDescriptor = descriptor
-    displayName = path
+    displayName = name
     size = Int(info.st_size)
   }
 

@@ -48,6 +48,15 @@ final class FileByteSource: ByteSource {
 
   deinit { if ownsDescriptor { close(fileDescriptor) } }
 
+  /// The same file as a document read by offset, when it is a regular file this stream reads from
+  /// its first byte (what it has served so far is where the descriptor stands); nil otherwise.
+  func document() -> RandomAccessDocument? {
+    guard lseek(fileDescriptor, 0, SEEK_CUR) == off_t(bytesConsumed) else { return nil }
+    let copy = dup(fileDescriptor)
+    guard copy >= 0 else { return nil }
+    return FileDocument(descriptor: copy, name: displayName)
+  }
+
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     if let count = prefix.read(into: buffer) { return count }
     while true {

@@ -34,7 +34,7 @@ extension FolderInputFormat {
         if sink.capabilities.contains(.sideFiles) {
           return try BundleReader.readFolder(source, options: options, into: sink)
         }
-        return try XMLExportReader(options: options).read(source, format: .folder, into: sink)
+        return try XMLExportReader(options: options).read(file: source, format: .folder, into: sink)
       }
     })
 }

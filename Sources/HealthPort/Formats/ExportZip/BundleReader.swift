@@ -217,7 +217,9 @@ enum BundleReader {
     try members.beginExport(BundleMember(index: 0, path: top + "/" + exportName, kind: .export))
     let digested = members.lossless ? DigestByteSource(source, keeping: nil) : nil
     bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
-    _ = try XMLExportReader(options: options).read(digested ?? source, format: .folder, into: bundle)
+    let reader = XMLExportReader(options: options)
+    _ = try digested.map { try reader.read($0, format: .folder, into: bundle) }
+      ?? reader.read(file: source, format: .folder, into: bundle)
     guard let exportReport = bundle.exportReport else {
       return ReadReport(documentName: source.displayName, format: .folder)
     }
