@@ -182,6 +182,16 @@ extension SQLiteLoader {
     pending += 1
   }
 
+  /// Binds a correlation's or workout's source and dates, as their tables order them: source id,
+  /// creation date, creation key, start and end.
+  func addSourceAndDates(to b: inout Binder, _ sample: some SourcedSample, sourceID: Int64) throws {
+    try b.add(sourceID)
+    try b.add(date: sample.creationDate)
+    try b.add(Self.creationKey(sample.creationDate))
+    try b.add(date: sample.startDate)
+    try b.add(date: sample.endDate)
+  }
+
   /// Binds a sourced element's natural key, as its unique index orders it: person, type, start
   /// and end (Unix seconds), source id, creation key.
   func addKey(to b: inout Binder, _ sample: some SourcedSample, type: String, sourceID: Int64) throws {

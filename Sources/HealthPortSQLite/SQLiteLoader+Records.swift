@@ -93,11 +93,7 @@ extension SQLiteLoader {
     var b = Binder(s.insertCorrelation, text)
     try b.add(person)
     try b.add(correlation.type)
-    try b.add(sourceID)
-    try b.add(date: correlation.creationDate)
-    try b.add(Self.creationKey(correlation.creationDate))
-    try b.add(date: correlation.startDate)
-    try b.add(date: correlation.endDate)
+    try addSourceAndDates(to: &b, correlation, sourceID: sourceID)
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
