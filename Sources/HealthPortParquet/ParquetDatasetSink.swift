@@ -302,7 +302,7 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
   /// The columns of a workout's part (an event, activity or statistics) after its place: its type
   /// (or uuid), its dates, then its `values`; and the row's end.
   private func endPartRow(
-    _ lead: String?, _ partDates: [HealthDate], _ values: [String?], in table: ParquetTableWriter
+    _ lead: String?, _ partDates: [HealthDate?], _ values: [String?], in table: ParquetTableWriter
   ) throws {
     try table.text(lead)
     for date in partDates { try table.date(date) }

@@ -317,7 +317,7 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
   /// The cells of a workout's part (an event, activity or statistics) after its place: its type
   /// (or uuid), its dates, then its `values`; and the row's end.
   private func endPartRow(
-    _ lead: String?, _ partDates: [HealthDate], _ values: [String?], in table: CSVTableFile
+    _ lead: String?, _ partDates: [HealthDate?], _ values: [String?], in table: CSVTableFile
   ) throws {
     CSVEncoding.appendField(lead, to: &table.buffer)
     for date in partDates {
