@@ -191,33 +191,21 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
 
   func workoutEvent(_ event: WorkoutEvent, at place: TableRowPlace) throws {
     let table = try row(Self.workoutEvents, place, type: event.type)
-    try table.text(event.type)
-    try table.date(event.date)
-    try table.text(event.duration)
-    try table.text(event.durationUnit)
-    try table.endRow()
+    try endPartRow(event.type, [event.date], [event.duration, event.durationUnit], in: table)
   }
 
   func workoutActivity(_ activity: WorkoutActivity, at place: TableRowPlace) throws {
     if place.parent == place.workout { sideFiles.noteActivity(place.id, activity) }
     let table = try row(Self.workoutActivities, place, start: activity.startDate)
-    try table.text(activity.uuid)
-    try table.date(activity.startDate)
-    try table.date(activity.endDate)
-    try table.text(activity.duration)
-    try table.text(activity.durationUnit)
-    try table.endRow()
+    try endPartRow(
+      activity.uuid, [activity.startDate, activity.endDate], [activity.duration, activity.durationUnit], in: table)
   }
 
   func workoutStatistics(_ statistics: WorkoutStatistics, at place: TableRowPlace) throws {
     let table = try row(Self.workoutStatistics, place, type: statistics.type, start: statistics.startDate)
-    try table.text(statistics.type)
-    try table.date(statistics.startDate)
-    try table.date(statistics.endDate)
-    for text in [statistics.average, statistics.minimum, statistics.maximum, statistics.sum, statistics.unit] {
-      try table.text(text)
-    }
-    try table.endRow()
+    try endPartRow(
+      statistics.type, [statistics.startDate, statistics.endDate],
+      [statistics.average, statistics.minimum, statistics.maximum, statistics.sum, statistics.unit], in: table)
   }
 
   func workoutRoute(_ route: WorkoutRoute, at place: TableRowPlace) throws {
@@ -309,6 +297,17 @@ final class ParquetDatasetSink: ExportSink, TableRowReceiver {
     deviceBytes.removeAll(keepingCapacity: true)
     device.append(to: &deviceBytes)
     try table.bytes(deviceBytes)
+  }
+
+  /// The columns of a workout's part (an event, activity or statistics) after its place: its type
+  /// (or uuid), its dates, then its `values`; and the row's end.
+  private func endPartRow(
+    _ lead: String?, _ partDates: [HealthDate?], _ values: [String?], in table: ParquetTableWriter
+  ) throws {
+    try table.text(lead)
+    for date in partDates { try table.date(date) }
+    for value in values { try table.text(value) }
+    try table.endRow()
   }
 
   /// The three dates that end a row, and the row's end.

@@ -15,7 +15,7 @@ import SQLiteStore
 /// a second person), then the store is brought to that copy in one transaction per export, its
 /// rows sent with binary `COPY`. A load killed at any point leaves the store as it was before
 /// that export. One load per schema at a time: the others wait on an advisory lock.
-package struct PostgresLoadJob: Sendable {
+package struct PostgresLoadJob: ExportLoadJob, Sendable {
   /// The libpq URI (`postgresql://…` or `postgres://…`).
   package var uri: String
   /// The schema of the store (`--schema`).
@@ -34,12 +34,8 @@ package struct PostgresLoadJob: Sendable {
     self.person = person
   }
 
-  /// Loads each export in `paths` (nil or `-` for stdin); one result per input that held at
-  /// least one element (see ``SQLiteLoadJob/run(paths:readOptions:wrap:)``).
-  @discardableResult
   package func run(
-    paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
-    wrap: (ExportSink) -> ExportSink = { $0 }
+    paths: [String?], readOptions: (String?) -> ReadOptions, wrap: (ExportSink) -> ExportSink
   ) throws -> [SQLiteLoader.Result] {
     let connection = try PostgresTarget.connect(uri)
     let store = PostgresStore(connection: connection, uri: uri, schema: schema)

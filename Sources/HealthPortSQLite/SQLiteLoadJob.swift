@@ -10,7 +10,7 @@ import SQLiteStore
 /// or malformed input) stops the job, then is rethrown: an existing database keeps every whole
 /// element read before it (`completed = 0`); a new one is not created, unless ``keepPartial``.
 /// A store error rolls back the batch in flight and leaves no new database.
-package struct SQLiteLoadJob: Sendable {
+package struct SQLiteLoadJob: ExportLoadJob, Sendable {
   /// The database file to create or add to.
   package var database: String
   /// Whose exports these are (`""` when not given).
@@ -46,13 +46,9 @@ package struct SQLiteLoadJob: Sendable {
     self.person = person
   }
 
-  /// Loads each export in `paths` (nil or `-` for stdin); one result (and one `exports` row) per
-  /// input that held at least one element. `readOptions` gives each input's reader options
-  /// (progress bars); `wrap` puts stages (a filter) between the reader and the loader.
-  @discardableResult
+  /// One `exports` row per result.
   package func run(
-    paths: [String?], readOptions: (String?) -> ReadOptions = { _ in ReadOptions() },
-    wrap: (ExportSink) -> ExportSink = { $0 }
+    paths: [String?], readOptions: (String?) -> ReadOptions, wrap: (ExportSink) -> ExportSink
   ) throws -> [SQLiteLoader.Result] {
     do {
       return try runOnce(paths: paths, readOptions: readOptions, wrap: wrap)
@@ -102,6 +98,25 @@ package struct SQLiteLoadJob: Sendable {
     try session.install()
     if let readerError { throw readerError }
     return session.results
+  }
+}
+
+/// A load of exports into a store, one after the other: ``SQLiteLoadJob``, and the PostgreSQL
+/// store's job, which loads each export through one.
+package protocol ExportLoadJob {
+  /// Loads each export in `paths` (nil or `-` for stdin); one result per input that held at least
+  /// one element. `readOptions` gives each input's reader options (progress bars); `wrap` puts
+  /// stages (a filter) between the reader and the loader.
+  func run(
+    paths: [String?], readOptions: (String?) -> ReadOptions, wrap: (ExportSink) -> ExportSink
+  ) throws -> [SQLiteLoader.Result]
+}
+
+extension ExportLoadJob {
+  /// Loads each export in `paths` with the default reader options and no stages between.
+  @discardableResult
+  package func run(paths: [String?]) throws -> [SQLiteLoader.Result] {
+    try run(paths: paths, readOptions: { _ in ReadOptions() }, wrap: { $0 })
   }
 }
 

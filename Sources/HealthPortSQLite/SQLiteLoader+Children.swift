@@ -63,11 +63,7 @@ extension SQLiteLoader {
       try insertChildren(list.children, of: StoredParent(kind: .hrvList, id: parent.id))
     case .beat(let beat):
       var b = Binder(s.insertBeat, text)
-      try b.add(person)
-      try b.add(parent.id)
-      try b.add(position)
-      try b.add(beat.bpm)
-      try b.add(beat.time)
+      try addBeat(to: &b, beat, recordID: parent.id, position)
       let beatID = try insertRow(&b, into: .hrvBeats)
       try insertExtras(beat.extraAttributes, children: beat.extraChildren, owner: "hrv_beat", beatID)
     case .node(let node): try insertExtra(node, owner: parent.owner, parent.id, position)

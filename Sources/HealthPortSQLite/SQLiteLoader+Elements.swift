@@ -17,16 +17,7 @@ extension SQLiteLoader {
     for name in Self.summaryColumns { try b.add(summary[attribute: name]) }
     try b.add(hash)
     try b.add(result.exportID)
-    guard try b.run() == 1 else {
-      var seen = Binder(s.seenSummary, text)
-      try seen.add(result.exportID)
-      try seen.add(person)
-      try seen.add(summary.dateComponents)
-      try seen.add(hash)
-      try seen.run()
-      pending += 1
-      return
-    }
+    guard try b.run() == 1 else { return try countSeen(s.seenSummary, key: summary.dateComponents, hash: hash) }
     try insertUnknown(
       of: summary.node, besides: Self.summaryColumnSet, owner: "activity_summary", rowAdded(to: .activitySummaries))
   }
@@ -80,17 +71,7 @@ extension SQLiteLoader {
     try b.add(xml)
     try b.add(hash)
     try b.add(result.exportID)
-    guard try b.run() == 1 else {
-      var seen = Binder(s.seenOther, text)
-      try seen.add(result.exportID)
-      try seen.add(person)
-      try seen.add(node.name)
-      try seen.add(hash)
-      try seen.add(xml)
-      try seen.run()
-      pending += 1
-      return
-    }
+    guard try b.run() == 1 else { return try countSeen(s.seenOther, key: node.name, hash: hash, set: xml) }
     count(.otherElements)
   }
 
@@ -185,6 +166,30 @@ extension SQLiteLoader {
     try b.add(date: sample.endDate)
     pending += 1
     return b
+  }
+
+  /// Counts one more copy of a generic element that is already in the database (an activity
+  /// summary, another element): runs its `seen` statement with the natural key (person, `key`,
+  /// `hash`) and the value it sets (`set`, the latest export's).
+  func countSeen(_ statement: SQLiteStatement, key: String?, hash: Int64, set: String? = nil) throws {
+    var b = Binder(statement, text)
+    try b.add(result.exportID)
+    try b.add(person)
+    try b.add(key)
+    try b.add(hash)
+    if let set { try b.add(set) }
+    try b.run()
+    pending += 1
+  }
+
+  /// Binds a correlation's or workout's source and dates, as their tables order them: source id,
+  /// creation date, creation key, start and end.
+  func addSourceAndDates(to b: inout Binder, _ sample: some SourcedSample, sourceID: Int64) throws {
+    try b.add(sourceID)
+    try b.add(date: sample.creationDate)
+    try b.add(Self.creationKey(sample.creationDate))
+    try b.add(date: sample.startDate)
+    try b.add(date: sample.endDate)
   }
 
   /// Binds a sourced element's natural key, as its unique index orders it: person, type, start

@@ -8,12 +8,7 @@ extension SQLiteLoader {
     let hash = ContentHash.of(record)
     var b = Binder(s.insertRecord, text)
     try b.add(person)
-    try b.add(record.type)
-    try b.add(sourceID)
-    try b.add(record.unit)
-    try b.add(record.value)
-    try b.add(record.value.flatMap(DecimalText.double))
-    try b.add(date: record.creationDate)
+    try addMeasurement(to: &b, record, sourceID: sourceID)
     try b.add(Self.creationKey(record.creationDate))
     try b.add(date: record.startDate, localDay: true)
     try b.add(date: record.endDate)
@@ -29,6 +24,26 @@ extension SQLiteLoader {
     let id = rowAdded(to: .records)
     try insertExtras(record.extraAttributes, text: record.text, owner: "record", id)
     try insertChildren(record.children, of: StoredParent(kind: .record, id: id))
+  }
+
+  /// A Record's columns from its type to its creation date, as `records` and `correlation_records`
+  /// both order them: type, source id, unit, the value as written and as a number, creation date.
+  func addMeasurement(to b: inout Binder, _ record: Record, sourceID: Int64) throws {
+    try b.add(record.type)
+    try b.add(sourceID)
+    try b.add(record.unit)
+    try b.add(record.value)
+    try b.add(record.value.flatMap(DecimalText.double))
+    try b.add(date: record.creationDate)
+  }
+
+  /// A beat's row of `hrv_beats` (one of a multi-row insert's, or a statement's only one).
+  func addBeat(to b: inout Binder, _ beat: InstantaneousBeatsPerMinute, recordID: Int64, _ position: Int) throws {
+    try b.add(person)
+    try b.add(recordID)
+    try b.add(position)
+    try b.add(beat.bpm)
+    try b.add(beat.time)
   }
 
   /// The beats of a list that holds nothing else and whose beats have no unknown attributes or
@@ -64,13 +79,7 @@ extension SQLiteLoader {
         beatInserts[rows] = statement
       }
       var b = Binder(statement, text)
-      for position in start..<(start + rows) {
-        try b.add(person)
-        try b.add(recordID)
-        try b.add(position)
-        try b.add(beats[position].bpm)
-        try b.add(beats[position].time)
-      }
+      for position in start..<(start + rows) { try addBeat(to: &b, beats[position], recordID: recordID, position) }
       try b.run()
       count(.hrvBeats, rows)
       start += rows
@@ -84,11 +93,7 @@ extension SQLiteLoader {
     var b = Binder(s.insertCorrelation, text)
     try b.add(person)
     try b.add(correlation.type)
-    try b.add(sourceID)
-    try b.add(date: correlation.creationDate)
-    try b.add(Self.creationKey(correlation.creationDate))
-    try b.add(date: correlation.startDate)
-    try b.add(date: correlation.endDate)
+    try addSourceAndDates(to: &b, correlation, sourceID: sourceID)
     try b.add(hash)
     try b.add(result.exportID)
     guard try b.run() == 1 else {
@@ -115,12 +120,7 @@ extension SQLiteLoader {
     try b.add(correlationID)
     try b.add(position)
     try b.add(recordID)
-    try b.add(record.type)
-    try b.add(sourceID)
-    try b.add(record.unit)
-    try b.add(record.value)
-    try b.add(record.value.flatMap(DecimalText.double))
-    try b.add(date: record.creationDate)
+    try addMeasurement(to: &b, record, sourceID: sourceID)
     try b.add(date: record.startDate)
     try b.add(date: record.endDate)
     let id = try insertRow(&b, into: .correlationRecords)

@@ -15,11 +15,7 @@ extension SQLiteLoader {
     try b.add(workout.totalDistanceUnit)
     try b.add(workout.totalEnergyBurned)
     try b.add(workout.totalEnergyBurnedUnit)
-    try b.add(sourceID)
-    try b.add(date: workout.creationDate)
-    try b.add(Self.creationKey(workout.creationDate))
-    try b.add(date: workout.startDate)
-    try b.add(date: workout.endDate)
+    try addSourceAndDates(to: &b, workout, sourceID: sourceID)
     let totals = WorkoutMeasures(workout)
     try b.add(totals.durationMinutes)
     try b.add(totals.distanceKilometres)
@@ -39,10 +35,7 @@ extension SQLiteLoader {
   }
 
   func insert(_ activity: WorkoutActivity, workoutID: Int64, _ position: Int) throws {
-    var b = Binder(s.insertActivity, text)
-    try b.add(person)
-    try b.add(workoutID)
-    try b.add(position)
+    var b = try inserting(s.insertActivity, workoutID, Int64(position))
     try b.add(activity.uuid)
     try b.add(date: activity.startDate)
     try b.add(date: activity.endDate)
@@ -56,11 +49,7 @@ extension SQLiteLoader {
   }
 
   func insert(_ event: WorkoutEvent, workoutID: Int64, activityID: Int64?, _ position: Int) throws {
-    var b = Binder(s.insertEvent, text)
-    try b.add(person)
-    try b.add(workoutID)
-    try b.add(activityID)
-    try b.add(position)
+    var b = try inserting(s.insertEvent, workoutID, activityID, Int64(position))
     try b.add(event.type)
     try b.add(date: event.date)
     try b.add(event.duration)
@@ -73,11 +62,7 @@ extension SQLiteLoader {
   func insert(_ statistics: WorkoutStatistics, workoutID: Int64, activityID: Int64?, _ position: Int)
     throws
   {
-    var b = Binder(s.insertStatistics, text)
-    try b.add(person)
-    try b.add(workoutID)
-    try b.add(activityID)
-    try b.add(position)
+    var b = try inserting(s.insertStatistics, workoutID, activityID, Int64(position))
     try b.add(statistics.type)
     try b.add(date: statistics.startDate)
     try b.add(date: statistics.endDate)
@@ -101,10 +86,7 @@ extension SQLiteLoader {
         break
       }
     }
-    var b = Binder(s.insertRoute, text)
-    try b.add(person)
-    try b.add(workoutID)
-    try b.add(position)
+    var b = try inserting(s.insertRoute, workoutID, Int64(position))
     try b.add(sourceID)
     try b.add(date: route.creationDate)
     try b.add(date: route.startDate)
@@ -118,16 +100,22 @@ extension SQLiteLoader {
     try insertInlinePoints(route, routeID: id)
   }
 
+  /// A binder of a child's `statement` with the person and the child's key bound (its parents'
+  /// ids, then its position), as the child tables order them.
+  private func inserting(_ statement: SQLiteStatement, _ key: Int64?...) throws -> Binder {
+    var b = Binder(statement, text)
+    try b.add(person)
+    for value in key { try b.add(value) }
+    return b
+  }
+
   static let locationColumns = [
     "latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed",
   ]
   static let locationAttributes = Set(["date"] + locationColumns)
 
   func insertLocation(_ node: ElementNode, routeID: Int64, _ position: Int) throws {
-    var b = Binder(s.insertLocation, text)
-    try b.add(person)
-    try b.add(routeID)
-    try b.add(position)
+    var b = try inserting(s.insertLocation, routeID, Int64(position))
     let date = node[attribute: "date"]
     try b.add(date)
     let parsed = date.flatMap(HealthDate.init)

@@ -106,10 +106,7 @@ enum LoadCommand: Command {
     var job = SQLiteLoadJob(database: database, person: person)
     job.keepPartial = keepPartial
     try runLoad(
-      inputs: inputs, shownAs: database, person: person, quiet: quiet, skipInvalid: skipInvalid, filter: filter
-    ) {
-      try job.run(paths: inputs, readOptions: $0, wrap: $1)
-    }
+      job, inputs: inputs, shownAs: database, person: person, quiet: quiet, skipInvalid: skipInvalid, filter: filter)
   }
 
   /// Loads into PostgreSQL (``PostgresLoadJob``), with progress bars, as ``load(inputs:database:person:quiet:skipInvalid:keepPartial:filter:)``.
@@ -120,18 +117,16 @@ enum LoadCommand: Command {
     var job = PostgresLoadJob(uri: uri, schema: schema, person: person)
     job.createPostGIS = postgis
     let shown = PostgresTarget.redacted(uri) + " (schema \(schema))"
-    try runLoad(inputs: inputs, shownAs: shown, person: person, quiet: quiet, skipInvalid: skipInvalid, filter: filter)
-    {
-      try job.run(paths: inputs, readOptions: $0, wrap: $1)
-    }
+    try runLoad(
+      job, inputs: inputs, shownAs: shown, person: person, quiet: quiet, skipInvalid: skipInvalid, filter: filter)
   }
 
   /// What both stores' loads share: the inputs checked before the store is touched (so a typo leaves
   /// no empty database behind), a progress bar per input, then the skipped count, the warnings and
   /// (unless quiet) a summary per export naming the store as `shownAs`.
   private static func runLoad(
-    inputs: [String?], shownAs: String, person: String, quiet: Bool, skipInvalid: Bool, filter: ExportFilter,
-    load: (_ readOptions: (String?) -> ReadOptions, _ wrap: (ExportSink) -> ExportSink) throws -> [SQLiteLoader.Result]
+    _ job: some ExportLoadJob, inputs: [String?], shownAs: String, person: String, quiet: Bool, skipInvalid: Bool,
+    filter: ExportFilter
   ) throws {
     for case let input? in inputs where input != "-" && access(input, R_OK) != 0 {
       throw HealthPortError(.failure, file: input, message: "cannot open: \(String(cString: strerror(errno)))")
@@ -139,13 +134,14 @@ enum LoadCommand: Command {
     // Like every reading command: no silent wait on a terminal, and a database given as INPUT is named.
     for input in inputs { try FilterOptions.checkInput(input, command: name) }
     var bars: [ProgressBar] = []
-    let results = try load(
-      { path in
+    let results = try job.run(
+      paths: inputs,
+      readOptions: { path in
         let bar = ProgressBar.make(inputPath: path, quiet: quiet)
         if let bar { bars.append(bar) }
         return .with(bar, skipInvalid: skipInvalid, filter: filter)
       },
-      { FilterOptions.wrap($0, in: filter) })
+      wrap: { FilterOptions.wrap($0, in: filter) })
     for bar in bars { bar.finish() }
     ReadingFlags.reportSkipped(results.reduce(0) { $0 + $1.skipped }, command: "load")
     for result in results {

@@ -220,40 +220,22 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
   }
 
   package func workoutEvent(_ event: WorkoutEvent, at place: TableRowPlace) throws {
-    let table = startRow(.workoutEvents, place)
-    CSVEncoding.appendField(event.type, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    dates.append(event.date, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    Self.appendFields([event.duration, event.durationUnit], to: &table.buffer, trailingComma: false)
-    try table.endRow(budget: &budget)
+    try endPartRow(
+      event.type, [event.date], [event.duration, event.durationUnit], in: startRow(.workoutEvents, place))
   }
 
   package func workoutActivity(_ activity: WorkoutActivity, at place: TableRowPlace) throws {
-    let table = startRow(.workoutActivities, place)
-    CSVEncoding.appendField(activity.uuid, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    dates.append(activity.startDate, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    dates.append(activity.endDate, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    Self.appendFields([activity.duration, activity.durationUnit], to: &table.buffer, trailingComma: false)
-    try table.endRow(budget: &budget)
+    try endPartRow(
+      activity.uuid, [activity.startDate, activity.endDate], [activity.duration, activity.durationUnit],
+      in: startRow(.workoutActivities, place))
     if place.parent == place.workout { sideFiles.noteActivity(place.id, activity) }
   }
 
   package func workoutStatistics(_ statistics: WorkoutStatistics, at place: TableRowPlace) throws {
-    let table = startRow(.workoutStatistics, place)
-    CSVEncoding.appendField(statistics.type, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    dates.append(statistics.startDate, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    dates.append(statistics.endDate, to: &table.buffer)
-    table.buffer.append(CSVEncoding.comma)
-    Self.appendFields(
+    try endPartRow(
+      statistics.type, [statistics.startDate, statistics.endDate],
       [statistics.average, statistics.minimum, statistics.maximum, statistics.sum, statistics.unit],
-      to: &table.buffer, trailingComma: false)
-    try table.endRow(budget: &budget)
+      in: startRow(.workoutStatistics, place))
   }
 
   /// A route's inline `Location`s go to `route_points.csv` with the row (their own rows, in
@@ -329,6 +311,21 @@ package final class CSVSplitWriter: ExportSink, TableRowReceiver {
     CSVEncoding.appendField(first, to: &table.buffer)
     table.buffer.append(CSVEncoding.comma)
     CSVEncoding.appendField(second, to: &table.buffer)
+    try table.endRow(budget: &budget)
+  }
+
+  /// The cells of a workout's part (an event, activity or statistics) after its place: its type
+  /// (or uuid), its dates, then its `values`; and the row's end.
+  private func endPartRow(
+    _ lead: String?, _ partDates: [HealthDate?], _ values: [String?], in table: CSVTableFile
+  ) throws {
+    CSVEncoding.appendField(lead, to: &table.buffer)
+    for date in partDates {
+      table.buffer.append(CSVEncoding.comma)
+      dates.append(date, to: &table.buffer)
+    }
+    table.buffer.append(CSVEncoding.comma)
+    Self.appendFields(values, to: &table.buffer, trailingComma: false)
     try table.endRow(budget: &budget)
   }
 
