@@ -1,8 +1,13 @@
 /// Writes rows of `COPY … FROM STDIN (FORMAT binary)` into a buffer sent in chunks: the binary
-/// format spares the server parsing text, and the client formatting numbers.
+/// format spares the server parsing text, and the client formatting numbers. Fields are stored
+/// straight into raw memory (one capacity check per field): through `Array.append(contentsOf:)`
+/// the encoding took a fifth of the streaming thread's time.
 public final class PGCopyWriter {
   private let connection: PGConnection
-  private var buffer: [UInt8] = []
+  /// The bytes not sent yet: `count` of `capacity` (which grows for a field longer than a chunk).
+  private var storage: UnsafeMutableRawPointer
+  private var capacity: Int
+  private var count = 0
   private let chunkBytes: Int
   /// Rows written so far.
   public private(set) var rows = 0
@@ -11,17 +16,20 @@ public final class PGCopyWriter {
   public init(connection: PGConnection, sql: String, chunkBytes: Int = 1 << 18) throws {
     self.connection = connection
     self.chunkBytes = chunkBytes
-    buffer.reserveCapacity(chunkBytes + 4096)
+    capacity = chunkBytes + 4096
     try connection.beginCopy(sql)
-    buffer.append(contentsOf: Array("PGCOPY\n".utf8))
-    buffer.append(contentsOf: [0xFF, 0x0D, 0x0A, 0x00])
+    storage = .allocate(byteCount: capacity, alignment: 16)
+    let signature: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
+    signature.withUnsafeBytes { append(raw: $0) }
     append32(0)  // flags
     append32(0)  // header extension length
   }
 
+  deinit { storage.deallocate() }
+
   /// Starts a row of `fields` columns.
   public func beginRow(fields: Int) throws {
-    if buffer.count >= chunkBytes { try flush() }
+    if count >= chunkBytes { try flush() }
     append16(UInt16(fields))
     rows += 1
   }
@@ -29,21 +37,16 @@ public final class PGCopyWriter {
   public func appendNull() { append32(UInt32(bitPattern: -1)) }
 
   /// An `int8` (bigint) field.
-  public func append(_ value: Int64) {
-    append32(8)
-    append64(UInt64(bitPattern: value))
-  }
+  public func append(_ value: Int64) { append8Bytes(UInt64(bitPattern: value)) }
 
   /// A `float8` (double precision) field.
-  public func append(_ value: Double) {
-    append32(8)
-    append64(value.bitPattern)
-  }
+  public func append(_ value: Double) { append8Bytes(value.bitPattern) }
 
   /// A `text` field (UTF-8) or a `bytea` field.
   public func append(bytes: UnsafeRawBufferPointer) {
-    append32(UInt32(bytes.count))
-    buffer.append(contentsOf: bytes)
+    reserve(4 + bytes.count)
+    store32(UInt32(bytes.count))
+    append(raw: bytes)
   }
 
   /// A `text` field.
@@ -55,18 +58,16 @@ public final class PGCopyWriter {
   /// A `jsonb` field: its binary form is a version byte (1) and the JSON text.
   public func append(json: String) {
     var text = json
-    text.withUTF8 { bytes in
-      append32(UInt32(bytes.count + 1))
-      buffer.append(1)
-      buffer.append(contentsOf: bytes)
-    }
+    text.withUTF8 { append(json: UnsafeRawBufferPointer($0)) }
   }
 
   /// A `jsonb` field from the JSON text's UTF-8 bytes.
   package func append(json bytes: UnsafeRawBufferPointer) {
-    append32(UInt32(bytes.count + 1))
-    buffer.append(1)
-    buffer.append(contentsOf: bytes)
+    reserve(5 + bytes.count)
+    store32(UInt32(bytes.count + 1))
+    storage.storeBytes(of: 1, toByteOffset: count, as: UInt8.self)
+    count += 1
+    append(raw: bytes)
   }
 
   /// Ends the stream; throws the server's error for any row.
@@ -77,20 +78,57 @@ public final class PGCopyWriter {
   }
 
   private func flush() throws {
-    try buffer.withUnsafeBytes { try connection.putCopyData($0) }
-    buffer.removeAll(keepingCapacity: true)
+    try connection.putCopyData(UnsafeRawBufferPointer(start: storage, count: count))
+    count = 0
+  }
+
+  /// Makes room for `bytes` more bytes.
+  @inline(__always)
+  private func reserve(_ bytes: Int) {
+    if count + bytes > capacity { grow(to: count + bytes) }
+  }
+
+  private func grow(to needed: Int) {
+    let larger = max(capacity * 2, needed)
+    let moved = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)
+    moved.copyMemory(from: storage, byteCount: count)
+    storage.deallocate()
+    storage = moved
+    capacity = larger
+  }
+
+  /// Bytes copied as they are (room already reserved by the caller, or reserved here).
+  private func append(raw bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    reserve(bytes.count)
+    (storage + count).copyMemory(from: base, byteCount: bytes.count)
+    count += bytes.count
+  }
+
+  /// A field of 8 bytes: its length (8), then `value`, big-endian.
+  @inline(__always)
+  private func append8Bytes(_ value: UInt64) {
+    reserve(12)
+    store32(8)
+    storage.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt64.self)
+    count += 8
   }
 
   private func append16(_ value: UInt16) {
-    buffer.append(UInt8(value >> 8))
-    buffer.append(UInt8(value & 0xFF))
+    reserve(2)
+    storage.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt16.self)
+    count += 2
   }
 
   private func append32(_ value: UInt32) {
-    withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+    reserve(4)
+    store32(value)
   }
 
-  private func append64(_ value: UInt64) {
-    withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+  /// Four bytes, big-endian, into room already reserved.
+  @inline(__always)
+  private func store32(_ value: UInt32) {
+    storage.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt32.self)
+    count += 4
   }
 }
