@@ -84,6 +84,28 @@ struct WriterPrimitivesTests {
     }
   }
 
+  @Test("the escapers' word tests answer as a byte-at-a-time test, for every byte at every place")
+  func wordTests() {
+    var wrong: [String] = []
+    for filler: UInt8 in [0x20, 0x61, 0x7F, 0x80, 0xFF] {
+      for position in 0..<8 {
+        for value in 0...255 {
+          var bytes = Array(repeating: filler, count: 8)
+          bytes[position] = UInt8(value)
+          let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+          if ByteScan.hasControl(word) != bytes.contains(where: { $0 < 0x20 }) {
+            wrong.append("control \(bytes)")
+          }
+          for sought: UInt8 in [0x00, 0x0A, 0x0D, 0x22, 0x26, 0x2C, 0x3C, 0x3E, 0x5C, 0x80, 0xFF]
+          where ByteScan.has(sought, in: word) != bytes.contains(sought) {
+            wrong.append("\(sought) in \(bytes)")
+          }
+        }
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+  }
+
   @Test("device addresses are written as lowercase hex without leading zeros")
   func hexAddresses() {
     var addresses: [UInt64] = [0, 1, 0xF, 0x10, 0xFF, 0x100, 0x8cbd4ee10, UInt64.max, UInt64.max >> 4]

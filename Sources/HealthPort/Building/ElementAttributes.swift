@@ -100,9 +100,7 @@ final class OwnedAttributes: ElementAttributes {
   /// Where borrowed values are (``appendBorrowed(_:value:)``): an entry's `valueStart` is then
   /// `~index` into this array.
   private var borrowed: [UnsafePointer<UInt8>] = []
-  private var values: UnsafeMutablePointer<UInt8>
-  private var valuesCapacity: Int
-  private var valuesCount = 0
+  private var values: ByteBuffer
   private var names = ByteKeyedTable<Name>()
   private var nameAllocations: [UnsafeMutablePointer<UInt8>] = []
 
@@ -110,13 +108,11 @@ final class OwnedAttributes: ElementAttributes {
 
   init(capacity: Int = 1024) {
     initialCapacity = max(capacity, 16)
-    valuesCapacity = initialCapacity
-    values = .allocate(capacity: valuesCapacity)
+    values = ByteBuffer(capacity: initialCapacity)
     entries.reserveCapacity(16)
   }
 
   deinit {
-    values.deallocate()
     for allocation in nameAllocations { allocation.deallocate() }
   }
 
@@ -127,12 +123,8 @@ final class OwnedAttributes: ElementAttributes {
   func removeAll() {
     entries.removeAll(keepingCapacity: true)
     if !borrowed.isEmpty { borrowed.removeAll(keepingCapacity: true) }
-    valuesCount = 0
-    if valuesCapacity > Self.longestKeptStorage {
-      values.deallocate()
-      valuesCapacity = initialCapacity
-      values = .allocate(capacity: valuesCapacity)
-    }
+    values.removeAll()
+    if values.capacity > Self.longestKeptStorage { values = ByteBuffer(capacity: initialCapacity) }
   }
 
   /// The most value storage kept from one set of attributes to the next.
@@ -159,10 +151,8 @@ final class OwnedAttributes: ElementAttributes {
 
   /// Appends an attribute; the value is copied.
   func append(_ name: Name, value: UnsafeBufferPointer<UInt8>) {
-    let start = valuesCount
-    reserve(value.count)
-    if let base = value.baseAddress { (values + start).update(from: base, count: value.count) }
-    valuesCount += value.count
+    let start = values.count
+    values.append(bytes: value)
     entries.append(Entry(name: name, valueStart: start, valueCount: value.count))
   }
 
@@ -181,17 +171,6 @@ final class OwnedAttributes: ElementAttributes {
 
   func append(name: String, value: String) { append(self.name(name), value: value) }
 
-  private func reserve(_ extra: Int) {
-    guard valuesCount + extra > valuesCapacity else { return }
-    var capacity = valuesCapacity * 2
-    while capacity < valuesCount + extra { capacity *= 2 }
-    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    grown.initialize(from: values, count: valuesCount)
-    values.deallocate()
-    values = grown
-    valuesCapacity = capacity
-  }
-
   @inline(__always)
   func name(at index: Int) -> ByteView {
     let name = entries[index].name
@@ -205,6 +184,6 @@ final class OwnedAttributes: ElementAttributes {
   func value(at index: Int) -> ByteView {
     let entry = entries[index]
     if entry.valueStart < 0 { return ByteView(start: borrowed[~entry.valueStart], count: entry.valueCount) }
-    return ByteView(start: values + entry.valueStart, count: entry.valueCount)
+    return ByteView(values.bytes(in: entry.valueStart..<(entry.valueStart + entry.valueCount)))
   }
 }

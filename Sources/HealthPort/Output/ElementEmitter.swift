@@ -53,14 +53,30 @@ extension ElementEmitter where Self: ~Copyable {
 
   /// Writes the element's children (if any) and closes it.
   @inline(__always)
-  mutating func finish<C>(_ name: Name, _ children: [C], text: String? = nil, _ each: (inout Self, C) -> Void) {
+  mutating func finish<C: RoutedChild>(_ name: Name, _ children: [C], text: String? = nil) {
     if children.isEmpty && text == nil {
       endEmpty()
       return
     }
     beginContent(text: text)
-    for index in children.indices { each(&self, children[index]) }  // borrowed: `for … in` copies each child
+    for index in children.indices { emit(children[index].routed) }  // borrowed: `for … in` copies each child
     endContent(name)
+  }
+
+  /// A child of a typed element, whichever element it is in.
+  mutating func emit(_ child: RoutedChildRow) {
+    switch child {
+    case .metadata(let entry): emit(entry)
+    case .record(let record): emit(record)
+    case .event(let event): emit(event)
+    case .activity(let activity): emit(activity)
+    case .statistics(let statistics): emit(statistics)
+    case .route(let route): emit(route)
+    case .fileReference(let reference): emit(reference)
+    case .hrvList(let list): emit(list)
+    case .beat(let beat): emit(beat)
+    case .location(let node), .node(let node): emit(node)
+    }
   }
 
   // MARK: Typed elements, in the attribute order the Health app writes
@@ -108,19 +124,10 @@ extension ElementEmitter where Self: ~Copyable {
     guard let array = children.unpacked else {
       // Over ``RecordChildren/packingStart`` children: each packed one made as it is written.
       beginContent(text: text)
-      for child in children { emitRecordChild(child) }
+      for child in children { emit(child.routed) }
       return endContent("Record")
     }
-    finish("Record", array, text: text) { $0.emitRecordChild($1) }
-  }
-
-  @inline(__always)
-  private mutating func emitRecordChild(_ child: Record.Child) {
-    switch child {
-    case .metadata(let entry): emit(entry)
-    case .heartRateVariability(let list): emit(list)
-    case .other(let node): emit(node)
-    }
+    finish("Record", array, text: text)
   }
 
   mutating func emit(_ entry: MetadataEntry) {
@@ -128,23 +135,21 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("key", entry.key)
     attribute("value", entry.value)
     extras(entry.extraAttributes)
-    finish("MetadataEntry", entry.extraChildren, text: entry.text) { $0.emit($1) }
+    finish("MetadataEntry", entry.extraChildren, text: entry.text)
   }
 
   mutating func emit(_ list: HeartRateVariabilityList) {
     begin("HeartRateVariabilityMetadataList")
     extras(list.extraAttributes)
-    finish("HeartRateVariabilityMetadataList", list.children) { emitter, child in
-      switch child {
-      case .beat(let beat):
-        emitter.begin("InstantaneousBeatsPerMinute")
-        emitter.numericAttribute("bpm", beat.bpm)
-        emitter.attribute("time", beat.time)
-        emitter.extras(beat.extraAttributes)
-        emitter.finish("InstantaneousBeatsPerMinute", beat.extraChildren) { $0.emit($1) }
-      case .other(let node): emitter.emit(node)
-      }
-    }
+    finish("HeartRateVariabilityMetadataList", list.children)
+  }
+
+  mutating func emit(_ beat: InstantaneousBeatsPerMinute) {
+    begin("InstantaneousBeatsPerMinute")
+    numericAttribute("bpm", beat.bpm)
+    attribute("time", beat.time)
+    extras(beat.extraAttributes)
+    finish("InstantaneousBeatsPerMinute", beat.extraChildren)
   }
 
   /// `sourceName` to `endDate`, in the order a Correlation, Workout and WorkoutRoute write them
@@ -163,13 +168,7 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("type", correlation.type)
     sourceAndDates(correlation)
     extras(correlation.extraAttributes)
-    finish("Correlation", correlation.children, text: correlation.text) { emitter, child in
-      switch child {
-      case .metadata(let entry): emitter.emit(entry)
-      case .record(let record): emitter.emit(record)
-      case .other(let node): emitter.emit(node)
-      }
-    }
+    finish("Correlation", correlation.children, text: correlation.text)
   }
 
   mutating func emit(_ workout: Workout) {
@@ -183,16 +182,7 @@ extension ElementEmitter where Self: ~Copyable {
     attribute("totalEnergyBurnedUnit", workout.totalEnergyBurnedUnit)
     sourceAndDates(workout)
     extras(workout.extraAttributes)
-    finish("Workout", workout.children, text: workout.text) { emitter, child in
-      switch child {
-      case .metadata(let entry): emitter.emit(entry)
-      case .event(let event): emitter.emit(event)
-      case .activity(let activity): emitter.emit(activity)
-      case .statistics(let statistics): emitter.emit(statistics)
-      case .route(let route): emitter.emit(route)
-      case .other(let node): emitter.emit(node)
-      }
-    }
+    finish("Workout", workout.children, text: workout.text)
   }
 
   mutating func emit(_ event: WorkoutEvent) {
@@ -202,12 +192,7 @@ extension ElementEmitter where Self: ~Copyable {
     numericAttribute("duration", event.duration)
     attribute("durationUnit", event.durationUnit)
     extras(event.extraAttributes)
-    finish("WorkoutEvent", event.children) { emitter, child in
-      switch child {
-      case .metadata(let entry): emitter.emit(entry)
-      case .other(let node): emitter.emit(node)
-      }
-    }
+    finish("WorkoutEvent", event.children)
   }
 
   mutating func emit(_ activity: WorkoutActivity) {
@@ -218,14 +203,7 @@ extension ElementEmitter where Self: ~Copyable {
     numericAttribute("duration", activity.duration)
     attribute("durationUnit", activity.durationUnit)
     extras(activity.extraAttributes)
-    finish("WorkoutActivity", activity.children) { emitter, child in
-      switch child {
-      case .metadata(let entry): emitter.emit(entry)
-      case .event(let event): emitter.emit(event)
-      case .statistics(let statistics): emitter.emit(statistics)
-      case .other(let node): emitter.emit(node)
-      }
-    }
+    finish("WorkoutActivity", activity.children)
   }
 
   mutating func emit(_ statistics: WorkoutStatistics) {
@@ -239,24 +217,21 @@ extension ElementEmitter where Self: ~Copyable {
     numericAttribute("sum", statistics.sum)
     attribute("unit", statistics.unit)
     extras(statistics.extraAttributes)
-    finish("WorkoutStatistics", statistics.extraChildren) { $0.emit($1) }
+    finish("WorkoutStatistics", statistics.extraChildren)
   }
 
   mutating func emit(_ route: WorkoutRoute) {
     begin("WorkoutRoute")
     sourceAndDates(route)
     extras(route.extraAttributes)
-    finish("WorkoutRoute", route.children) { emitter, child in
-      switch child {
-      case .metadata(let entry): emitter.emit(entry)
-      case .fileReference(let reference):
-        emitter.begin("FileReference")
-        emitter.attribute("path", reference.path)
-        emitter.extras(reference.extraAttributes)
-        emitter.finish("FileReference", reference.extraChildren) { $0.emit($1) }
-      case .location(let node), .other(let node): emitter.emit(node)
-      }
-    }
+    finish("WorkoutRoute", route.children)
+  }
+
+  mutating func emit(_ reference: FileReference) {
+    begin("FileReference")
+    attribute("path", reference.path)
+    extras(reference.extraAttributes)
+    finish("FileReference", reference.extraChildren)
   }
 
   /// A generic element: attributes in their stored order, then its text and children.
@@ -270,7 +245,7 @@ extension ElementEmitter where Self: ~Copyable {
         self.attribute(Name(attribute.name), attribute.value)
       }
     }
-    finish(name, node.children, text: node.text) { $0.emit($1) }
+    finish(name, node.children, text: node.text)
   }
 }
 

@@ -22,97 +22,58 @@ struct ElementTally {
     for (name, count) in other.others { others[name, default: 0] += count }
   }
 
-  mutating func count(_ record: Record) {
-    self.record += 1
-    for child in record.children {
-      switch child {
-      case .metadata(let entry): count(entry)
-      case .heartRateVariability(let list):
-        hrvList += 1
-        add(list)
-      case .other(let node): count(node)
-      }
-    }
-  }
-
-  mutating func add(_ list: HeartRateVariabilityList) {
-    for child in list.children {
-      switch child {
-      case .beat(let beat):
-        self.beat += 1
-        for node in beat.extraChildren { count(node) }
-      case .other(let node): count(node)
-      }
-    }
-  }
-
-  mutating func count(_ entry: MetadataEntry) {
-    metadata += 1
-    for node in entry.extraChildren { count(node) }
-  }
+  mutating func count(_ record: Record) { count(.record(record)) }
 
   mutating func count(_ correlation: Correlation) {
     self.correlation += 1
-    for child in correlation.children {
-      switch child {
-      case .metadata(let entry): count(entry)
-      case .record(let record): count(record)
-      case .other(let node): count(node)
-      }
-    }
+    count(correlation.children)
   }
 
   mutating func count(_ workout: Workout) {
     self.workout += 1
-    for child in workout.children {
-      switch child {
-      case .metadata(let entry): count(entry)
-      case .event(let event): count(event)
-      case .activity(let activity):
-        self.activity += 1
-        for child in activity.children {
-          switch child {
-          case .metadata(let entry): count(entry)
-          case .event(let event): count(event)
-          case .statistics(let value): count(value)
-          case .other(let node): count(node)
-          }
-        }
-      case .statistics(let value): count(value)
-      case .route(let route):
-        self.route += 1
-        for child in route.children {
-          switch child {
-          case .metadata(let entry): count(entry)
-          case .fileReference(let reference):
-            fileReference += 1
-            for node in reference.extraChildren { count(node) }
-          case .location(let node), .other(let node): count(node)
-          }
-        }
-      case .other(let node): count(node)
-      }
+    count(workout.children)
+  }
+
+  mutating func count(_ node: ElementNode) { count(.node(node)) }
+
+  private mutating func count<Children: Sequence>(_ children: Children) where Children.Element: RoutedChild {
+    for child in children { count(child.routed) }
+  }
+
+  /// An element inside a top-level one (or a top-level Record or generic element), and its subtree.
+  private mutating func count(_ element: RoutedChildRow) {
+    switch element {
+    case .metadata(let entry):
+      metadata += 1
+      count(entry.extraChildren)
+    case .record(let record):
+      self.record += 1
+      count(record.children)
+    case .event(let event):
+      self.event += 1
+      count(event.children)
+    case .activity(let activity):
+      self.activity += 1
+      count(activity.children)
+    case .statistics(let value):
+      statistics += 1
+      count(value.extraChildren)
+    case .route(let route):
+      self.route += 1
+      count(route.children)
+    case .fileReference(let reference):
+      fileReference += 1
+      count(reference.extraChildren)
+    case .hrvList(let list):
+      hrvList += 1
+      count(list.children)
+    case .beat(let beat):
+      self.beat += 1
+      count(beat.extraChildren)
+    case .location(let node), .node(let node):
+      add(node.name)
+      count(node.children)
     }
-  }
-
-  mutating func count(_ event: WorkoutEvent) {
-    self.event += 1
-    for child in event.children {
-      switch child {
-      case .metadata(let entry): count(entry)
-      case .other(let node): count(node)
-      }
-    }
-  }
-
-  mutating func count(_ value: WorkoutStatistics) {
-    statistics += 1
-    for node in value.extraChildren { count(node) }
-  }
-
-  mutating func count(_ node: ElementNode) {
-    add(node.name)
-    for child in node.children { count(child) }
   }
 
   func named() -> [String: Int] {

@@ -65,31 +65,15 @@ package enum CSVEncoding {
     out.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
   }
 
-  /// True when the bytes hold a comma, a quote, CR or LF. Scans eight bytes per step (the
-  /// "has zero byte" bit trick on the bytes XORed with each special byte's pattern).
+  /// True when the bytes hold a comma, a quote, CR or LF (``ByteScan``).
   @inline(__always)
   static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let count = bytes.count
-    guard let base = bytes.baseAddress else { return false }
-    var index = 0
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-    while index + 8 <= count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      if hasZero(word ^ (ones &* 0x2C)) || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x0A))
-        || hasZero(word ^ (ones &* 0x0D))
-      {
-        return true
-      }
-      index += 8
-    }
-    while index < count {
-      let byte = base[index]
-      if byte == comma || byte == quote || byte == newline || byte == carriageReturn { return true }
-      index += 1
-    }
-    return false
+    ByteScan.contains(
+      bytes,
+      word: {
+        ByteScan.has(comma, in: $0) || ByteScan.has(quote, in: $0) || ByteScan.has(newline, in: $0)
+          || ByteScan.has(carriageReturn, in: $0)
+      }, byte: { $0 == comma || $0 == quote || $0 == newline || $0 == carriageReturn })
   }
 
   /// Appends a string field, quoted if needed; nothing for nil.

@@ -27,30 +27,15 @@ package enum XMLEscaping {
     text.withUTF8Bytes { appendEscaped(bytes: $0, to: &out, isText: isText, form: form) }
   }
 
-  /// True when a byte needs work. Word at a time: "has a byte less than 0x20" for the control
-  /// characters, "has a zero byte" on the word XORed with each other special byte's pattern.
+  /// True when a byte needs work (``ByteScan``).
   @inline(__always)
   static func hasSpecial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let count = bytes.count
-    guard let base = bytes.baseAddress else { return false }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-    var index = 0
-    while index + 8 <= count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
-        || hasZero(word ^ (ones &* 0x26)) || hasZero(word ^ (ones &* 0x3C)) || hasZero(word ^ (ones &* 0x3E))
-      {
-        return true
-      }
-      index += 8
-    }
-    while index < count {
-      if isSpecial(base[index]) { return true }
-      index += 1
-    }
-    return false
+    ByteScan.contains(
+      bytes,
+      word: {
+        ByteScan.hasControl($0) || ByteScan.has(0x22, in: $0) || ByteScan.has(0x26, in: $0)
+          || ByteScan.has(0x3C, in: $0) || ByteScan.has(0x3E, in: $0)
+      }, byte: isSpecial)
   }
 
   @inline(__always)

@@ -27,30 +27,12 @@ package enum JSONEscaping {
     }
   }
 
-  /// True when a byte is a control character (< 0x20), `"` or `\`. Word at a time: the "has a
-  /// byte less than n" bit trick for the controls, "has a zero byte" on the word XORed with
-  /// each special byte's pattern for the others.
+  /// True when a byte is a control character (< 0x20), `"` or `\` (``ByteScan``).
   @inline(__always)
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let count = bytes.count
-    guard let base = bytes.baseAddress else { return false }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-    @inline(__always) func isSpecial(_ word: UInt64) -> Bool {
-      (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
-    }
-    var index = 0
-    while index + 8 <= count {
-      if isSpecial(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { return true }
-      index += 8
-    }
-    while index < count {
-      let byte = base[index]
-      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-      index += 1
-    }
-    return false
+    ByteScan.contains(
+      bytes, word: { ByteScan.hasControl($0) || ByteScan.has(0x22, in: $0) || ByteScan.has(0x5C, in: $0) },
+      byte: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
   }
 
   @inline(never)
