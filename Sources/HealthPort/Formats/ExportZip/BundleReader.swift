@@ -218,8 +218,11 @@ enum BundleReader {
     let digested = members.lossless ? DigestByteSource(source, keeping: nil) : nil
     bundle.layoutCheck = digested.map { _ in ExportLayoutCheck() }
     let reader = XMLExportReader(options: options)
-    _ = try digested.map { try reader.read($0, format: .folder, into: bundle) }
-      ?? reader.read(file: source, format: .folder, into: bundle)
+    if let digested {
+      _ = try reader.read(digested, format: .folder, into: bundle)
+    } else {
+      _ = try reader.read(file: source, format: .folder, into: bundle)
+    }
     guard let exportReport = bundle.exportReport else {
       return ReadReport(documentName: source.displayName, format: .folder)
     }
