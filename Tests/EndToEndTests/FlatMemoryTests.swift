@@ -45,6 +45,20 @@ struct FlatMemoryTests {
     #expect(abs(peaks[1] - peaks[0]) < 5 * 1024, "peaks \(peaks) KB")
   }
 
+  /// An unzipped folder's export is read by offset, as a file named alone is, not cut as a stream
+  /// (which copies every range it hands the parsers): that cost about 3 MB more with two threads,
+  /// whatever the export's size.
+  @Test("an export folder's peak is its export.xml's read alone")
+  func folderReadByOffset() throws {
+    let directory = try Harness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let alone = directory.appendingPathComponent("export.xml")
+    try FileManager.default.copyItem(at: GeneratedBundle.exportFolder.appendingPathComponent("export.xml"), to: alone)
+    let folderPeak = try Self.peakKilobytes(["info", GeneratedBundle.exportFolder.path, "--quiet"])
+    let alonePeak = try Self.peakKilobytes(["info", alone.path, "--quiet"])
+    #expect(folderPeak - alonePeak < 1536, "the folder \(folderPeak) KB, its export.xml alone \(alonePeak) KB")
+  }
+
   /// A command's fixed cost: libpq and the libraries it needs (libssl, libcrypto, Kerberos, LDAP,
   /// GnuTLS, p11-kit) added about 5 MB to every peak while the tool linked it; only a PostgreSQL
   /// load opens it now (docs/postgresql.md). glibc's loader names every library it maps.
