@@ -38,7 +38,8 @@ run() {
     environment+=("${argv[0]}")
     argv=("${argv[@]:1}")
   done
-  rm -f "$DIR/db" "$DIR/db-wal" "$DIR/db-shm" "$DIR/out"
+  # Every run writes afresh: the other binary's folders may lack the manifest this one wants.
+  rm -rf "$DIR/db" "$DIR/db-wal" "$DIR/db-shm" "$DIR/out" "$DIR/split" "$DIR/parquet"
   t0=$EPOCHREALTIME
   if ! /usr/bin/time -f '%M' -o "$DIR/time" env "${environment[@]}" "$binary" "${argv[@]}" > /dev/null 2> "$DIR/stderr"; then
     echo "compare: $name failed with $binary:" >&2
