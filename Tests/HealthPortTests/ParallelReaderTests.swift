@@ -60,6 +60,7 @@ struct ParallelReaderTests {
     options.concurrent = true
     options.threads = 4
     options.rangeSize = rangeSize
+    options.streamRangeSize = rangeSize
     let reader =
       stream
       ? ParallelExportReader(.stream(MemoryByteSource(bytes: bytes, name: "doc.xml")), options: options, format: .xml)
@@ -313,7 +314,7 @@ struct ParallelReaderTests {
     }
     var options = ReadOptions()
     options.threads = 4
-    options.rangeSize = 3000
+    options.streamRangeSize = 3000
     let sink = RecordingSink()
     let reader = ParallelExportReader(
       .stream(FailingSource(bytes, failingAfter: limit)), options: options, format: .xml)

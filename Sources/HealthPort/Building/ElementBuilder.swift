@@ -28,10 +28,9 @@ final class ElementBuilder {
   private(set) var collected: [ExportElement] = []
   var onCollect: () -> Void = {}
 
-  /// The elements collected so far, handed over; room for `capacity` more kept in their place.
-  func takeCollected(reserving capacity: Int = 0) -> [ExportElement] {
-    var taken: [ExportElement] = []
-    taken.reserveCapacity(capacity)
+  /// The elements collected so far, handed over; `empty` (an array with room) in their place.
+  func takeCollected(replacingWith empty: consuming [ExportElement] = []) -> [ExportElement] {
+    var taken = empty
     swap(&taken, &collected)
     return taken
   }

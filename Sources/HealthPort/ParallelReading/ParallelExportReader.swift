@@ -16,6 +16,11 @@ final class ParallelExportReader {
   enum Input {
     case document(RandomAccessDocument)
     case stream(ByteSource)
+
+    var isStream: Bool {
+      if case .stream = self { return true }
+      return false
+    }
   }
 
   let input: Input
@@ -43,7 +48,7 @@ final class ParallelExportReader {
   }
 
   func read(into sink: ExportSink) throws -> ReadReport {
-    let rangeSize = max(options.rangeSize, 256)
+    let rangeSize = max(input.isStream ? options.streamRangeSize : options.rangeSize, 256)
     let workers = WorkerThreads()
     let board: RangeBoard
     let interest = sink.interest
@@ -74,15 +79,21 @@ final class ParallelExportReader {
             board: board, document: document, plan: plan, interest: interest, tallies: tallies, workers: rangeWorkers)
         })
     case .stream(let source):
-      board = RangeBoard(count: Int.max, window: 2 * options.threads)
+      board = RangeBoard(
+        count: Int.max, window: 2 * options.threads, spareCapacity: 2 * StreamCutter.capacity(rangeSize: rangeSize))
       let cutter = StreamCutter(source: source, rangeSize: rangeSize)
       workers.start(1) { cutter.run(board) }
       workers.start(options.threads) {
         let parser = board.enlist()
         let builder = RangeBuilder(
-          interest: interest, tallies: tallies, worker: rangeWorkers.isEmpty ? nil : rangeWorkers[parser])
-        while let (index, raw) = board.claimRaw() {
-          board.post(index, RangeParser.parse(raw, name: name, builder: builder))
+          interest: interest, tallies: tallies, worker: rangeWorkers.isEmpty ? nil : rangeWorkers[parser],
+          spareElements: board.spareElements)
+        var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: rangeSize + (64 << 10), alignment: 64)
+        defer { scratch.deallocate() }
+        while case (let index, var raw)? = board.claimRaw() {
+          let outcome = RangeParser.parse(raw, name: name, builder: builder, scratch: &scratch)
+          raw.bytes = []  // the board's is then the one reference: their storage is used again
+          board.post(index, outcome)
         }
       }
     }
@@ -148,6 +159,9 @@ final class ParallelExportReader {
           throw located(error, lineFeeds, position)
         }
       }
+      let emptied = outcome.elementsLastFirst
+      outcome.elementsLastFirst = []
+      if emptied.capacity * MemoryLayout<ExportElement>.stride <= 4 << 20 { board.spareElements.giveBack(emptied) }
       if let tally = outcome.tally {
         tallyTarget?.weighStarts(of: tally, from: recordsWeighed, upTo: tally.count)
         tallyTarget?.merge(tally)
@@ -176,7 +190,9 @@ final class ParallelExportReader {
     var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.rangeSize + (64 << 10), alignment: 64)
     defer { buffer.deallocate() }
     let parser = board.enlist()
-    let builder = RangeBuilder(interest: interest, tallies: tallies, worker: workers.isEmpty ? nil : workers[parser])
+    let builder = RangeBuilder(
+      interest: interest, tallies: tallies, worker: workers.isEmpty ? nil : workers[parser],
+      spareElements: board.spareElements)
     while let index = board.claim(parser: parser) {
       var outcome = RangeOutcome()
       do {

@@ -20,10 +20,12 @@ final class RangeBoard: @unchecked Sendable {
   private var lastRaw: Int?
   private var parsersStopped = false
 
-  /// `count` ranges in all; `window` of them claimed but not yet taken, at most.
-  init(count: Int, window: Int) {
+  /// `count` ranges in all; `window` of them claimed but not yet taken, at most. `spareCapacity`:
+  /// see ``spareBytes``.
+  init(count: Int, window: Int, spareCapacity: Int = 0) {
     self.count = count
     self.window = window
+    self.spareCapacity = spareCapacity
   }
 
   // A document's ranges go to the parsers in turn (range i to parser i mod n), not to whichever
@@ -120,12 +122,23 @@ final class RangeBoard: @unchecked Sendable {
     return (next - 1, raw)
   }
 
-  /// The reader's, after it took range `index`'s outcome: its bytes are not needed again.
+  /// The reader's, after it took range `index`'s outcome: its bytes are not needed again, and
+  /// their storage goes to `spareBytes` for the cutting thread to fill again.
   func release(raw index: Int) {
     lock.lock()
-    raws[index] = nil
+    var bytes = raws.removeValue(forKey: index)?.bytes ?? []  // the one reference (a parser drops its own)
     lock.unlock()
+    guard bytes.capacity > 0, bytes.capacity <= spareCapacity else { return }
+    bytes.removeAll(keepingCapacity: true)
+    spareBytes.giveBack(bytes)
   }
+
+  /// Arrays of a range's elements, emptied by the reader (``Spares``).
+  let spareElements = Spares<[ExportElement]>()
+
+  /// The storage of a stream's ranges (``Spares``), of at most `spareCapacity` bytes each.
+  let spareBytes = Spares<[UInt8]>()
+  private let spareCapacity: Int
 
   /// The reader's, to read on in sequence: no parser claims another range, and the ranges'
   /// bytes are taken in order from here on (as the window lets the cutting thread go on).

@@ -102,7 +102,14 @@ final class RangeBuilder {
 
   /// `tallies`: top-level Records go into a ``RecordTally`` of each range's own. `worker`: the
   /// elements go to it (``RangeWorkSharing``).
-  init(interest: ElementInterest, tallies: Bool = false, worker: (any RangeWorker)? = nil) {
+  /// `spareElements`: arrays the reader emptied, for the next range's elements (``Spares``).
+  let spareElements: Spares<[ExportElement]>?
+
+  init(
+    interest: ElementInterest, tallies: Bool = false, worker: (any RangeWorker)? = nil,
+    spareElements: Spares<[ExportElement]>? = nil
+  ) {
+    self.spareElements = spareElements
     self.interest = interest
     self.tallies = tallies
     self.worker = tallies ? nil : worker
@@ -141,7 +148,10 @@ enum RangeParser {
   static let syntheticEnd = Array("</HealthData>".utf8)
 
   /// A range cut from a stream; one the stream's error ended fails, to be read in sequence.
-  static func parse(_ raw: RawRange, name: String, builder: RangeBuilder) -> RangeOutcome {
+  /// `scratch`: the parser's buffer, grown to fit (see below).
+  static func parse(
+    _ raw: RawRange, name: String, builder: RangeBuilder, scratch: inout UnsafeMutableRawBufferPointer
+  ) -> RangeOutcome {
     if raw.isUncut {
       var outcome = RangeOutcome()
       outcome.start = raw.start
@@ -150,11 +160,15 @@ enum RangeParser {
       return outcome
     }
     // The board keeps the bytes as written (a read gone on in sequence is fed them): the markers
-    // go into a copy.
-    var bytes = raw.bytes
-    var outcome = bytes.withUnsafeMutableBytes {
-      parseWithMarkers($0, start: raw.start, isLast: raw.isLast, name: name, builder: builder)
+    // go into a copy, in a buffer the parser keeps as a document's parser does (not one per
+    // range: see ``Spares``).
+    if scratch.count < raw.bytes.count {
+      scratch.deallocate()
+      scratch = .allocate(byteCount: raw.bytes.count, alignment: 64)
     }
+    let bytes = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<raw.bytes.count])
+    raw.bytes.withUnsafeBytes { bytes.copyMemory(from: $0) }
+    var outcome = parseWithMarkers(bytes, start: raw.start, isLast: raw.isLast, name: name, builder: builder)
     outcome.isLast = raw.isLast
     outcome.consumed = raw.consumed
     outcome.total = raw.total
@@ -237,7 +251,16 @@ enum RangeParser {
       outcome.rootTag = tag.tag
       outcome.rootLine = tag.line
     }
-    outcome.elementsLastFirst = builder.takeCollected(reserving: collects ? bytes.count / 200 : 0)
+    var empty: [ExportElement] = []
+    if collects {
+      // A spare grew to hold a range's elements already; a new array starts at a guess.
+      if let spare = rangeBuilder.spareElements?.take() {
+        empty = spare
+      } else {
+        empty.reserveCapacity(bytes.count / 200)
+      }
+    }
+    outcome.elementsLastFirst = builder.takeCollected(replacingWith: empty)
     outcome.elementsLastFirst.reverseByMoving()
     outcome.positions = positions
     outcome.tally = tally

@@ -75,6 +75,18 @@ final class EncodedRows: RangeResult {
   /// The value of an `ExportDate` that was the range's first element (JSON Lines' header shows it).
   var leadingExportDate: String?
 
+  /// Made again or taken from `spares` (see ``Spares``).
+  static func take(from spares: Spares<EncodedRows>) -> EncodedRows { spares.take() ?? EncodedRows() }
+
+  /// Empties these rows, once written, for another range, and gives them to `spares`.
+  func giveBack(to spares: Spares<EncodedRows>) {
+    bytes.removeAll()
+    bytes.removedCharacters = 0
+    rowEnds.removeAll(keepingCapacity: true)
+    leadingExportDate = nil
+    spares.giveBack(self)
+  }
+
   /// Ends a row (after its line feed).
   @inline(__always)
   func endRow() { rowEnds.append(bytes.count) }

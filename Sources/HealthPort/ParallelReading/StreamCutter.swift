@@ -16,14 +16,26 @@ final class StreamCutter: @unchecked Sendable {
   /// a zip member peaked at 63 MB with two threads, 5 MB at 48 MB).
   private static let piece = 256 << 10
 
+  /// The storage a range's bytes start with: cut at the first candidate after `rangeSize`
+  /// bytes, it seldom holds more.
+  static func capacity(rangeSize: Int) -> Int { rangeSize + 2 * block }
+
   init(source: ByteSource, rangeSize: Int) {
     self.source = source
     self.rangeSize = rangeSize
   }
 
   func run(_ board: RangeBoard) {
-    var pending: [UInt8] = []
-    pending.reserveCapacity(rangeSize + 2 * Self.block)
+    // A range is cut off the end of `pending`, which then becomes its bytes; what followed the
+    // cut goes into storage the board kept from a range taken before (or new storage).
+    let capacity = Self.capacity(rangeSize: rangeSize)
+    func emptyStorage() -> [UInt8] {
+      if let spare = board.spareBytes.take() { return spare }
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(capacity)
+      return bytes
+    }
+    var pending = emptyStorage()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.block, alignment: 64)
     defer { buffer.deallocate() }
     var start = 0
@@ -66,8 +78,11 @@ final class StreamCutter: @unchecked Sendable {
         pending = []
         pending.reserveCapacity(Self.piece + Self.block)
       } else if let cut {
-        raw.bytes = Array(pending[0..<cut])
-        pending.removeSubrange(0..<cut)
+        var rest = emptyStorage()
+        rest.append(contentsOf: pending[cut...])
+        pending.removeSubrange(cut...)
+        raw.bytes = pending
+        pending = rest
       } else {
         raw.bytes = pending
         raw.readError = readError

@@ -20,6 +20,7 @@ package final class CSVRecordsWriter: ExportSink {
   private var out = ByteBuffer(capacity: OutputStream.blockSize + 64 << 10)
   private var rows = CSVRecordRows()
   private var wroteHeader = false
+  private let encodedRows = Spares<EncodedRows>()
 
   package init(output: OutputStream) {
     self.output = output
@@ -56,18 +57,25 @@ package final class CSVRecordsWriter: ExportSink {
 
 extension CSVRecordsWriter: RangeWorkSharing {
   /// Rows are encoded on the parsing threads; this thread writes them.
-  func makeRangeWorker() -> (any RangeWorker)? { Worker() }
+  func makeRangeWorker() -> (any RangeWorker)? { Worker(spares: encodedRows) }
 
   func absorb(_ result: any RangeResult) throws {
     let result = result as! EncodedRows
     writeHeaderIfNeeded()
     try result.write(after: &out, to: output)
     rowCount += result.rows
+    result.giveBack(to: encodedRows)
   }
 
   private final class Worker: RangeWorker {
+    let spares: Spares<EncodedRows>
     var rows = CSVRecordRows()
-    var result = EncodedRows()
+    var result: EncodedRows
+
+    init(spares: Spares<EncodedRows>) {
+      self.spares = spares
+      result = EncodedRows.take(from: spares)
+    }
 
     func process(_ element: consuming ExportElement) throws {
       guard case .record(let record) = consume element else { return }
@@ -76,7 +84,7 @@ extension CSVRecordsWriter: RangeWorkSharing {
     }
 
     func finishRange() -> any RangeResult {
-      defer { result = EncodedRows() }
+      defer { result = EncodedRows.take(from: spares) }
       return result
     }
 

@@ -32,6 +32,7 @@ package final class JSONLinesWriter: ExportSink {
   private var emitter = JSONEmitter()
   private var pendingHeader: ExportHeader?
   private var elementsWritten = 0
+  private let encodedRows = Spares<EncodedRows>()
   private var sideLines = JSONSideFileLines()
   private var sideOut: [UInt8] = []
 
@@ -146,7 +147,7 @@ package final class JSONLinesWriter: ExportSink {
 
 extension JSONLinesWriter: RangeWorkSharing {
   /// Lines are encoded on the parsing threads; this thread writes them after the header.
-  func makeRangeWorker() -> (any RangeWorker)? { Worker(style: style) }
+  func makeRangeWorker() -> (any RangeWorker)? { Worker(style: style, spares: encodedRows) }
 
   func absorb(_ result: any RangeResult) throws {
     let result = result as! EncodedRows
@@ -158,14 +159,20 @@ extension JSONLinesWriter: RangeWorkSharing {
     if style == .document && elementsWritten > 0 { emitter.out.append(UInt8(ascii: ",")) }
     try result.write(after: &emitter.out, to: output)
     elementsWritten += result.rows
+    result.giveBack(to: encodedRows)
   }
 
   private final class Worker: RangeWorker {
     let style: Style
+    let spares: Spares<EncodedRows>
     var emitter = JSONEmitter()
-    var result = EncodedRows()
+    var result: EncodedRows
 
-    init(style: Style) { self.style = style }
+    init(style: Style, spares: Spares<EncodedRows>) {
+      self.style = style
+      self.spares = spares
+      result = EncodedRows.take(from: spares)
+    }
 
     /// As ``JSONLinesWriter/consume(_:)``, but for the first element's comma (the writer's).
     func process(_ element: consuming ExportElement) throws {
@@ -178,7 +185,7 @@ extension JSONLinesWriter: RangeWorkSharing {
 
     func finishRange() -> any RangeResult {
       swap(&emitter.out, &result.bytes)
-      defer { result = EncodedRows() }
+      defer { result = EncodedRows.take(from: spares) }
       return result
     }
 
