@@ -9,6 +9,8 @@ import Testing
 struct ChildUsage {
   var status: Int32
   var cpuSeconds: Double
+  /// The user part of ``cpuSeconds``: healthport's own work, without the kernel's.
+  var userSeconds: Double
   var peakKilobytes: Int
   var stderr: String
 
@@ -27,7 +29,8 @@ struct ChildUsage {
     let fields = text.split(separator: "\n").last.map { $0.split(separator: " ") } ?? []
     guard fields.count == 3, let user = Double(fields[0]), let system = Double(fields[1]), let peak = Int(fields[2])
     else { throw Harness.DumpError(description: "/usr/bin/time said: \(text)") }
-    return ChildUsage(status: result.status, cpuSeconds: user + system, peakKilobytes: peak, stderr: result.stderr)
+    return ChildUsage(
+      status: result.status, cpuSeconds: user + system, userSeconds: user, peakKilobytes: peak, stderr: result.stderr)
   }
 
   /// Runs `arguments(small)` and `arguments(large)` (the large input 4× the small one) and checks

@@ -33,14 +33,21 @@ struct ManyMembersTests {
   }
 
   /// 5,000 and 20,000 members (past the 16,384 temporary files the signal handler can track):
-  /// 4× the members in at most 5× the CPU time, for JSON Lines, the unzipped folder, `info`
+  /// 4× the members in at most 5× the user CPU time, for JSON Lines, the unzipped folder, `info`
   /// (which reads side files on worker threads) and `routes` (GeoJSON). JSON Lines, the folder
   /// and the routes peak under 64 MB, within 4 MB of each other: what is left to grow is
   /// libarchive's entry for each member of the zip's central directory, about 150 bytes (2.2 MB
   /// for the 15,000 more). Before, the folder output kept every member's name twice and listed
   /// the whole folder at the end, and every unreferenced route's name was kept as a string: 44
   /// and 53 MB to the folder; `routes` kept every unreferenced route's record: 38.6 and 47.7 MB.
-  @Test("4x the GPX members: at most 5x the CPU time, the peak under 64 MB and within 4 MB")
+  ///
+  /// User time, not user and system: the kernel's part of writing 20,000 files into one folder
+  /// depends on the file system, not on healthport. On ext4, creating a file scans the inodes
+  /// freed in the last seconds (`recently_deleted` under `__ext4_new_inode`, by `perf`), so
+  /// while the tests running beside this one delete their folders the folder output's system
+  /// time went from 0.18 to 2.49 s for 4× the files (user 1.52 and 5.98 s; CI: 1.75 and 10.96
+  /// s of both together).
+  @Test("4x the GPX members: at most 5x the user CPU time, the peak under 64 MB and within 4 MB")
   func linearInMembers() throws {
     let directory = try Harness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,17 +56,20 @@ struct ManyMembersTests {
     for output in ["jsonl", "folder", "info", "routes"] {
       var one = try #require(small[output])
       var four = try #require(large[output])
-      if four.cpuSeconds > 5 * max(0.01, one.cpuSeconds) {
-        // CPU time varies with what else the machine runs: the pair is measured again and the
-        // faster run of each size counts.
+      // User time varies too with what else the machine runs (caches, frequency): while over,
+      // the pair is measured again (at most twice) and the faster run of each size counts.
+      for _ in 0..<2 where four.userSeconds > 5 * max(0.01, one.userSeconds) {
         let again = try Self.measure(output, zip: directory.appendingPathComponent("many-5000.zip"))
         let againFour = try Self.measure(output, zip: directory.appendingPathComponent("many-20000.zip"))
-        if again.cpuSeconds < one.cpuSeconds { one.cpuSeconds = again.cpuSeconds }
-        if againFour.cpuSeconds < four.cpuSeconds { four.cpuSeconds = againFour.cpuSeconds }
+        one.userSeconds = min(one.userSeconds, again.userSeconds)
+        four.userSeconds = min(four.userSeconds, againFour.userSeconds)
       }
       #expect(
-        four.cpuSeconds <= 5 * max(0.01, one.cpuSeconds),
-        "\(output): \(one.cpuSeconds) s for 5,000 members, \(four.cpuSeconds) s for 20,000")
+        four.userSeconds <= 5 * max(0.01, one.userSeconds),
+        """
+        \(output): user \(one.userSeconds) s for 5,000 members, \(four.userSeconds) s for 20,000 \
+        (user and system: \(one.cpuSeconds) and \(four.cpuSeconds) s)
+        """)
       guard output != "info" else { continue }
       #expect(
         one.peakKilobytes < 64 << 10 && four.peakKilobytes < 64 << 10
