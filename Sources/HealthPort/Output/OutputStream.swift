@@ -21,6 +21,8 @@ package final class OutputStream {
   private let file: FileOutput?
   private var committed = false
   package private(set) var bytesWritten: Int64 = 0
+  /// A file replaced at commit: its pages go to disk as it is written.
+  private var writeback: Writeback?
   /// Takes the bytes instead of a file descriptor (a zip member being written).
   private var consumer: ((UnsafeRawBufferPointer) throws -> Void)?
 
@@ -46,6 +48,7 @@ package final class OutputStream {
     let file = try FileOutput(path: path, reads: reads)
     self.file = file
     fileDescriptor = file.descriptor
+    if case .replacing = file.placement { writeback = Writeback(descriptor: file.descriptor) }
     displayName = FileOutput.isStandardOutput(path) ? "<stdout>" : path
     buffer.reserveCapacity(Self.blockSize * 2)
   }
@@ -110,6 +113,7 @@ package final class OutputStream {
       offset += n
     }
     bytesWritten += Int64(bytes.count)
+    writeback?.wrote(upTo: bytesWritten)
   }
 
   /// Flushes and, for a file, moves it into place.
