@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Peak RSS of every command issue 33 bounds, on each input given, with two parsing threads:
 # `/usr/bin/time -f %M` (KB, exact whatever the machine's load), one run each. Prints a table with
-# a column per input, each command's limit, its spread across the inputs (the limit is 5 MB) and
-# whether it holds.
+# a column per input, each command's limit, its spread across sizes (the limit is 5 MB) and
+# whether it holds. The spread is the largest among inputs of one generator and one format (an
+# export.xml's generator is in the .params file beside it, a zip's in its folder's export.params):
+# how much the peak grows with the input's size, not how two generators' data or a zip and its
+# xml differ.
 #
 #   bash Benchmarks/peak_memory.sh EXPORT.xml [EXPORT.xml|.zip …]
 #
@@ -56,13 +59,21 @@ echo
 echo "$header spread | holds |"
 echo "$rule---|---|"
 
+# group INPUT → the generator and format whose inputs' peaks are compared
+group() {
+  local input=$1 params generator=other
+  params="${input%.*}.params"
+  [[ "$input" == *.zip ]] && params="$(dirname "$input")/export.params"
+  [[ -r "$params" ]] && generator=$(sed -n 's/.*generator=\([^:]*\).*/\1/p' "$params")
+  echo "${generator:-other}.${input##*.}"
+}
+
 status=0
 for entry in "${COMMANDS[@]}"; do
   IFS='|' read -r name limit arguments <<< "$entry"
   if [[ -n "$ONLY" && ",$ONLY," != *",$name,"* ]]; then continue; fi
   row="| \`$name\` | ${limit/#0/–} |"
-  low=""
-  high=0
+  declare -A low=() high=()
   holds=yes
   for input in "$@"; do
     out="$DIR/out"
@@ -73,8 +84,9 @@ for entry in "${COMMANDS[@]}"; do
     if /usr/bin/time -f %M -o "$DIR/rss" "$HEALTHPORT" $command > /dev/null 2> "$DIR/stderr"; then
       kb=$(tail -1 "$DIR/rss")
       row+=" $(awk -v kb="$kb" 'BEGIN { printf "%.1f", kb / 1024 }') |"
-      ((kb > high)) && high=$kb
-      [[ -z "$low" || kb -lt low ]] && low=$kb
+      key=$(group "$input")
+      [[ -z "${high[$key]:-}" || kb -gt high[$key] ]] && high[$key]=$kb
+      [[ -z "${low[$key]:-}" || kb -lt low[$key] ]] && low[$key]=$kb
       ((limit > 0 && kb > limit * 1024)) && holds=no
     else
       row+=" FAILED ($(tail -1 "$DIR/stderr" | cut -c1-60)) |"
@@ -83,7 +95,9 @@ for entry in "${COMMANDS[@]}"; do
     fi
     rm -rf "$out" "$out".*
   done
-  spread=$((high - ${low:-0}))
+  spread=0
+  for key in "${!high[@]}"; do ((high[$key] - low[$key] > spread)) && spread=$((high[$key] - low[$key])); done
+  unset low high
   ((spread > 5 * 1024)) && holds=no
   ((limit == 0)) && holds=–
   echo "$row $(awk -v kb="$spread" 'BEGIN { printf "%.1f", kb / 1024 }') | $holds |"
