@@ -26,14 +26,7 @@ struct Writeback {
   /// `SYNC_FILE_RANGE_WRITE`.
   private static let write: UInt32 = 2
 
-  /// glibc's `sync_file_range`, which the Glibc module leaves out (it needs `_GNU_SOURCE`):
-  /// looked up, and called with the C calling convention; nil elsewhere.
-  private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-    #if os(Linux)
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }
-      return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-    #else
-      return nil
-    #endif
-  }()
+  /// glibc's `sync_file_range` (``GlibcFunction``); nil elsewhere.
+  private static let syncFileRange = GlibcFunction.lookUp(
+    "sync_file_range", as: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
 }

@@ -33,13 +33,11 @@ package enum LargeAllocations {
     mallopt(arenaMax, 1)
   }
 
-  /// glibc's `mallopt`, which is in `malloc.h`, left out of the Glibc module: looked up, and called
-  /// with the C calling convention. Without effect elsewhere.
+  /// glibc's `mallopt` (``GlibcFunction``); without effect elsewhere.
   private static func mallopt(_ parameter: Int32, _ value: Int32) {
-    #if os(Linux)
-      typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-      _ = unsafeBitCast(symbol, to: Mallopt.self)(parameter, value)
-    #endif
+    _ = malloptFunction?(parameter, value)
   }
+
+  private static let malloptFunction = GlibcFunction.lookUp(
+    "mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
 }

@@ -245,7 +245,7 @@ struct TreeRemoval: @unchecked Sendable {
   static let bufferSize = 32 << 10
 
   private typealias GetDents = @convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int
-  /// `getdents64`, looked up once (glibc declares it only under `_GNU_SOURCE`).
+  /// `getdents64`, looked up once (``GlibcFunction``: glibc declares it only under `_GNU_SOURCE`).
   private let getdents: GetDents?
   private let buffer: UnsafeMutablePointer<UInt8>
   /// A subfolder's name per depth, copied out of ``buffer`` before the walk below reuses it.
@@ -253,9 +253,7 @@ struct TreeRemoval: @unchecked Sendable {
   static let nameCapacity = 256
 
   private init() {
-    getdents = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64").map {
-      unsafeBitCast($0, to: GetDents.self)
-    }
+    getdents = GlibcFunction.lookUp("getdents64", as: GetDents.self)
     buffer = .allocate(capacity: Self.bufferSize)
     names = .allocate(capacity: Self.nameCapacity * (Self.maximumDepth + 1))
   }
